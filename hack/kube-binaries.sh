@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Builds Kubernetes binaries from source fetched through the Go module proxy.
+#
+# Why this exists: envtest and the local kwok cluster need etcd, kube-apiserver,
+# kubectl (and, for the cluster, kube-controller-manager and kube-scheduler).
+# The usual way to get them is a download from a release bucket, which many
+# workshop networks block while the Go module proxy still works. Everything
+# Kubernetes ships is Go, so we can build the same release from the proxy.
+#
+# `go install k8s.io/kubernetes/cmd/kube-apiserver@v1.36.3` does not work: the
+# k8s.io/kubernetes module points its 33 "staging" modules (k8s.io/api,
+# k8s.io/apiserver, ...) at ./staging with replace directives, which go install
+# refuses. So we write a throw-away module that requires k8s.io/kubernetes and
+# replaces each staging module with its published twin (v1.36.3 <-> v0.36.3).
+#
+# Usage: hack/kube-binaries.sh DEST_DIR K8S_VERSION BINARY...
+#   BINARY is one of: etcd kube-apiserver kubectl kube-controller-manager kube-scheduler
+# Binaries already in DEST_DIR are kept; the rest are built and moved in only
+# when the build succeeded, so an interrupted build never leaves half a set.
+set -euo pipefail
+
+if [ $# -lt 3 ]; then
+  echo "usage: $0 DEST_DIR K8S_VERSION BINARY..." >&2
+  exit 2
+fi
+dest=$1 version=$2
+shift 2
+
+# The etcd release that this Kubernetes release is tested with (hack/lib/etcd.sh
+# in the Kubernetes source). Keep both in step when moving to a new minor.
+ETCD_VERSION=${ETCD_VERSION:-v3.6.8}
+
+log() { printf '[kube-binaries] %s\n' "$*" >&2; }
+
+[[ $version =~ ^v1\.([0-9]+)\.([0-9]+)$ ]] || {
+  echo "K8S_VERSION must look like v1.36.3, got '$version'" >&2
+  exit 2
+}
+minor=${BASH_REMATCH[1]} patch=${BASH_REMATCH[2]}
+staging_version="v0.${minor}.${patch}"
+
+missing=()
+for b in "$@"; do
+  case $b in
+    etcd|kube-apiserver|kubectl|kube-controller-manager|kube-scheduler) ;;
+    *) echo "unknown binary '$b'" >&2; exit 2 ;;
+  esac
+  [ -x "$dest/$b" ] || missing+=("$b")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  log "all of [$*] already in $dest"
+  exit 0
+fi
+
+command -v go >/dev/null || { echo "go is not on PATH: install Go 1.26 first" >&2; exit 1; }
+mkdir -p "$dest"
+work=$(mktemp -d "${dest%/}/.build.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export CGO_ENABLED=0 GOFLAGS=-mod=mod
+
+log "building [${missing[*]}] for Kubernetes $version from the Go module proxy into $dest"
+log "a cold build takes several minutes per binary on a laptop; later runs reuse the cache"
+
+kube_targets=()
+for b in "${missing[@]}"; do
+  [ "$b" = etcd ] || kube_targets+=("k8s.io/kubernetes/cmd/$b")
+done
+
+if [ ${#kube_targets[@]} -gt 0 ]; then
+  mkdir -p "$work/kube" && cd "$work/kube"
+  log "fetching k8s.io/kubernetes@$version (module source, about 60 MB the first time)"
+  gomod=$(go mod download -json "k8s.io/kubernetes@$version" | sed -n 's/^\s*"GoMod": "\(.*\)",$/\1/p')
+  [ -n "$gomod" ] || { echo "could not download k8s.io/kubernetes@$version: is the Go module proxy reachable (go env GOPROXY)?" >&2; exit 1; }
+  {
+    echo "module cronlab.dev/kube-binaries"
+    echo
+    echo "go 1.26"
+    echo
+    echo "require k8s.io/kubernetes $version"
+    echo
+    # Every "k8s.io/x => ./staging/src/k8s.io/x" becomes "k8s.io/x => k8s.io/x v0.MINOR.PATCH".
+    sed -n 's#^\s*\(k8s\.io/[a-z0-9./-]*\) => \./staging/.*#replace \1 => \1 '"$staging_version"'#p' "$gomod"
+  } > go.mod
+  log "go.mod replaces $(grep -c '^replace' go.mod) staging modules with their $staging_version releases"
+
+  # The version variables that Kubernetes' own build sets (hack/lib/version.sh),
+  # so that `kube-apiserver --version` reports the real release and the API
+  # server's compatibility version matches it.
+  ldflags="-s -w"
+  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    ldflags+=" -X $pkg.gitVersion=$version -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
+    ldflags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=1970-01-01T00:00:00Z"
+  done
+  for t in "${kube_targets[@]}"; do
+    b=${t##*/}
+    start=$SECONDS
+    log "go build $b ..."
+    go build -trimpath -ldflags "$ldflags" -o "$work/out/$b" "$t"
+    log "built $b in $((SECONDS - start))s"
+  done
+fi
+
+for b in "${missing[@]}"; do
+  [ "$b" = etcd ] || continue
+  mkdir -p "$work/etcd" && cd "$work/etcd"
+  printf 'module cronlab.dev/etcd-binary\n\ngo 1.26\n\nrequire go.etcd.io/etcd/server/v3 %s\n' "$ETCD_VERSION" > go.mod
+  start=$SECONDS
+  log "go build etcd $ETCD_VERSION ..."
+  go build -trimpath -ldflags "-s -w" -o "$work/out/etcd" go.etcd.io/etcd/server/v3
+  log "built etcd in $((SECONDS - start))s"
+done
+
+for b in "${missing[@]}"; do
+  mv -f "$work/out/$b" "$dest/$b"
+done
+log "done: $(cd "$dest" && ls | tr '\n' ' ')"
