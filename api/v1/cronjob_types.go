@@ -1,0 +1,223 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1
+
+// This file is lesson 2 of the lab: designing a declarative API.
+//
+// A Kubernetes API object has two halves. The spec is what the user wants
+// ("run this Job every five minutes"); the status is what the controller saw
+// and did ("the last run was scheduled at 10:05, one Job is still running").
+// Users write the spec, controllers write the status, and neither writes the
+// other's half: status lives behind its own /status subresource.
+//
+// Comments on types and fields become the descriptions that `kubectl explain`
+// shows, so they are written for the user of the API. Lines starting with
+// `+kubebuilder:` or `+optional` are markers: controller-gen reads them and
+// writes the OpenAPI schema, defaults and validation rules of the CRD in
+// config/crd/bases. After changing this file run `make manifests generate`
+// (discussion question 2 is about what happens if you do not).
+
+import (
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// lab:begin api-spec
+
+// ConcurrencyPolicy says what to do when a scheduled run comes due while the
+// Job of an earlier run is still running.
+// +kubebuilder:validation:Enum=Allow;Forbid;Replace
+type ConcurrencyPolicy string
+
+const (
+	// AllowConcurrent lets Jobs of several runs run at the same time.
+	AllowConcurrent ConcurrencyPolicy = "Allow"
+	// ForbidConcurrent skips a run while the previous Job is still running.
+	ForbidConcurrent ConcurrencyPolicy = "Forbid"
+	// ReplaceConcurrent deletes the running Job and starts the new run.
+	ReplaceConcurrent ConcurrencyPolicy = "Replace"
+)
+
+// CronJobSpec is the desired state of a CronJob: what to run and when.
+// Its fields and their meaning follow batch/v1 CronJob.
+type CronJobSpec struct {
+	// schedule is the time table of runs in cron format: five fields
+	// (minute hour day-of-month month day-of-week, as in "*/5 * * * *"), or a
+	// descriptor such as "@hourly" or "@every 90s". See
+	// https://pkg.go.dev/github.com/robfig/cron/v3 for the syntax.
+	// Set the time zone in spec.timeZone, not with a TZ= prefix here.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=128
+	// +kubebuilder:validation:XValidation:rule="!self.contains('TZ=')",message="do not put TZ= or CRON_TZ= in spec.schedule: set spec.timeZone instead, for example timeZone: Europe/Berlin"
+	// +kubebuilder:validation:XValidation:rule="self.matches('^\\\\s*(@every\\\\s+\\\\S+|@[a-z]+|\\\\S+(\\\\s+\\\\S+){4})\\\\s*$')",message="spec.schedule must have five fields (minute hour day-of-month month day-of-week, for example \"*/5 * * * *\") or be a descriptor such as @hourly or @every 10m"
+	Schedule string `json:"schedule"`
+
+	// timeZone is the IANA name of the time zone the schedule is read in,
+	// for example "Etc/UTC" or "Asia/Shanghai". When unset, the schedule is
+	// read in the time zone of the machine that runs the controller. The
+	// controller carries its own copy of the time zone database, so the
+	// names do not depend on the machine.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:Pattern=`^[A-Za-z0-9_.+-]+(/[A-Za-z0-9_.+-]+)*$`
+	TimeZone *string `json:"timeZone,omitempty"`
+
+	// startingDeadlineSeconds is how late, in seconds, a run may still start
+	// after its scheduled time (for example because the controller was down).
+	// Runs that would start later than that are counted as missed and skipped.
+	// When unset, a late run starts however late it is.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	StartingDeadlineSeconds *int64 `json:"startingDeadlineSeconds,omitempty"`
+
+	// concurrencyPolicy says what to do when a run comes due while the Job of
+	// the previous run still runs: Allow (the default) starts it anyway,
+	// Forbid skips the new run, Replace deletes the running Job first.
+	// +optional
+	// +kubebuilder:default=Allow
+	ConcurrencyPolicy ConcurrencyPolicy `json:"concurrencyPolicy,omitempty"`
+
+	// suspend stops new runs while true. Jobs that already run are not
+	// touched. Runs that come due while suspended count as missed, subject to
+	// startingDeadlineSeconds, once the CronJob is resumed.
+	// +optional
+	// +kubebuilder:default=false
+	Suspend *bool `json:"suspend,omitempty"`
+
+	// jobTemplate is the Job to create for each run.
+	JobTemplate batchv1.JobTemplateSpec `json:"jobTemplate"`
+
+	// successfulJobsHistoryLimit is how many finished, successful Jobs to keep.
+	// Older ones are deleted, with their pods. Defaults to 3.
+	// +optional
+	// +kubebuilder:default=3
+	// +kubebuilder:validation:Minimum=0
+	SuccessfulJobsHistoryLimit *int32 `json:"successfulJobsHistoryLimit,omitempty"`
+
+	// failedJobsHistoryLimit is how many failed Jobs to keep. Defaults to 1.
+	// +optional
+	// +kubebuilder:default=1
+	// +kubebuilder:validation:Minimum=0
+	FailedJobsHistoryLimit *int32 `json:"failedJobsHistoryLimit,omitempty"`
+}
+
+// lab:end
+
+// lab:begin api-status
+
+// CronJobStatus is what the controller observed and did. Users never set it.
+type CronJobStatus struct {
+	// active lists the Jobs of this CronJob that are still running.
+	// +optional
+	// +listType=atomic
+	Active []corev1.ObjectReference `json:"active,omitempty"`
+
+	// lastScheduleTime is the scheduled time of the last run the controller
+	// started. It is kept here, and not worked out from the Jobs, so that
+	// deleting old Jobs never makes the controller run the same slot again.
+	// +optional
+	LastScheduleTime *metav1.Time `json:"lastScheduleTime,omitempty"`
+
+	// lastSuccessfulTime is when the most recent successful Job completed.
+	// +optional
+	LastSuccessfulTime *metav1.Time `json:"lastSuccessfulTime,omitempty"`
+
+	// observedGeneration is the metadata.generation of the spec that this
+	// status was computed from. When it is lower than metadata.generation,
+	// the controller has not yet acted on the latest change of the spec.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
+	// conditions are the latest observations of the CronJob's state:
+	// Ready (the schedule and time zone are valid and runs are started) and
+	// Degraded (the last attempt to act on the cluster failed).
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// Condition types and reasons. They are part of the API: scripts and people
+// read them, so they change only as an API change would.
+const (
+	// ConditionReady is True while the controller can schedule the CronJob.
+	ConditionReady = "Ready"
+	// ConditionDegraded is True when the last reconcile failed to act on the
+	// cluster, for example because a Job could not be created.
+	ConditionDegraded = "Degraded"
+
+	ReasonScheduling      = "Scheduling"
+	ReasonSuspended       = "Suspended"
+	ReasonInvalidSchedule = "InvalidSchedule"
+	ReasonUnknownTimeZone = "UnknownTimeZone"
+	ReasonReconciled      = "Reconciled"
+	ReasonFailedCreate    = "FailedCreate"
+	ReasonFailedDelete    = "FailedDelete"
+)
+
+// ScheduledTimeAnnotation is set on every Job the controller creates. It holds
+// the run's scheduled time in RFC 3339, in the CronJob's time zone, like
+// batch.kubernetes.io/cronjob-scheduled-timestamp does for batch/v1.
+const ScheduledTimeAnnotation = "batch.cronlab.dev/cronjob-scheduled-timestamp"
+
+// lab:end
+
+// The markers on CronJob describe the resource as a whole: it is namespaced,
+// has a short name for kubectl, keeps its status in a subresource, and adds
+// columns to `kubectl get`, like `kubectl get cronjobs.batch` shows.
+
+// +kubebuilder:object:root=true
+// +kubebuilder:resource:scope=Namespaced,shortName=ccj,categories=cronlab
+// +kubebuilder:subresource:status
+// +kubebuilder:printcolumn:name="Schedule",type=string,JSONPath=`.spec.schedule`
+// +kubebuilder:printcolumn:name="Time Zone",type=string,JSONPath=`.spec.timeZone`
+// +kubebuilder:printcolumn:name="Suspend",type=boolean,JSONPath=`.spec.suspend`
+// +kubebuilder:printcolumn:name="Active",type=string,JSONPath=`.status.active[*].name`
+// +kubebuilder:printcolumn:name="Last Schedule",type=date,JSONPath=`.status.lastScheduleTime`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+
+// CronJob runs a Job on a time-based schedule. It is cronlab's re-implementation
+// of batch/v1 CronJob, built to learn the Operator pattern.
+type CronJob struct {
+	metav1.TypeMeta `json:",inline"`
+	// metadata is the standard object metadata.
+	// +optional
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// spec is the desired behaviour of the CronJob.
+	// +required
+	Spec CronJobSpec `json:"spec"`
+
+	// status is the observed state of the CronJob, written by the controller.
+	// +optional
+	Status CronJobStatus `json:"status,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// CronJobList is a list of CronJobs.
+type CronJobList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []CronJob `json:"items"`
+}
+
+func init() {
+	SchemeBuilder.Register(&CronJob{}, &CronJobList{})
+}

@@ -1,0 +1,171 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package controller holds the CronJob Reconciler: lessons 4 and 5 of the lab.
+//
+// Read this file first: Reconcile is written as the numbered steps of the
+// lesson, and each step is a small function in jobs.go or status.go. The
+// decisions about time are made by internal/schedule, which knows nothing of
+// Kubernetes; the behaviour follows the CronJob controller of
+// kube-controller-manager (pkg/controller/cronjob in Kubernetes).
+package controller
+
+import (
+	"context"
+	"time"
+
+	kbatchv1 "k8s.io/api/batch/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+
+	batchv1 "cronlab.dev/cronlab/api/v1"
+)
+
+// CronJobReconciler starts the Jobs of CronJobs on schedule and keeps their
+// status. One Reconciler serves every CronJob in the cluster; controller-runtime
+// calls Reconcile with the name of one CronJob at a time.
+type CronJobReconciler struct {
+	// Client reads from the manager's cache (fast, maybe a little stale) and
+	// writes to the API server.
+	client.Client
+	// APIReader reads from the API server itself. It is used only where a
+	// stale cache would make the Reconciler do something wrong: to confirm
+	// that a Job is really gone, or to look at a Job that already existed.
+	APIReader client.Reader
+	Scheme    *runtime.Scheme
+	// Recorder writes Events, which `kubectl describe cronjob` shows.
+	Recorder events.EventRecorder
+	// Clock tells the time. Tests set a fake clock and move it forward to
+	// the next run instead of waiting; nil means the real clock.
+	Clock clock.PassiveClock
+}
+
+// The RBAC markers below become config/rbac/role.yaml (`make manifests`).
+// They grant only what Reconcile does: read CronJobs, write their status,
+// create, read and delete Jobs, and write Events.
+
+// +kubebuilder:rbac:groups=batch.cronlab.dev,resources=cronjobs,verbs=get;list;watch
+// +kubebuilder:rbac:groups=batch.cronlab.dev,resources=cronjobs/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create;delete
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+
+// lab:begin reconcile
+
+// Reconcile brings one CronJob a step closer to what its spec asks for.
+//
+// It is level-based: it does not ask what changed (discussion question 4),
+// it looks at the CronJob and its Jobs as they are now and works out what to
+// do. Running it twice in a row does nothing the second time.
+func (r *CronJobReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	log := logf.FromContext(ctx)
+	now := r.now()
+
+	// 1. Load the CronJob. It may be gone already: its Jobs then go with it
+	// through their owner references, and there is nothing left to do.
+	var cronJob batchv1.CronJob
+	if err := r.Get(ctx, req.NamespacedName, &cronJob); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	before := cronJob.DeepCopy()
+
+	// 2. List the Jobs it controls.
+	jobs, err := r.listChildJobs(ctx, &cronJob)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+
+	// 3. Update the status from what the Jobs say: which still run, and
+	// when the last one succeeded.
+	if err := r.observeJobs(ctx, &cronJob, jobs); err != nil {
+		return ctrl.Result{}, err
+	}
+
+	// 4. Delete finished Jobs beyond the history limits. A failure here does
+	// not stop the next steps: a due run matters more than old Jobs.
+	pruneErr := r.pruneHistory(ctx, &cronJob, jobs)
+
+	// 5. Start the run that is due, if any, and learn when to look again.
+	next, runErr := r.startDueRun(ctx, &cronJob, now)
+
+	// 6. Record the outcome and write the status, once, only if it changed.
+	r.setDegraded(&cronJob, now, pruneErr, runErr)
+	cronJob.Status.ObservedGeneration = cronJob.Generation
+	if !equality.Semantic.DeepEqual(before.Status, cronJob.Status) {
+		if err := r.Status().Patch(ctx, &cronJob, client.MergeFrom(before)); err != nil {
+			if apierrors.IsNotFound(err) {
+				return ctrl.Result{}, nil
+			}
+			return ctrl.Result{}, err
+		}
+	}
+	if runErr != nil {
+		return ctrl.Result{}, runErr
+	}
+	if pruneErr != nil {
+		return ctrl.Result{}, pruneErr
+	}
+
+	// 7. Come back when the next run is due. No polling: if nothing happens
+	// to the CronJob or its Jobs, this is the only reason to run again.
+	if next.IsZero() {
+		return ctrl.Result{}, nil
+	}
+	log.V(1).Info("waiting for the next run", "next", next)
+	return ctrl.Result{RequeueAfter: requeueDelay(now, next)}, nil
+}
+
+// lab:end
+
+// requeueDelay is how long to wait for the run at next. The small extra
+// delay makes sure the clock reads at least next when Reconcile runs again,
+// even if the timer and the clock disagree by a few milliseconds.
+func requeueDelay(now, next time.Time) time.Duration {
+	return next.Sub(now) + 100*time.Millisecond
+}
+
+func (r *CronJobReconciler) now() time.Time {
+	if r.Clock == nil {
+		return time.Now()
+	}
+	return r.Clock.Now()
+}
+
+// lab:begin setup
+
+// SetupWithManager tells the manager what this controller watches.
+//
+// For(&CronJob{}) asks for a reconcile of a CronJob whenever it changes.
+// Owns(&Job{}) asks for a reconcile of the CronJob that controls a Job
+// whenever that Job changes: this is how Reconcile learns that a Job it
+// created has finished (discussion questions 3 and 5).
+func (r *CronJobReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	if err := IndexJobsByOwner(context.Background(), mgr.GetFieldIndexer()); err != nil {
+		return err
+	}
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&batchv1.CronJob{}).
+		Owns(&kbatchv1.Job{}).
+		Named("cronjob").
+		Complete(r)
+}
+
+// lab:end

@@ -1,0 +1,404 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+import (
+	"fmt"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	kbatchv1 "k8s.io/api/batch/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	batchv1 "cronlab.dev/cronlab/api/v1"
+)
+
+// minuteName is the Job name upstream gives the run at t: minutes since 1970.
+func minuteName(cronJob string, t time.Time) string {
+	return fmt.Sprintf("%s-%d", cronJob, t.Unix()/60)
+}
+
+func at(hh, mm, ss int) time.Time {
+	return monday10am.Add(time.Duration(hh-10)*time.Hour + time.Duration(mm)*time.Minute + time.Duration(ss)*time.Second)
+}
+
+var _ = Describe("CronJob Reconciler", func() {
+	var h *harness
+	BeforeEach(func() { h = newHarness() })
+
+	Describe("starting runs", func() {
+		It("creates the Job of a due run: owned, named and annotated after its scheduled time", func() {
+			cj := h.createCronJob("report", "*/5 * * * *", at(10, 0, 0), func(cj *batchv1.CronJob) {
+				cj.Spec.TimeZone = ptr.To("Asia/Shanghai")
+			})
+
+			By("doing nothing before the slot, and coming back at it")
+			res := h.mustReconcileAt(at(10, 4, 59), cj)
+			Expect(h.jobs()).To(BeEmpty())
+			Expect(res.RequeueAfter).To(Equal(1100 * time.Millisecond))
+
+			By("starting the 10:05 run at 10:05:02")
+			res = h.mustReconcileAt(at(10, 5, 2), cj)
+			jobs := h.jobs()
+			Expect(jobNames(jobs)).To(Equal([]string{minuteName("report", at(10, 5, 0))}))
+			job := jobs[0]
+			Expect(metav1.IsControlledBy(&job, cj)).To(BeTrue())
+			Expect(job.Labels).To(HaveKeyWithValue("app", "report"))
+			Expect(job.Annotations).To(HaveKeyWithValue("team", "lab"))
+			Expect(job.Annotations).To(HaveKeyWithValue(batchv1.ScheduledTimeAnnotation, "2030-01-07T18:05:00+08:00"))
+			Expect(job.Spec.Template.Spec.Containers[0].Image).To(Equal("busybox"))
+			Expect(res.RequeueAfter).To(Equal(4*time.Minute + 58*time.Second + 100*time.Millisecond))
+
+			got := h.get(cj)
+			Expect(got.Status.LastScheduleTime.Time).To(BeTemporally("==", at(10, 5, 0)))
+			Expect(got.Status.Active).To(HaveLen(1))
+			Expect(got.Status.Active[0].Name).To(Equal(job.Name))
+			Expect(got.Status.Active[0].UID).To(Equal(job.UID))
+			Expect(got.Status.ObservedGeneration).To(Equal(got.Generation))
+			Expect(condition(got, batchv1.ConditionReady)).To(haveStatusReason(metav1.ConditionTrue, batchv1.ReasonScheduling))
+			Expect(condition(got, batchv1.ConditionReady).Message).To(Equal("next run at 2030-01-07T18:10:00+08:00"))
+			Expect(condition(got, batchv1.ConditionDegraded)).To(haveStatusReason(metav1.ConditionFalse, batchv1.ReasonReconciled))
+			Expect(h.events()).To(ConsistOf("Normal SuccessfulCreate Created job " + job.Name))
+		})
+
+		It("does not start the same run twice", func() {
+			cj := h.createCronJob("twice", "*/5 * * * *", at(10, 0, 0))
+			h.mustReconcileAt(at(10, 5, 1), cj)
+			before := h.get(cj)
+			h.events()
+
+			res := h.mustReconcileAt(at(10, 5, 30), cj)
+			Expect(h.jobs()).To(HaveLen(1))
+			Expect(h.get(cj).ResourceVersion).To(Equal(before.ResourceVersion), "an idle reconcile writes nothing")
+			Expect(h.events()).To(BeEmpty())
+			Expect(res.RequeueAfter).To(Equal(4*time.Minute + 30*time.Second + 100*time.Millisecond))
+		})
+
+		It("counts the first run from the CronJob's creation time", func() {
+			cj := h.createCronJob("fresh", "* * * * *", time.Time{})
+			created := cj.CreationTimestamp.Time
+			firstRun := created.Truncate(time.Minute).Add(time.Minute)
+
+			h.mustReconcileAt(firstRun.Add(-time.Second), cj)
+			Expect(h.jobs()).To(BeEmpty())
+			h.mustReconcileAt(firstRun, cj)
+			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("fresh", firstRun)}))
+		})
+
+		It("gives sub-minute @every runs names that do not collide, and keeps them on their grid", func() {
+			cj := h.createCronJob("fast", "@every 10s", at(10, 0, 0))
+			res := h.mustReconcileAt(at(10, 0, 13), cj)
+			Expect(res.RequeueAfter).To(Equal(7*time.Second + 100*time.Millisecond))
+			h.mustReconcileAt(at(10, 0, 20), cj)
+			h.mustReconcileAt(at(10, 0, 30), cj)
+			Expect(jobNames(h.jobs())).To(Equal([]string{
+				fmt.Sprintf("fast-%d", at(10, 0, 10).Unix()),
+				fmt.Sprintf("fast-%d", at(10, 0, 20).Unix()),
+				fmt.Sprintf("fast-%d", at(10, 0, 30).Unix()),
+			}))
+		})
+
+		It("starts only the most recent missed run, and warns but still starts after more than 100", func() {
+			cj := h.createCronJob("outage", "* * * * *", at(8, 0, 0))
+			h.mustReconcileAt(at(9, 41, 10), cj) // 101 runs missed: 08:01 ... 09:41
+			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("outage", at(9, 41, 0))}))
+			Expect(h.events()).To(ContainElement(HavePrefix("Warning TooManyMissedTimes too many missed start times (more than 100)")))
+			Expect(h.events()).To(BeEmpty())
+		})
+
+		It("does not warn about exactly 100 missed runs", func() {
+			cj := h.createCronJob("hundred", "* * * * *", at(8, 0, 0))
+			h.mustReconcileAt(at(9, 40, 10), cj)
+			Expect(h.jobs()).To(HaveLen(1))
+			Expect(h.events()).NotTo(ContainElement(ContainSubstring("TooManyMissedTimes")))
+		})
+
+		It("skips a run that is later than the starting deadline and says so", func() {
+			cj := h.createCronJob("late", "*/5 * * * *", at(10, 0, 0), func(cj *batchv1.CronJob) {
+				cj.Spec.StartingDeadlineSeconds = ptr.To[int64](60)
+			})
+			res := h.mustReconcileAt(at(10, 6, 30), cj)
+			Expect(h.jobs()).To(BeEmpty())
+			Expect(h.events()).To(ConsistOf("Warning MissSchedule Missed scheduled time to start a job: Mon, 07 Jan 2030 10:05:00 +0000"))
+			Expect(h.get(cj).Status.LastScheduleTime.Time).To(BeTemporally("==", at(10, 0, 0)))
+			Expect(res.RequeueAfter).To(Equal(3*time.Minute + 30*time.Second + 100*time.Millisecond))
+
+			By("starting the next run within the deadline")
+			h.mustReconcileAt(at(10, 10, 59), cj)
+			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("late", at(10, 10, 0))}))
+		})
+	})
+
+	Describe("Jobs that exist already", func() {
+		It("adopts a Job of its own that an earlier attempt created but did not record", func() {
+			// As if the manager crashed between creating the Job and writing
+			// the status: the Job exists, the status does not know it.
+			cj := h.createCronJob("crashed", "*/5 * * * *", at(10, 0, 0))
+			existing := h.createJob(minuteName("crashed", at(10, 5, 0)), cj)
+			h.mustReconcileAt(at(10, 5, 1), cj)
+
+			got := h.get(cj)
+			Expect(h.jobs()).To(HaveLen(1))
+			Expect(got.Status.Active).To(ConsistOf(HaveField("UID", existing.UID)))
+			Expect(got.Status.LastScheduleTime.Time).To(BeTemporally("==", at(10, 5, 0)))
+			Expect(condition(got, batchv1.ConditionDegraded).Status).To(Equal(metav1.ConditionFalse))
+			Expect(h.events()).To(ConsistOf("Warning UnexpectedJob Saw a job that the controller did not create or forgot: "+existing.Name),
+				"upstream's warning that the status had lost a Job, and no SuccessfulCreate")
+		})
+
+		It("adopts its own Job that the cache has not seen yet, when Create says AlreadyExists", func() {
+			cj := h.createCronJob("lagging", "*/5 * * * *", at(10, 0, 0))
+			existing := h.createJob(minuteName("lagging", at(10, 5, 0)), cj)
+			h.waitForCache(cj)
+			h.r.Client = hideJobsFromList(mgr.GetClient()) // a cache that lags behind the API server
+			h.mustReconcileAt(at(10, 5, 1), cj)
+
+			got := h.get(cj)
+			Expect(got.Status.Active).To(ConsistOf(HaveField("UID", existing.UID)))
+			Expect(got.Status.LastScheduleTime.Time).To(BeTemporally("==", at(10, 5, 0)))
+			Expect(condition(got, batchv1.ConditionDegraded).Status).To(Equal(metav1.ConditionFalse))
+			Expect(h.events()).To(BeEmpty(), "adopting is not an error, and nothing new was created")
+		})
+
+		It("leaves alone a Job of the same name that something else controls", func() {
+			cj := h.createCronJob("taken", "*/5 * * * *", at(10, 0, 0))
+			h.createJob(minuteName("taken", at(10, 5, 0)), nil)
+			_, err := h.reconcileAt(at(10, 5, 1), cj)
+			Expect(err).NotTo(HaveOccurred())
+
+			got := h.get(cj)
+			Expect(got.Status.Active).To(BeEmpty())
+			Expect(got.Status.LastScheduleTime.Time).To(BeTemporally("==", at(10, 0, 0)))
+			Expect(condition(got, batchv1.ConditionDegraded).Status).To(Equal(metav1.ConditionFalse))
+			Expect(h.events()).To(ConsistOf(HavePrefix("Warning JobNotOwned Job " + minuteName("taken", at(10, 5, 0)))))
+		})
+
+		It("counts a running Job it controls but did not record as active, with a warning", func() {
+			cj := h.createCronJob("stray", "@hourly", at(10, 0, 0))
+			stray := h.createJob("stray-by-hand", cj)
+			h.mustReconcileAt(at(10, 1, 0), cj)
+			Expect(h.get(cj).Status.Active).To(ConsistOf(HaveField("UID", stray.UID)))
+			Expect(h.events()).To(ConsistOf("Warning UnexpectedJob Saw a job that the controller did not create or forgot: stray-by-hand"))
+		})
+	})
+
+	Describe("status from the Jobs", func() {
+		It("drops finished Jobs from active and keeps the newest successful completion", func() {
+			cj := h.createCronJob("status", "*/5 * * * *", at(10, 0, 0))
+			h.mustReconcileAt(at(10, 5, 0), cj)
+			h.mustReconcileAt(at(10, 10, 0), cj)
+			jobs := h.jobs()
+			Expect(h.get(cj).Status.Active).To(HaveLen(2))
+			h.events()
+
+			h.finish(&jobs[1], kbatchv1.JobComplete, at(10, 10, 1), at(10, 10, 30))
+			h.finish(&jobs[0], kbatchv1.JobComplete, at(10, 5, 1), at(10, 11, 0))
+			h.mustReconcileAt(at(10, 12, 0), cj)
+
+			got := h.get(cj)
+			Expect(got.Status.Active).To(BeEmpty())
+			Expect(got.Status.LastSuccessfulTime.Time).To(BeTemporally("==", at(10, 11, 0)))
+			Expect(h.events()).To(ConsistOf(
+				"Normal SawCompletedJob Saw completed job: "+jobs[0].Name+", condition: Complete",
+				"Normal SawCompletedJob Saw completed job: "+jobs[1].Name+", condition: Complete",
+			))
+		})
+
+		It("never runs a slot again after its Job was deleted", func() {
+			cj := h.createCronJob("deleted", "*/5 * * * *", at(10, 0, 0))
+			h.mustReconcileAt(at(10, 5, 0), cj)
+			job := h.jobs()[0]
+			h.finish(&job, kbatchv1.JobComplete, at(10, 5, 1), at(10, 5, 20))
+			Expect(k8sClient.Delete(ctx, &job, client.PropagationPolicy(metav1.DeletePropagationBackground))).To(Succeed())
+
+			h.mustReconcileAt(at(10, 6, 0), cj)
+			Expect(h.jobs()).To(BeEmpty())
+			Expect(h.get(cj).Status.LastScheduleTime.Time).To(BeTemporally("==", at(10, 5, 0)))
+		})
+
+		It("forgets an active Job that no longer exists", func() {
+			cj := h.createCronJob("vanished", "@hourly", at(10, 0, 0))
+			h.mustReconcileAt(at(11, 0, 0), cj)
+			job := h.jobs()[0]
+			Expect(k8sClient.Delete(ctx, &job, client.PropagationPolicy(metav1.DeletePropagationBackground))).To(Succeed())
+			h.events()
+
+			h.mustReconcileAt(at(11, 1, 0), cj)
+			Expect(h.get(cj).Status.Active).To(BeEmpty())
+			Expect(h.events()).To(ConsistOf("Normal MissingJob Active job went missing: " + job.Name))
+		})
+	})
+
+	Describe("history limits", func() {
+		It("deletes the oldest finished Jobs beyond each limit, in the background", func() {
+			cj := h.createCronJob("history", "@hourly", at(10, 0, 0), func(cj *batchv1.CronJob) {
+				cj.Spec.SuccessfulJobsHistoryLimit = ptr.To[int32](2)
+				cj.Spec.FailedJobsHistoryLimit = ptr.To[int32](1)
+			})
+			for i, how := range []kbatchv1.JobConditionType{kbatchv1.JobComplete, kbatchv1.JobFailed, kbatchv1.JobComplete, kbatchv1.JobFailed, kbatchv1.JobComplete, kbatchv1.JobComplete} {
+				job := h.createJob(fmt.Sprintf("history-%d", i), cj)
+				h.finish(job, how, at(9, i, 0), at(9, i, 30))
+			}
+			h.createJob("history-running", cj)
+			h.events()
+
+			h.mustReconcileAt(at(10, 30, 0), cj)
+			// Background propagation deletes the Job at once and leaves its pods
+			// to the garbage collector; foreground or orphan would keep the Job
+			// with a finalizer, since envtest runs no garbage collector.
+			Expect(jobNames(h.jobs())).To(Equal([]string{"history-3", "history-4", "history-5", "history-running"}))
+			Expect(h.events()).To(ConsistOf(
+				"Normal SuccessfulDelete Deleted job history-0",
+				"Normal SuccessfulDelete Deleted job history-1",
+				"Normal SuccessfulDelete Deleted job history-2",
+				"Warning UnexpectedJob Saw a job that the controller did not create or forgot: history-running",
+			))
+		})
+
+		It("still prunes when creating the Job fails, and reports the failure", func() {
+			cj := h.createCronJob("broken", "@hourly", at(10, 0, 0), func(cj *batchv1.CronJob) {
+				cj.Spec.SuccessfulJobsHistoryLimit = ptr.To[int32](0)
+				cj.Spec.JobTemplate.Spec.Template.Spec.Containers[0].Image = "" // the API server refuses such a Job
+			})
+			old := h.createJob("broken-old", cj)
+			h.finish(old, kbatchv1.JobComplete, at(9, 0, 0), at(9, 0, 10))
+
+			_, err := h.reconcileAt(at(11, 0, 0), cj)
+			Expect(err).To(MatchError(ContainSubstring("creating the Job for the run at 2030-01-07T11:00:00Z")))
+			Expect(h.jobs()).To(BeEmpty())
+
+			got := h.get(cj)
+			degraded := condition(got, batchv1.ConditionDegraded)
+			Expect(degraded.Status).To(Equal(metav1.ConditionTrue))
+			Expect(degraded.Reason).To(Equal(batchv1.ReasonFailedCreate))
+			Expect(degraded.Message).To(ContainSubstring("spec.template.spec.containers[0].image: Required value"))
+			Expect(got.Status.LastScheduleTime.Time).To(BeTemporally("==", at(10, 0, 0)))
+			Expect(h.events()).To(ContainElements(
+				"Normal SuccessfulDelete Deleted job broken-old",
+				HavePrefix("Warning FailedCreate Error creating job:"),
+			))
+		})
+	})
+
+	Describe("concurrency policies", func() {
+		running := func(policy batchv1.ConcurrencyPolicy) *batchv1.CronJob {
+			cj := h.createCronJob("policy", "*/5 * * * *", at(10, 0, 0), func(cj *batchv1.CronJob) {
+				cj.Spec.ConcurrencyPolicy = policy
+			})
+			h.mustReconcileAt(at(10, 5, 0), cj)
+			Expect(h.jobs()).To(HaveLen(1))
+			h.events()
+			return cj
+		}
+
+		It("Allow starts the next run while the previous one runs", func() {
+			cj := running(batchv1.AllowConcurrent)
+			h.mustReconcileAt(at(10, 10, 0), cj)
+			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("policy", at(10, 5, 0)), minuteName("policy", at(10, 10, 0))}))
+			Expect(h.get(cj).Status.Active).To(HaveLen(2))
+		})
+
+		It("Forbid skips the run while the previous one runs, and starts it once that finished", func() {
+			cj := running(batchv1.ForbidConcurrent)
+			h.mustReconcileAt(at(10, 10, 0), cj)
+			Expect(h.jobs()).To(HaveLen(1))
+			Expect(h.events()).To(ConsistOf("Normal JobAlreadyActive Not starting job because prior execution is running and concurrency policy is Forbid"))
+
+			first := h.jobs()[0]
+			h.finish(&first, kbatchv1.JobComplete, at(10, 5, 1), at(10, 11, 0))
+			h.mustReconcileAt(at(10, 11, 1), cj)
+			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("policy", at(10, 5, 0)), minuteName("policy", at(10, 10, 0))}))
+		})
+
+		It("Replace deletes the running Job and starts the new run", func() {
+			cj := running(batchv1.ReplaceConcurrent)
+			h.mustReconcileAt(at(10, 10, 0), cj)
+			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("policy", at(10, 10, 0))}))
+			got := h.get(cj)
+			Expect(got.Status.Active).To(ConsistOf(HaveField("Name", minuteName("policy", at(10, 10, 0)))))
+			Expect(h.events()).To(ConsistOf(
+				"Normal SuccessfulDelete Deleted job "+minuteName("policy", at(10, 5, 0)),
+				"Normal SuccessfulCreate Created job "+minuteName("policy", at(10, 10, 0)),
+			))
+		})
+	})
+
+	Describe("when the CronJob cannot run", func() {
+		It("starts nothing while suspended and says so in Ready", func() {
+			cj := h.createCronJob("paused", "*/5 * * * *", at(10, 0, 0), func(cj *batchv1.CronJob) {
+				cj.Spec.Suspend = ptr.To(true)
+			})
+			res := h.mustReconcileAt(at(10, 7, 0), cj)
+			Expect(h.jobs()).To(BeEmpty())
+			Expect(res.RequeueAfter).To(BeZero(), "resuming is an update, which triggers a reconcile")
+			Expect(condition(h.get(cj), batchv1.ConditionReady)).To(haveStatusReason(metav1.ConditionTrue, batchv1.ReasonSuspended))
+
+			By("starting the most recent missed run when resumed")
+			got := h.get(cj)
+			got.Spec.Suspend = ptr.To(false)
+			Expect(k8sClient.Update(ctx, got)).To(Succeed())
+			h.mustReconcileAt(at(10, 7, 1), cj)
+			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("paused", at(10, 5, 0))}))
+		})
+
+		It("reports an unknown time zone with an Event and a condition, and creates no Job", func() {
+			cj := h.createCronJob("nowhere", "*/5 * * * *", at(10, 0, 0), func(cj *batchv1.CronJob) {
+				cj.Spec.TimeZone = ptr.To("Mars/Olympus_Mons")
+			})
+			res, err := h.reconcileAt(at(10, 5, 0), cj)
+			Expect(err).NotTo(HaveOccurred(), "retrying cannot fix the spec")
+			Expect(res.RequeueAfter).To(BeZero())
+			Expect(h.jobs()).To(BeEmpty())
+			ready := condition(h.get(cj), batchv1.ConditionReady)
+			Expect(ready).To(haveStatusReason(metav1.ConditionFalse, batchv1.ReasonUnknownTimeZone))
+			Expect(ready.Message).To(ContainSubstring(`unknown time zone "Mars/Olympus_Mons"`))
+			Expect(h.events()).To(ConsistOf(HavePrefix(`Warning UnknownTimeZone unknown time zone "Mars/Olympus_Mons"`)))
+		})
+
+		It("reports a schedule that never fires", func() {
+			cj := h.createCronJob("never", "0 0 30 2 *", at(10, 0, 0))
+			h.mustReconcileAt(at(10, 5, 0), cj)
+			ready := condition(h.get(cj), batchv1.ConditionReady)
+			Expect(ready).To(haveStatusReason(metav1.ConditionFalse, batchv1.ReasonInvalidSchedule))
+			Expect(ready.Message).To(Equal(`schedule "0 0 30 2 *" never fires: February has no day 30`))
+		})
+
+		It("does nothing for a CronJob that is gone", func() {
+			res, err := h.r.Reconcile(ctx, reconcileRequest(h.ns, "no-such-cronjob"))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(res.RequeueAfter).To(BeZero())
+		})
+	})
+
+	It("keeps Jobs of a deleted and re-created CronJob of the same name apart", func() {
+		old := h.createCronJob("reborn", "@hourly", at(10, 0, 0))
+		h.mustReconcileAt(at(11, 0, 0), old)
+		Expect(k8sClient.Delete(ctx, old)).To(Succeed()) // no garbage collector in envtest: its Job stays
+		eventually(func() bool {
+			return apierrors.IsNotFound(k8sClient.Get(ctx, client.ObjectKeyFromObject(old), &batchv1.CronJob{}))
+		}).Should(BeTrue())
+
+		reborn := h.createCronJob("reborn", "@hourly", at(11, 0, 0))
+		h.mustReconcileAt(at(11, 30, 0), reborn)
+		Expect(h.get(reborn).Status.Active).To(BeEmpty(), "the old Job belongs to the old CronJob's UID")
+	})
+})

@@ -1,0 +1,267 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+// This file is lesson 5 of the lab: secondary resources. A CronJob does its
+// work through Jobs that it creates, owns, and eventually deletes.
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	kbatchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	batchv1 "cronlab.dev/cronlab/api/v1"
+)
+
+// lab:begin children
+
+// jobOwnerKey names a field index on Jobs: the UID of the CronJob that
+// controls them. The manager's cache keeps the index up to date, so listing
+// the Jobs of one CronJob does not scan every Job of the namespace.
+// The UID, not the name, is indexed: a CronJob deleted and created again
+// under the same name must not pick up the Jobs of its predecessor.
+const jobOwnerKey = ".metadata.ownerReferences.controller.uid"
+
+// IndexJobsByOwner registers jobOwnerKey with the manager's cache. It has to
+// run before the manager starts.
+func IndexJobsByOwner(ctx context.Context, indexer client.FieldIndexer) error {
+	return indexer.IndexField(ctx, &kbatchv1.Job{}, jobOwnerKey, func(obj client.Object) []string {
+		owner := metav1.GetControllerOf(obj)
+		if owner == nil || owner.Kind != "CronJob" || !strings.HasPrefix(owner.APIVersion, batchv1.GroupVersion.Group+"/") {
+			return nil
+		}
+		return []string{string(owner.UID)}
+	})
+}
+
+// listChildJobs returns the Jobs that this CronJob controls, as the cache
+// has them. A Job created a moment ago may be missing here; the steps that
+// follow are written to cope with that.
+func (r *CronJobReconciler) listChildJobs(ctx context.Context, cronJob *batchv1.CronJob) ([]kbatchv1.Job, error) {
+	var jobs kbatchv1.JobList
+	if err := r.List(ctx, &jobs, client.InNamespace(cronJob.Namespace),
+		client.MatchingFields{jobOwnerKey: string(cronJob.UID)}); err != nil {
+		return nil, fmt.Errorf("listing the Jobs of CronJob %s: %w", cronJob.Name, err)
+	}
+	return jobs.Items, nil
+}
+
+// jobFinished reports whether a Job has finished, and how: JobComplete or
+// JobFailed. Only the Job controller decides that, through these conditions.
+func jobFinished(job *kbatchv1.Job) (bool, kbatchv1.JobConditionType) {
+	for _, c := range job.Status.Conditions {
+		if (c.Type == kbatchv1.JobComplete || c.Type == kbatchv1.JobFailed) && c.Status == corev1.ConditionTrue {
+			return true, c.Type
+		}
+	}
+	return false, ""
+}
+
+// lab:end
+
+// lab:begin build-job
+
+// jobName is the name of the Job for the run scheduled at t. It is the same
+// every time it is computed, and that is what makes creating a Job safe to
+// repeat: a second attempt for the same run fails with AlreadyExists instead
+// of starting the run twice (discussion question 5). Like upstream, runs on
+// whole minutes are numbered in minutes since 1970; runs between minutes,
+// which only "@every" schedules have, in seconds, so they never collide.
+func jobName(cronJob *batchv1.CronJob, t time.Time) string {
+	if t.Second() == 0 {
+		return fmt.Sprintf("%s-%d", cronJob.Name, t.Unix()/60)
+	}
+	return fmt.Sprintf("%s-%d", cronJob.Name, t.Unix())
+}
+
+// buildJob makes the Job for the run scheduled at run from the template.
+func (r *CronJobReconciler) buildJob(cronJob *batchv1.CronJob, run time.Time) (*kbatchv1.Job, error) {
+	tmpl := cronJob.Spec.JobTemplate
+	job := &kbatchv1.Job{
+		ObjectMeta: metav1.ObjectMeta{
+			Name:        jobName(cronJob, run),
+			Namespace:   cronJob.Namespace,
+			Labels:      map[string]string{},
+			Annotations: map[string]string{},
+		},
+	}
+	for k, v := range tmpl.Labels {
+		job.Labels[k] = v
+	}
+	for k, v := range tmpl.Annotations {
+		job.Annotations[k] = v
+	}
+	// The scheduled time, in the CronJob's time zone, so people and tools can
+	// tell which run a Job belongs to (and the benchmark can measure skew).
+	job.Annotations[batchv1.ScheduledTimeAnnotation] = run.Format(time.RFC3339)
+	tmpl.Spec.DeepCopyInto(&job.Spec)
+
+	// The controller reference makes the CronJob the owner of the Job: the
+	// garbage collector deletes the Job when the CronJob is deleted, and
+	// Owns() in SetupWithManager routes the Job's events to this CronJob.
+	if err := controllerutil.SetControllerReference(cronJob, job, r.Scheme); err != nil {
+		return nil, err
+	}
+	return job, nil
+}
+
+// lab:end
+
+// lab:begin create-job
+
+// createJob creates the Job for a run and adds it to status.active. If the
+// Job exists already, because an earlier attempt created it but did not live
+// to record it, and it is ours, it is adopted as if just created. A Job of
+// that name that someone else controls is left alone. created reports
+// whether the API server made a new Job.
+func (r *CronJobReconciler) createJob(ctx context.Context, cronJob *batchv1.CronJob, run time.Time) (created bool, err error) {
+	job, err := r.buildJob(cronJob, run)
+	if err != nil {
+		return false, err
+	}
+	err = r.Create(ctx, job)
+	switch {
+	case err == nil:
+		created = true
+	case apierrors.IsAlreadyExists(err):
+		// The cache may not have seen that Job yet: ask the API server.
+		if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(job), job); err != nil {
+			return false, err
+		}
+		if !metav1.IsControlledBy(job, cronJob) {
+			r.Recorder.Eventf(cronJob, job, corev1.EventTypeWarning, "JobNotOwned", "Create",
+				"Job %s for the run at %s exists but belongs to someone else; leaving it alone", job.Name, run.Format(time.RFC3339))
+			return false, nil
+		}
+	default:
+		return false, err
+	}
+	if !activeHas(cronJob, job.UID) {
+		cronJob.Status.Active = append(cronJob.Status.Active, jobReference(job))
+	}
+	cronJob.Status.LastScheduleTime = &metav1.Time{Time: run}
+	return created, nil
+}
+
+func jobReference(job *kbatchv1.Job) corev1.ObjectReference {
+	return corev1.ObjectReference{
+		APIVersion:      kbatchv1.SchemeGroupVersion.String(),
+		Kind:            "Job",
+		Namespace:       job.Namespace,
+		Name:            job.Name,
+		UID:             job.UID,
+		ResourceVersion: job.ResourceVersion,
+	}
+}
+
+func activeHas(cronJob *batchv1.CronJob, uid types.UID) bool {
+	return slices.ContainsFunc(cronJob.Status.Active, func(ref corev1.ObjectReference) bool { return ref.UID == uid })
+}
+
+func removeActive(cronJob *batchv1.CronJob, uid types.UID) {
+	cronJob.Status.Active = slices.DeleteFunc(cronJob.Status.Active, func(ref corev1.ObjectReference) bool { return ref.UID == uid })
+	if len(cronJob.Status.Active) == 0 {
+		cronJob.Status.Active = nil
+	}
+}
+
+// deleteJob deletes a Job and its pods. Background propagation returns at
+// once and lets the garbage collector remove the pods afterwards. The UID
+// precondition makes sure we delete the Job we looked at, not a new one that
+// took its name.
+func (r *CronJobReconciler) deleteJob(ctx context.Context, cronJob *batchv1.CronJob, ns, name string, uid types.UID) error {
+	job := &kbatchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+	err := r.Delete(ctx, job, client.PropagationPolicy(metav1.DeletePropagationBackground), client.Preconditions{UID: &uid})
+	if client.IgnoreNotFound(err) != nil {
+		r.Recorder.Eventf(cronJob, job, corev1.EventTypeWarning, "FailedDelete", "Delete", "Error deleting job %s: %v", name, err)
+		return fmt.Errorf("deleting Job %s: %w", name, err)
+	}
+	removeActive(cronJob, uid)
+	if err == nil {
+		r.Recorder.Eventf(cronJob, job, corev1.EventTypeNormal, "SuccessfulDelete", "Delete", "Deleted job %s", name)
+	}
+	return nil
+}
+
+// lab:end
+
+// lab:begin history
+
+// pruneHistory deletes the oldest finished Jobs beyond the history limits:
+// successful ones beyond successfulJobsHistoryLimit, failed ones beyond
+// failedJobsHistoryLimit. A nil limit keeps every Job. It keeps going after
+// a failed delete and returns the first error.
+func (r *CronJobReconciler) pruneHistory(ctx context.Context, cronJob *batchv1.CronJob, jobs []kbatchv1.Job) error {
+	var succeeded, failed []*kbatchv1.Job
+	for i := range jobs {
+		job := &jobs[i]
+		if job.DeletionTimestamp != nil {
+			continue // already on its way out
+		}
+		switch _, how := jobFinished(job); how {
+		case kbatchv1.JobComplete:
+			succeeded = append(succeeded, job)
+		case kbatchv1.JobFailed:
+			failed = append(failed, job)
+		}
+	}
+	var firstErr error
+	for _, group := range []struct {
+		jobs  []*kbatchv1.Job
+		limit *int32
+	}{{succeeded, cronJob.Spec.SuccessfulJobsHistoryLimit}, {failed, cronJob.Spec.FailedJobsHistoryLimit}} {
+		if group.limit == nil || len(group.jobs) <= int(*group.limit) {
+			continue
+		}
+		slices.SortFunc(group.jobs, olderFirst)
+		for _, job := range group.jobs[:len(group.jobs)-int(*group.limit)] {
+			if err := r.deleteJob(ctx, cronJob, job.Namespace, job.Name, job.UID); err != nil && firstErr == nil {
+				firstErr = err
+			}
+		}
+	}
+	return firstErr
+}
+
+// olderFirst orders Jobs by start time, Jobs that never started last, and
+// by name when the times are equal, as upstream does.
+func olderFirst(a, b *kbatchv1.Job) int {
+	switch {
+	case a.Status.StartTime == nil && b.Status.StartTime == nil:
+		return strings.Compare(a.Name, b.Name)
+	case a.Status.StartTime == nil:
+		return 1
+	case b.Status.StartTime == nil:
+		return -1
+	}
+	if c := a.Status.StartTime.Compare(b.Status.StartTime.Time); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Name, b.Name)
+}
+
+// lab:end

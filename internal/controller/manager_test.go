@@ -1,0 +1,114 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+import (
+	"context"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	kbatchv1 "k8s.io/api/batch/v1"
+	eventsv1 "k8s.io/api/events/v1"
+	"k8s.io/client-go/kubernetes/scheme"
+	clocktesting "k8s.io/utils/clock/testing"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+)
+
+// The other tests call Reconcile by hand. This one runs the controller the
+// way cmd/main.go does, to show the wiring of SetupWithManager: a new CronJob
+// is reconciled because of For(), and a finished Job wakes its CronJob up
+// because of Owns(). The clock is still fake, one hour ahead, so a run is due
+// as soon as the CronJob exists; nothing waits for a schedule.
+var _ = Describe("CronJob controller in a manager", func() {
+	It("creates a Job for a due run, and updates the status when the Job finishes", func() {
+		h := newHarness()
+		runCtx, stop := context.WithCancel(ctx)
+		DeferCleanup(stop)
+
+		wired, err := ctrl.NewManager(cfg, ctrl.Options{
+			Scheme:     scheme.Scheme,
+			Metrics:    metricsserver.Options{BindAddress: "0"},
+			Cache:      cache.Options{DefaultNamespaces: map[string]cache.Config{h.ns: {}}},
+			Controller: config.Controller{SkipNameValidation: ptr.To(true)},
+		})
+		Expect(err).NotTo(HaveOccurred())
+		fakeClock := clocktesting.NewFakeClock(time.Now().Add(time.Hour))
+		Expect((&CronJobReconciler{
+			Client:    wired.GetClient(),
+			APIReader: wired.GetAPIReader(),
+			Scheme:    wired.GetScheme(),
+			Recorder:  wired.GetEventRecorder("cronjob-controller"),
+			Clock:     fakeClock,
+		}).SetupWithManager(wired)).To(Succeed())
+		go func() {
+			defer GinkgoRecover()
+			Expect(wired.Start(runCtx)).To(Succeed())
+		}()
+		createdBefore := skewSamples()
+
+		By("creating a CronJob whose first run is due on the fake clock")
+		cj := h.createCronJob("wired", "@hourly", time.Time{})
+		var job kbatchv1.Job
+		eventually(func(g Gomega) {
+			jobs := h.jobs()
+			g.Expect(jobs).To(HaveLen(1))
+			job = jobs[0]
+		}).Should(Succeed())
+		eventually(func() []string { return eventReasons(h.ns) }).Should(ContainElement("SuccessfulCreate"))
+		Expect(skewSamples()).To(BeNumerically(">", createdBefore), "the skew histogram counts the new Job")
+		eventually(func() int { return len(h.get(cj).Status.Active) }).Should(Equal(1))
+
+		By("finishing the Job, which Owns() turns into a reconcile of the CronJob")
+		h.finish(&job, kbatchv1.JobComplete, fakeClock.Now(), fakeClock.Now().Add(time.Second))
+		eventually(func(g Gomega) {
+			got := h.get(cj)
+			g.Expect(got.Status.Active).To(BeEmpty())
+			g.Expect(got.Status.LastSuccessfulTime).NotTo(BeNil())
+		}).Should(Succeed())
+	})
+})
+
+// skewSamples reads the job-creation skew histogram from the registry that
+// the manager serves on /metrics.
+func skewSamples() uint64 {
+	families, err := metrics.Registry.Gather()
+	Expect(err).NotTo(HaveOccurred())
+	for _, f := range families {
+		if f.GetName() == "cronlab_cronjob_controller_job_creation_skew_duration_seconds" {
+			return f.GetMetric()[0].GetHistogram().GetSampleCount()
+		}
+	}
+	return 0
+}
+
+func eventReasons(ns string) []string {
+	var list eventsv1.EventList
+	Expect(k8sClient.List(ctx, &list, client.InNamespace(ns))).To(Succeed())
+	var reasons []string
+	for _, e := range list.Items {
+		reasons = append(reasons, e.Reason)
+	}
+	return reasons
+}

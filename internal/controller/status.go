@@ -1,0 +1,232 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+// This file holds steps 3, 5 and 6 of Reconcile: what the Jobs tell us, the
+// scheduling decision, and the conditions that sum it up for the user.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	kbatchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+
+	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/internal/schedule"
+)
+
+// lab:begin observe
+
+// observeJobs brings status.active and status.lastSuccessfulTime up to date
+// with the Jobs: finished Jobs leave the active list, a running Job that the
+// list does not know joins it, and the newest successful completion is kept.
+func (r *CronJobReconciler) observeJobs(ctx context.Context, cronJob *batchv1.CronJob, jobs []kbatchv1.Job) error {
+	seen := make(map[types.UID]bool, len(jobs))
+	for i := range jobs {
+		job := &jobs[i]
+		seen[job.UID] = true
+		finished, how := jobFinished(job)
+		switch {
+		case !finished && !activeHas(cronJob, job.UID):
+			if err := r.adoptRunningJob(ctx, cronJob, job); err != nil {
+				return err
+			}
+		case finished && activeHas(cronJob, job.UID):
+			removeActive(cronJob, job.UID)
+			r.Recorder.Eventf(cronJob, job, corev1.EventTypeNormal, "SawCompletedJob", "Observe",
+				"Saw completed job: %s, condition: %s", job.Name, how)
+		}
+		if how == kbatchv1.JobComplete && job.Status.CompletionTime != nil {
+			last := cronJob.Status.LastSuccessfulTime
+			if last == nil || job.Status.CompletionTime.After(last.Time) {
+				cronJob.Status.LastSuccessfulTime = job.Status.CompletionTime.DeepCopy()
+			}
+		}
+	}
+	// An active Job that the cache does not list is either gone, or so new
+	// that the cache has not seen it. Only the API server can tell which.
+	for _, ref := range cronJob.Status.Active {
+		if seen[ref.UID] {
+			continue
+		}
+		err := r.APIReader.Get(ctx, types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}, &kbatchv1.Job{})
+		switch {
+		case apierrors.IsNotFound(err):
+			removeActive(cronJob, ref.UID)
+			r.Recorder.Eventf(cronJob, nil, corev1.EventTypeNormal, "MissingJob", "Observe", "Active job went missing: %s", ref.Name)
+		case err != nil:
+			return err
+		}
+	}
+	return nil
+}
+
+// adoptRunningJob adds a running Job that this CronJob controls to the active
+// list. Usually the cached CronJob is just older than our own last status
+// write; only if the API server's copy does not list the Job either is it
+// really unexpected (created by hand, or by a controller that crashed before
+// it could record it), which deserves an Event.
+func (r *CronJobReconciler) adoptRunningJob(ctx context.Context, cronJob *batchv1.CronJob, job *kbatchv1.Job) error {
+	var fresh batchv1.CronJob
+	if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(cronJob), &fresh); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	if !activeHas(&fresh, job.UID) {
+		r.Recorder.Eventf(cronJob, job, corev1.EventTypeWarning, "UnexpectedJob", "Observe",
+			"Saw a job that the controller did not create or forgot: %s", job.Name)
+	}
+	cronJob.Status.Active = append(cronJob.Status.Active, jobReference(job))
+	return nil
+}
+
+// lab:end
+
+// lab:begin start-run
+
+// startDueRun makes the scheduling decision of this reconcile and carries it
+// out. It returns when the next run is due (zero: do not come back on a
+// timer) and an error only when talking to the API server failed.
+func (r *CronJobReconciler) startDueRun(ctx context.Context, cronJob *batchv1.CronJob, now time.Time) (time.Time, error) {
+	log := logf.FromContext(ctx)
+	if cronJob.DeletionTimestamp != nil {
+		return time.Time{}, nil
+	}
+
+	// A schedule or time zone that does not parse is the user's to fix. It
+	// goes to an Event and a condition; retrying would not help, and the
+	// user's fix is an update that triggers a new reconcile anyway.
+	sched, err := schedule.Parse(cronJob.Spec.Schedule, ptr.Deref(cronJob.Spec.TimeZone, ""))
+	if err != nil {
+		reason := batchv1.ReasonInvalidSchedule
+		if _, tzErr := schedule.LoadTimeZone(ptr.Deref(cronJob.Spec.TimeZone, "")); tzErr != nil {
+			reason = batchv1.ReasonUnknownTimeZone
+		}
+		r.Recorder.Eventf(cronJob, nil, corev1.EventTypeWarning, reason, "Schedule", "%v", err)
+		r.setReady(cronJob, now, metav1.ConditionFalse, reason, err.Error())
+		return time.Time{}, nil
+	}
+	if ptr.Deref(cronJob.Spec.Suspend, false) {
+		r.setReady(cronJob, now, metav1.ConditionTrue, batchv1.ReasonSuspended, "spec.suspend is true: no new Jobs are started")
+		return time.Time{}, nil
+	}
+
+	last := cronJob.CreationTimestamp.Time
+	if cronJob.Status.LastScheduleTime != nil {
+		last = cronJob.Status.LastScheduleTime.Time
+	}
+	var deadline *time.Duration
+	if s := cronJob.Spec.StartingDeadlineSeconds; s != nil {
+		deadline = ptr.To(time.Duration(*s) * time.Second)
+	}
+	due := sched.Due(last, now, deadline)
+	r.setReady(cronJob, now, metav1.ConditionTrue, batchv1.ReasonScheduling, nextRunMessage(due.Next, sched.Location()))
+
+	if due.TooMany() {
+		r.Recorder.Eventf(cronJob, nil, corev1.EventTypeWarning, "TooManyMissedTimes", "Schedule",
+			"too many missed start times (more than %d). Set or decrease .spec.startingDeadlineSeconds or check clock skew", schedule.TooManyMissed)
+	}
+	switch {
+	case due.Run.IsZero():
+		return due.Next, nil
+	case due.TooLate:
+		r.Recorder.Eventf(cronJob, nil, corev1.EventTypeWarning, "MissSchedule", "Schedule",
+			"Missed scheduled time to start a job: %s", due.Run.UTC().Format(time.RFC1123Z))
+		return due.Next, nil
+	case cronJob.Status.LastScheduleTime.Equal(&metav1.Time{Time: due.Run}):
+		return due.Next, nil // this run started already
+	}
+
+	switch cronJob.Spec.ConcurrencyPolicy {
+	case batchv1.ForbidConcurrent:
+		if len(cronJob.Status.Active) > 0 {
+			// The run stays due: if the running Job finishes before the
+			// deadline, the next reconcile starts it, as upstream does.
+			r.Recorder.Eventf(cronJob, nil, corev1.EventTypeNormal, "JobAlreadyActive", "Schedule",
+				"Not starting job because prior execution is running and concurrency policy is Forbid")
+			return due.Next, nil
+		}
+	case batchv1.ReplaceConcurrent:
+		for _, ref := range cronJob.Status.Active {
+			log.Info("replacing a Job that still runs", "job", ref.Name)
+			if err := r.deleteJob(ctx, cronJob, ref.Namespace, ref.Name, ref.UID); err != nil {
+				return time.Time{}, err
+			}
+		}
+	}
+
+	run := due.Run.In(sched.Location())
+	created, err := r.createJob(ctx, cronJob, run)
+	if err != nil {
+		r.Recorder.Eventf(cronJob, nil, corev1.EventTypeWarning, "FailedCreate", "Create", "Error creating job: %v", err)
+		return time.Time{}, fmt.Errorf("creating the Job for the run at %s: %w", run.Format(time.RFC3339), err)
+	}
+	if created {
+		jobCreationSkew.Observe(now.Sub(run).Seconds())
+		r.Recorder.Eventf(cronJob, nil, corev1.EventTypeNormal, "SuccessfulCreate", "Create", "Created job %s", jobName(cronJob, run))
+	}
+	return due.Next, nil
+}
+
+func nextRunMessage(next time.Time, loc *time.Location) string {
+	if next.IsZero() {
+		return "the schedule has no further runs"
+	}
+	return "next run at " + next.In(loc).Format(time.RFC3339)
+}
+
+// lab:end
+
+// lab:begin conditions
+
+// setReady records whether the controller can schedule the CronJob.
+// meta.SetStatusCondition moves lastTransitionTime only when the status
+// changes, so a condition that stays True keeps the time it became True.
+func (r *CronJobReconciler) setReady(cronJob *batchv1.CronJob, now time.Time, status metav1.ConditionStatus, reason, message string) {
+	meta.SetStatusCondition(&cronJob.Status.Conditions, metav1.Condition{
+		Type: batchv1.ConditionReady, Status: status, Reason: reason, Message: message,
+		ObservedGeneration: cronJob.Generation, LastTransitionTime: metav1.NewTime(now),
+	})
+}
+
+// setDegraded records whether this reconcile failed to act on the cluster.
+// Such failures are also returned as errors, so controller-runtime retries
+// them with back-off; the condition tells the user why nothing happens.
+func (r *CronJobReconciler) setDegraded(cronJob *batchv1.CronJob, now time.Time, pruneErr, runErr error) {
+	cond := metav1.Condition{
+		Type: batchv1.ConditionDegraded, Status: metav1.ConditionFalse, Reason: batchv1.ReasonReconciled,
+		Message: "the last reconcile succeeded", ObservedGeneration: cronJob.Generation, LastTransitionTime: metav1.NewTime(now),
+	}
+	switch err := errors.Join(runErr, pruneErr); {
+	case runErr != nil:
+		cond.Status, cond.Reason, cond.Message = metav1.ConditionTrue, batchv1.ReasonFailedCreate, err.Error()
+	case pruneErr != nil:
+		cond.Status, cond.Reason, cond.Message = metav1.ConditionTrue, batchv1.ReasonFailedDelete, err.Error()
+	}
+	meta.SetStatusCondition(&cronJob.Status.Conditions, cond)
+}
+
+// lab:end

@@ -1,0 +1,122 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+// This file is lesson 7 of the lab: testing against a real API server.
+//
+// envtest starts etcd and kube-apiserver (no scheduler, no kubelet, no Job
+// controller: nothing runs pods, and nothing marks Jobs finished unless the
+// test does). The test talks to it twice over:
+//   - k8sClient goes straight to the API server. Tests use it to set up
+//     objects and to assert, so an assertion never reads a stale cache
+//     (discussion question 6).
+//   - the Reconciler gets the manager's cached client, as in production.
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	batchv1 "cronlab.dev/cronlab/api/v1"
+)
+
+var (
+	ctx       context.Context
+	cancel    context.CancelFunc
+	testEnv   *envtest.Environment
+	cfg       *rest.Config
+	k8sClient client.Client // direct: reads the API server
+	mgr       ctrl.Manager  // its cache is what the Reconciler reads
+)
+
+func TestControllers(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "Controller Suite")
+}
+
+var _ = BeforeSuite(func() {
+	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
+	ctx, cancel = context.WithCancel(context.TODO())
+
+	Expect(batchv1.AddToScheme(scheme.Scheme)).To(Succeed())
+
+	By("starting etcd and kube-apiserver")
+	testEnv = &envtest.Environment{
+		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "config", "crd", "bases")},
+		ErrorIfCRDPathMissing: true,
+		BinaryAssetsDirectory: envtestAssets(),
+	}
+	var err error
+	cfg, err = testEnv.Start()
+	Expect(err).NotTo(HaveOccurred())
+
+	k8sClient, err = client.New(cfg, client.Options{Scheme: scheme.Scheme})
+	Expect(err).NotTo(HaveOccurred())
+
+	By("starting a manager whose cache the Reconciler reads")
+	mgr, err = ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:  scheme.Scheme,
+		Metrics: metricsserver.Options{BindAddress: "0"},
+	})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(IndexJobsByOwner(ctx, mgr.GetFieldIndexer())).To(Succeed())
+	go func() {
+		defer GinkgoRecover()
+		Expect(mgr.Start(ctx)).To(Succeed())
+	}()
+	Expect(mgr.GetCache().WaitForCacheSync(ctx)).To(BeTrue())
+})
+
+var _ = AfterSuite(func() {
+	cancel()
+	Expect(testEnv.Stop()).To(Succeed())
+})
+
+// envtestAssets finds etcd and kube-apiserver. `make test` sets
+// KUBEBUILDER_ASSETS; for `go test` or an IDE, `make setup-envtest` leaves
+// the path in bin/envtest-assets-path.
+func envtestAssets() string {
+	if dir := os.Getenv("KUBEBUILDER_ASSETS"); dir != "" {
+		return dir
+	}
+	b, err := os.ReadFile(filepath.Join("..", "..", "bin", "envtest-assets-path"))
+	if err != nil {
+		Fail("no envtest binaries: run `make setup-envtest` once (or run the tests with `make test`)")
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// eventually is Eventually with the timeout and polling these tests use for
+// waiting on the cache: it catches up in milliseconds, never in seconds.
+func eventually(f any) AsyncAssertion {
+	return Eventually(f).WithTimeout(10 * time.Second).WithPolling(10 * time.Millisecond)
+}
