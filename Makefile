@@ -74,6 +74,37 @@ test: manifests generate fmt vet setup-envtest ## Run unit and envtest integrati
 	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" \
 		go test $$(go list ./... | grep -v /test/e2e) -coverprofile cover.out
 
+##@ Local cluster
+
+CLUSTER_ENV = KWOKCTL=$(KWOKCTL) KWOK=$(KWOK) KWOK_VERSION=$(KWOK_VERSION) KUBE_VERSION=$(KUBE_VERSION) KUBE_BIN_CACHE=$(KUBE_BIN_CACHE)
+
+.PHONY: cluster
+cluster: kwok ## Start a local Kubernetes 1.36 cluster without Docker (kwok; binaries downloaded or built once).
+	@$(CLUSTER_ENV) hack/local-cluster.sh up
+
+.PHONY: cluster-down
+cluster-down: kwok ## Delete the local cluster and every process it started.
+	@$(CLUSTER_ENV) hack/local-cluster.sh down
+
+# kind needs Docker. The node image is pinned so that every attendee runs
+# the same Kubernetes release.
+KIND ?= kind
+KIND_CLUSTER ?= cronlab
+KIND_NODE_IMAGE ?= kindest/node:v1.36.1
+
+.PHONY: kind-cluster
+kind-cluster: ## Start a kind cluster (needs Docker and kind).
+	$(KIND) get clusters | grep -qx $(KIND_CLUSTER) || $(KIND) create cluster --name $(KIND_CLUSTER) --image $(KIND_NODE_IMAGE)
+	$(KUBECTL) config use-context kind-$(KIND_CLUSTER)
+
+.PHONY: kind-down
+kind-down: ## Delete the kind cluster.
+	$(KIND) delete cluster --name $(KIND_CLUSTER)
+
+.PHONY: demo
+demo: cluster install build ## Start the local cluster, run the operator and show a CronJob at work (Ctrl-C stops).
+	@KUBECTL=$(KUBECTL) hack/demo.sh
+
 ##@ Build
 
 .PHONY: build
@@ -107,6 +138,8 @@ ifndef ignore-not-found
   ignore-not-found = false
 endif
 
+# The CRD embeds the whole Pod template schema; it is too large for the
+# last-applied annotation of client-side apply, hence --server-side.
 .PHONY: install
 install: manifests kustomize ## Install CRDs into the K8s cluster specified in ~/.kube/config.
 	$(KUSTOMIZE) build config/crd | $(KUBECTL) apply --server-side -f -
@@ -132,7 +165,10 @@ $(LOCALBIN):
 	mkdir -p $(LOCALBIN)
 
 ## Tool Binaries
-KUBECTL ?= kubectl
+# Prefer the kubectl built with the local cluster's binaries (same version).
+KUBECTL ?= $(or $(wildcard $(KUBE_BIN_CACHE)/kubectl),kubectl)
+KWOKCTL ?= $(LOCALBIN)/kwokctl
+KWOK ?= $(LOCALBIN)/kwok
 KUSTOMIZE ?= $(LOCALBIN)/kustomize
 CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen
 ENVTEST ?= $(LOCALBIN)/setup-envtest
@@ -143,6 +179,7 @@ CONTROLLER_TOOLS_VERSION ?= v0.21.0
 # setup-envtest is pinned to a tag: branch versions such as release-0.24 do not
 # resolve through a Go module proxy.
 ENVTEST_VERSION ?= v0.25.1
+KWOK_VERSION ?= v0.8.0
 
 .PHONY: kustomize
 kustomize: $(KUSTOMIZE) ## Download kustomize locally if necessary.
@@ -158,6 +195,13 @@ $(CONTROLLER_GEN): $(LOCALBIN)
 envtest: $(ENVTEST) ## Download setup-envtest locally if necessary.
 $(ENVTEST): $(LOCALBIN)
 	$(call go-install-tool,$(ENVTEST),sigs.k8s.io/controller-runtime/tools/setup-envtest,$(ENVTEST_VERSION))
+
+.PHONY: kwok
+kwok: $(KWOKCTL) $(KWOK) ## Download kwokctl and kwok locally if necessary.
+$(KWOKCTL): $(LOCALBIN)
+	$(call go-install-tool,$(KWOKCTL),sigs.k8s.io/kwok/cmd/kwokctl,$(KWOK_VERSION))
+$(KWOK): $(LOCALBIN)
+	$(call go-install-tool,$(KWOK),sigs.k8s.io/kwok/cmd/kwok,$(KWOK_VERSION))
 
 .PHONY: setup-envtest
 setup-envtest: envtest ## Get etcd, kube-apiserver and kubectl for envtest: download, or build from the Go module proxy.
