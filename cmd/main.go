@@ -54,7 +54,7 @@ func init() {
 }
 
 func main() {
-	var metricsAddr, probeAddr string
+	var metricsAddr, probeAddr, leaderElectionNamespace string
 	var secureMetrics, enableLeaderElection, enableHTTP2 bool
 	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8080",
 		"The address the metrics endpoint binds to, such as :8443 for HTTPS or :8080 for HTTP. Use 0 to turn metrics off.")
@@ -63,6 +63,8 @@ func main() {
 	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "The address the liveness and readiness probes bind to.")
 	flag.BoolVar(&enableLeaderElection, "leader-elect", false,
 		"Elect a leader, so that of several managers only one runs the controller at a time.")
+	flag.StringVar(&leaderElectionNamespace, "leader-election-namespace", "",
+		"The namespace of the leader election Lease. In a pod it defaults to the pod's namespace; outside a cluster (make run) it must be set.")
 	flag.BoolVar(&enableHTTP2, "enable-http2", false,
 		"Serve metrics over HTTP/2 too. Off by default because of the HTTP/2 Stream Cancellation and Rapid Reset CVEs.")
 	opts := zap.Options{Development: true}
@@ -82,11 +84,12 @@ func main() {
 	}
 
 	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
-		Scheme:                 scheme,
-		Metrics:                metricsOptions,
-		HealthProbeBindAddress: probeAddr,
-		LeaderElection:         enableLeaderElection,
-		LeaderElectionID:       "cronlab.batch.cronlab.dev",
+		Scheme:                  scheme,
+		Metrics:                 metricsOptions,
+		HealthProbeBindAddress:  probeAddr,
+		LeaderElection:          enableLeaderElection,
+		LeaderElectionID:        "cronlab.batch.cronlab.dev",
+		LeaderElectionNamespace: leaderElectionNamespace,
 		Cache: cache.Options{
 			// The controller never reads managedFields; dropping them from
 			// the cache saves memory for every CronJob and Job it holds.

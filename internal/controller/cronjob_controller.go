@@ -104,7 +104,7 @@ func (r *CronJobReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	pruneErr := r.pruneHistory(ctx, &cronJob, jobs)
 
 	// 5. Start the run that is due, if any, and learn when to look again.
-	next, runErr := r.startDueRun(ctx, &cronJob, now)
+	next, runErr := r.startDueRun(ctx, &cronJob, jobs, now)
 
 	// 6. Record the outcome and write the status, once, only if it changed.
 	r.setDegraded(&cronJob, now, pruneErr, runErr)

@@ -24,6 +24,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	kbatchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
@@ -248,6 +249,44 @@ var _ = Describe("CronJob Reconciler", func() {
 		})
 	})
 
+	Describe("a cache that lags behind (see the bonus lesson)", func() {
+		It("does not replace the Job it just created when the cached CronJob predates its own status write", func() {
+			cj := h.createCronJob("ulag", "*/5 * * * *", at(10, 0, 0), func(cj *batchv1.CronJob) {
+				cj.Spec.ConcurrencyPolicy = batchv1.ReplaceConcurrent
+			})
+			stale := h.get(cj) // the CronJob as it was before the run
+			h.mustReconcileAt(at(10, 5, 0), cj)
+			job := h.jobs()[0]
+			h.events()
+
+			// The Job has reached the cache, our status write has not: the
+			// Reconciler sees a running Job of its own and a status that says
+			// the 10:05 run has not started.
+			h.waitForCache(cj)
+			h.r.Client = serveStaleCronJob(mgr.GetClient(), stale)
+			_, err := h.r.Reconcile(ctx, reconcileRequest(h.ns, "ulag"))
+			Expect(err).NotTo(HaveOccurred())
+
+			Expect(h.jobs()).To(ConsistOf(HaveField("UID", job.UID)), "the run's own Job is neither deleted nor created again")
+			got := h.get(cj)
+			Expect(got.Status.Active).To(ConsistOf(HaveField("UID", job.UID)))
+			Expect(got.Status.LastScheduleTime.Time).To(BeTemporally("==", at(10, 5, 0)))
+			Expect(h.events()).To(BeEmpty(), "no UnexpectedJob: the API server's copy of the CronJob lists the Job")
+		})
+
+		It("drops an active entry whose name now belongs to a different Job", func() {
+			cj := h.createCronJob("namesake", "@hourly", at(10, 0, 0))
+			newer := h.createJob("namesake-job", cj)
+			cj = h.get(cj)
+			cj.Status.Active = []corev1.ObjectReference{{Kind: "Job", Namespace: h.ns, Name: "namesake-job", UID: "00000000-0000-0000-0000-000000000000"}}
+			Expect(k8sClient.Status().Update(ctx, cj)).To(Succeed())
+
+			h.mustReconcileAt(at(10, 30, 0), cj)
+			Expect(h.get(cj).Status.Active).To(ConsistOf(HaveField("UID", newer.UID)))
+			Expect(h.events()).To(ContainElement("Normal MissingJob Active job went missing: namesake-job"))
+		})
+	})
+
 	Describe("history limits", func() {
 		It("deletes the oldest finished Jobs beyond each limit, in the background", func() {
 			cj := h.createCronJob("history", "@hourly", at(10, 0, 0), func(cj *batchv1.CronJob) {
@@ -327,6 +366,18 @@ var _ = Describe("CronJob Reconciler", func() {
 			h.finish(&first, kbatchv1.JobComplete, at(10, 5, 1), at(10, 11, 0))
 			h.mustReconcileAt(at(10, 11, 1), cj)
 			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("policy", at(10, 5, 0)), minuteName("policy", at(10, 10, 0))}))
+		})
+
+		It("Replace deletes every running Job, however many", func() {
+			cj := running(batchv1.AllowConcurrent)
+			h.mustReconcileAt(at(10, 10, 0), cj)
+			got := h.get(cj)
+			got.Spec.ConcurrencyPolicy = batchv1.ReplaceConcurrent
+			Expect(k8sClient.Update(ctx, got)).To(Succeed())
+
+			h.mustReconcileAt(at(10, 15, 0), cj)
+			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("policy", at(10, 15, 0))}))
+			Expect(h.get(cj).Status.Active).To(HaveLen(1))
 		})
 
 		It("Replace deletes the running Job and starts the new run", func() {

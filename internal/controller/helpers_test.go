@@ -238,3 +238,22 @@ func (c jobsHidden) List(ctx context.Context, list client.ObjectList, opts ...cl
 	}
 	return c.Client.List(ctx, list, opts...)
 }
+
+// serveStaleCronJob wraps a client so that reading the CronJob returns an old
+// copy of it, as a cache would that has not yet seen our last status write.
+func serveStaleCronJob(c client.Client, stale *batchv1.CronJob) client.Client {
+	return staleCronJob{Client: c, stale: stale}
+}
+
+type staleCronJob struct {
+	client.Client
+	stale *batchv1.CronJob
+}
+
+func (c staleCronJob) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	if cj, ok := obj.(*batchv1.CronJob); ok && key == client.ObjectKeyFromObject(c.stale) {
+		c.stale.DeepCopyInto(cj)
+		return nil
+	}
+	return c.Client.Get(ctx, key, obj, opts...)
+}

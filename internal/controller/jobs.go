@@ -160,7 +160,7 @@ func (r *CronJobReconciler) createJob(ctx context.Context, cronJob *batchv1.Cron
 	default:
 		return false, err
 	}
-	if !activeHas(cronJob, job.UID) {
+	if finished, _ := jobFinished(job); !finished && !activeHas(cronJob, job.UID) {
 		cronJob.Status.Active = append(cronJob.Status.Active, jobReference(job))
 	}
 	cronJob.Status.LastScheduleTime = &metav1.Time{Time: run}
@@ -192,10 +192,14 @@ func removeActive(cronJob *batchv1.CronJob, uid types.UID) {
 // deleteJob deletes a Job and its pods. Background propagation returns at
 // once and lets the garbage collector remove the pods afterwards. The UID
 // precondition makes sure we delete the Job we looked at, not a new one that
-// took its name.
+// took its name; if it fails (Conflict), or the Job is gone (NotFound), the
+// Job we meant no longer exists, which is what we wanted.
 func (r *CronJobReconciler) deleteJob(ctx context.Context, cronJob *batchv1.CronJob, ns, name string, uid types.UID) error {
 	job := &kbatchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
 	err := r.Delete(ctx, job, client.PropagationPolicy(metav1.DeletePropagationBackground), client.Preconditions{UID: &uid})
+	if apierrors.IsConflict(err) {
+		err = apierrors.NewNotFound(kbatchv1.Resource("jobs"), name)
+	}
 	if client.IgnoreNotFound(err) != nil {
 		r.Recorder.Eventf(cronJob, job, corev1.EventTypeWarning, "FailedDelete", "Delete", "Error deleting job %s: %v", name, err)
 		return fmt.Errorf("deleting Job %s: %w", name, err)
