@@ -105,6 +105,11 @@ kind-down: ## Delete the kind cluster.
 demo: cluster install build ## Start the local cluster, run the operator and show a CronJob at work (Ctrl-C stops).
 	@KUBECTL=$(KUBECTL) hack/demo.sh
 
+.PHONY: test-e2e
+test-e2e: manifests generate fmt vet install ## Run the end-to-end tests against the current cluster (make cluster first).
+	@$(KUBECTL) cluster-info >/dev/null 2>&1 || { echo "No cluster reachable: start one with 'make cluster' (no Docker needed) or 'make kind-cluster'."; exit 1; }
+	go test -tags e2e ./test/e2e/ -v -ginkgo.v -timeout 30m
+
 ##@ Build
 
 .PHONY: build
