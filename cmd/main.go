@@ -22,7 +22,9 @@ package main
 import (
 	"crypto/tls"
 	"flag"
+	"fmt"
 	"os"
+	"path/filepath"
 
 	// Authentication plugins for kubeconfig files (exec, OIDC, ...).
 	_ "k8s.io/client-go/plugin/pkg/client/auth"
@@ -36,9 +38,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	"cronlab.dev/cronlab/internal/controller"
+	webhookv1 "cronlab.dev/cronlab/internal/webhook/v1"
 )
 
 var (
@@ -54,7 +58,7 @@ func init() {
 }
 
 func main() {
-	var metricsAddr, probeAddr, leaderElectionNamespace string
+	var metricsAddr, probeAddr, leaderElectionNamespace, webhookCertPath string
 	var secureMetrics, enableLeaderElection, enableHTTP2 bool
 	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8080",
 		"The address the metrics endpoint binds to, such as :8443 for HTTPS or :8080 for HTTP. Use 0 to turn metrics off.")
@@ -67,6 +71,8 @@ func main() {
 		"The namespace of the leader election Lease. In a pod it defaults to the pod's namespace; outside a cluster (make run) it must be set.")
 	flag.BoolVar(&enableHTTP2, "enable-http2", false,
 		"Serve metrics over HTTP/2 too. Off by default because of the HTTP/2 Stream Cancellation and Rapid Reset CVEs.")
+	flag.StringVar(&webhookCertPath, "webhook-cert-path", "",
+		"The directory holding the webhook server's tls.crt and tls.key. Default: "+defaultCertDir())
 	opts := zap.Options{Development: true}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
@@ -83,10 +89,27 @@ func main() {
 		metricsOptions.FilterProvider = filters.WithAuthenticationAndAuthorization
 	}
 
+	// Webhooks are on unless ENABLE_WEBHOOKS=false (what `make run` sets):
+	// the webhook server needs a certificate the API server trusts, which a
+	// cluster gets from cert-manager and a laptop from `make run-webhooks`.
+	// Without certificates, say so now rather than fail on the first request.
+	enableWebhooks := os.Getenv("ENABLE_WEBHOOKS") != "false"
+	if webhookCertPath == "" {
+		webhookCertPath = defaultCertDir()
+	}
+	if enableWebhooks {
+		if err := checkWebhookCerts(webhookCertPath); err != nil {
+			setupLog.Error(err, "webhooks are on but cannot be served: set ENABLE_WEBHOOKS=false to run without them, "+
+				"run `make run-webhooks` for local certificates, or deploy with cert-manager (config/certmanager)")
+			os.Exit(1)
+		}
+	}
+
 	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
 		Scheme:                  scheme,
 		Metrics:                 metricsOptions,
 		HealthProbeBindAddress:  probeAddr,
+		WebhookServer:           webhook.NewServer(webhook.Options{CertDir: webhookCertPath, TLSOpts: tlsOpts}),
 		LeaderElection:          enableLeaderElection,
 		LeaderElectionID:        "cronlab.batch.cronlab.dev",
 		LeaderElectionNamespace: leaderElectionNamespace,
@@ -111,6 +134,15 @@ func main() {
 		os.Exit(1)
 	}
 
+	if enableWebhooks {
+		if err := webhookv1.SetupCronJobWebhookWithManager(mgr); err != nil {
+			setupLog.Error(err, "unable to create webhook", "webhook", "CronJob")
+			os.Exit(1)
+		}
+	} else {
+		setupLog.Info("webhooks are off (ENABLE_WEBHOOKS=false): the CRD's own rules still validate CronJobs")
+	}
+
 	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
 		setupLog.Error(err, "unable to set up health check")
 		os.Exit(1)
@@ -125,4 +157,19 @@ func main() {
 		setupLog.Error(err, "problem running manager")
 		os.Exit(1)
 	}
+}
+
+// defaultCertDir is where controller-runtime's webhook server looks for
+// certificates when no directory is given.
+func defaultCertDir() string {
+	return filepath.Join(os.TempDir(), "k8s-webhook-server", "serving-certs")
+}
+
+func checkWebhookCerts(dir string) error {
+	for _, f := range []string{"tls.crt", "tls.key"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			return fmt.Errorf("no webhook certificate %s in %s", f, dir)
+		}
+	}
+	return nil
 }

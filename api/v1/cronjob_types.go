@@ -55,6 +55,14 @@ const (
 
 // CronJobSpec is the desired state of a CronJob: what to run and when.
 // Its fields and their meaning follow batch/v1 CronJob.
+//
+// The XValidation markers are CEL rules that the API server checks itself,
+// so they hold even in a cluster where cronlab's webhooks are off. What CEL
+// cannot know (is this a real time zone? does the schedule ever fire?) is
+// left to the validating webhook in internal/webhook/v1.
+// +kubebuilder:validation:XValidation:rule="!has(self.jobTemplate.spec.selector)",message="must not be set: the Job controller makes a selector for every Job",fieldPath=".jobTemplate.spec.selector"
+// +kubebuilder:validation:XValidation:rule="!has(self.jobTemplate.spec.manualSelector) || !self.jobTemplate.spec.manualSelector",message="must not be true: the Job controller makes a selector for every Job",fieldPath=".jobTemplate.spec.manualSelector"
+// +kubebuilder:validation:XValidation:rule="has(self.jobTemplate.spec.template.spec.restartPolicy) && self.jobTemplate.spec.template.spec.restartPolicy in ['OnFailure', 'Never']",message="must be OnFailure or Never: the pods of a Job must be able to finish",fieldPath=".jobTemplate.spec.template.spec.restartPolicy"
 type CronJobSpec struct {
 	// schedule is the time table of runs in cron format: five fields
 	// (minute hour day-of-month month day-of-week, as in "*/5 * * * *"), or a
@@ -63,8 +71,8 @@ type CronJobSpec struct {
 	// Set the time zone in spec.timeZone, not with a TZ= prefix here.
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=128
-	// +kubebuilder:validation:XValidation:rule="!self.contains('TZ=')",message="do not put TZ= or CRON_TZ= in spec.schedule: set spec.timeZone instead, for example timeZone: Europe/Berlin"
-	// +kubebuilder:validation:XValidation:rule="self.matches('^\\\\s*(@every\\\\s+\\\\S+|@[a-z]+|\\\\S+(\\\\s+\\\\S+){4})\\\\s*$')",message="spec.schedule must have five fields (minute hour day-of-month month day-of-week, for example \"*/5 * * * *\") or be a descriptor such as @hourly or @every 10m"
+	// +kubebuilder:validation:XValidation:rule="!self.contains('TZ=')",message="must not set a time zone with TZ= or CRON_TZ=: remove it and set spec.timeZone instead, for example timeZone: Europe/Berlin"
+	// +kubebuilder:validation:XValidation:rule="self.contains('TZ=') || self.matches('^\\\\s*(@every\\\\s+\\\\S+|@[a-z]+|\\\\S+(\\\\s+\\\\S+){4})\\\\s*$')",message="must have five fields (minute hour day-of-month month day-of-week, for example \"*/5 * * * *\") or be a descriptor such as @hourly or @every 10m"
 	Schedule string `json:"schedule"`
 
 	// timeZone is the IANA name of the time zone the schedule is read in,
@@ -191,6 +199,7 @@ const ScheduledTimeAnnotation = "batch.cronlab.dev/cronjob-scheduled-timestamp"
 // +kubebuilder:printcolumn:name="Active",type=string,JSONPath=`.status.active[*].name`
 // +kubebuilder:printcolumn:name="Last Schedule",type=date,JSONPath=`.status.lastScheduleTime`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+// +kubebuilder:validation:XValidation:rule="size(self.metadata.name) <= 52",message="metadata.name must be at most 52 characters: Job names add 11 characters to it and may have at most 63"
 
 // CronJob runs a Job on a time-based schedule. It is cronlab's re-implementation
 // of batch/v1 CronJob, built to learn the Operator pattern.

@@ -124,7 +124,7 @@ func (r *CronJobReconciler) startDueRun(ctx context.Context, cronJob *batchv1.Cr
 	sched, err := schedule.Parse(cronJob.Spec.Schedule, ptr.Deref(cronJob.Spec.TimeZone, ""))
 	if err != nil {
 		reason := batchv1.ReasonInvalidSchedule
-		if _, tzErr := schedule.LoadTimeZone(ptr.Deref(cronJob.Spec.TimeZone, "")); tzErr != nil {
+		if invalid, ok := errors.AsType[*schedule.InvalidError](err); ok && invalid.Field == "timeZone" {
 			reason = batchv1.ReasonUnknownTimeZone
 		}
 		r.Recorder.Eventf(cronJob, nil, corev1.EventTypeWarning, reason, "Schedule", "%v", err)

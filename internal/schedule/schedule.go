@@ -52,17 +52,18 @@ type Schedule struct {
 // Parse reads a schedule in the standard cron format and the IANA time zone
 // it is meant in. An empty timeZone means the local time zone of the process,
 // which is what kube-controller-manager does for batch/v1 CronJobs.
+// Errors are *InvalidError, which name the field and say how to fix it.
 func Parse(spec, timeZone string) (*Schedule, error) {
 	if strings.Contains(spec, "TZ=") {
-		return nil, fmt.Errorf("schedule %q sets a time zone with TZ=; remove it and set spec.timeZone instead", spec)
+		return nil, &InvalidError{"schedule", spec, "sets a time zone with TZ= or CRON_TZ=; remove it and set spec.timeZone instead"}
 	}
 	loc, err := LoadTimeZone(timeZone)
 	if err != nil {
 		return nil, err
 	}
-	parsed, err := cron.ParseStandard(spec)
+	parsed, err := parseStandard(spec)
 	if err != nil {
-		return nil, fmt.Errorf("schedule %q is not a valid cron schedule: %v", spec, err)
+		return nil, &InvalidError{"schedule", spec, "not a valid cron schedule: " + err.Error()}
 	}
 	s := &Schedule{spec: spec, loc: loc}
 	switch p := parsed.(type) {
@@ -72,13 +73,34 @@ func Parse(spec, timeZone string) (*Schedule, error) {
 		s.every = p.Delay
 		return s, nil
 	default:
-		return nil, fmt.Errorf("schedule %q: unexpected schedule type %T", spec, parsed)
+		return nil, &InvalidError{"schedule", spec, fmt.Sprintf("unexpected schedule type %T", parsed)}
 	}
 	if reason := neverFires(s); reason != "" {
-		return nil, fmt.Errorf("schedule %q never fires: %s", spec, reason)
+		return nil, &InvalidError{"schedule", spec, "never fires: " + reason}
 	}
 	return s, nil
 }
+
+// parseStandard is cron.ParseStandard, turning a panic of the parser into an
+// error: upstream guards it the same way, because some malformed inputs have
+// made it panic, and a webhook must answer every request.
+func parseStandard(spec string) (s cron.Schedule, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s, err = nil, fmt.Errorf("the cron parser failed on it: %v", r)
+		}
+	}()
+	return cron.ParseStandard(spec)
+}
+
+// InvalidError says which field of a CronJob is wrong, and why.
+type InvalidError struct {
+	Field  string // "schedule" or "timeZone"
+	Value  string
+	Reason string
+}
+
+func (e *InvalidError) Error() string { return fmt.Sprintf("%s %q: %s", e.Field, e.Value, e.Reason) }
 
 // LoadTimeZone turns an IANA time zone name into a location; "" is the local
 // time zone of the process.
@@ -88,7 +110,7 @@ func LoadTimeZone(name string) (*time.Location, error) {
 	}
 	loc, err := time.LoadLocation(name)
 	if err != nil {
-		return nil, fmt.Errorf("unknown time zone %q: use an IANA name such as \"Etc/UTC\", \"Europe/Berlin\" or \"Asia/Shanghai\"", name)
+		return nil, &InvalidError{"timeZone", name, `unknown time zone; use an IANA name such as "Etc/UTC", "Europe/Berlin" or "Asia/Shanghai"`}
 	}
 	return loc, nil
 }
@@ -114,11 +136,14 @@ func neverFires(s *Schedule) string {
 			months = append(months, m.String())
 		}
 	}
-	verb := "has"
-	if len(months) > 1 {
-		verb = "have"
+	switch {
+	case len(months) == 0 || firstDay == 0:
+		return "no date matches all of its fields"
+	case len(months) == 1:
+		return fmt.Sprintf("%s has no day %d", months[0], firstDay)
 	}
-	return fmt.Sprintf("%s %s no day %d", strings.Join(months, " and "), verb, firstDay)
+	last := len(months) - 1
+	return fmt.Sprintf("%s and %s have no day %d", strings.Join(months[:last], ", "), months[last], firstDay)
 }
 
 // String returns the schedule as it was written.

@@ -41,14 +41,15 @@ func TestParseRefusesWithAReason(t *testing.T) {
 	cases := []struct {
 		name, spec, zone, want string
 	}{
-		{"four fields", "*/5 * * *", "", `schedule "*/5 * * *" is not a valid cron schedule: expected exactly 5 fields, found 4: [*/5 * * *]`},
-		{"minute out of range", "61 * * * *", "", `schedule "61 * * * *" is not a valid cron schedule: end of range (61) above maximum (59): 61`},
-		{"unknown descriptor", "@fortnightly", "", `schedule "@fortnightly" is not a valid cron schedule: unrecognized descriptor: @fortnightly`},
-		{"TZ prefix", "TZ=Europe/Berlin 0 9 * * *", "", `schedule "TZ=Europe/Berlin 0 9 * * *" sets a time zone with TZ=; remove it and set spec.timeZone instead`},
-		{"CRON_TZ prefix", "CRON_TZ=UTC 0 9 * * *", "", `schedule "CRON_TZ=UTC 0 9 * * *" sets a time zone with TZ=; remove it and set spec.timeZone instead`},
-		{"unknown time zone", "0 9 * * *", "Mars/Olympus", `unknown time zone "Mars/Olympus": use an IANA name such as "Etc/UTC", "Europe/Berlin" or "Asia/Shanghai"`},
-		{"February 30th never comes", "0 0 30 2 *", "Etc/UTC", `schedule "0 0 30 2 *" never fires: February has no day 30`},
-		{"the 31st of short months never comes", "0 0 31 4,6 *", "Etc/UTC", `schedule "0 0 31 4,6 *" never fires: April and June have no day 31`},
+		{"four fields", "*/5 * * *", "", `schedule "*/5 * * *": not a valid cron schedule: expected exactly 5 fields, found 4: [*/5 * * *]`},
+		{"minute out of range", "61 * * * *", "", `schedule "61 * * * *": not a valid cron schedule: end of range (61) above maximum (59): 61`},
+		{"unknown descriptor", "@fortnightly", "", `schedule "@fortnightly": not a valid cron schedule: unrecognized descriptor: @fortnightly`},
+		{"TZ prefix", "TZ=Europe/Berlin 0 9 * * *", "", `schedule "TZ=Europe/Berlin 0 9 * * *": sets a time zone with TZ= or CRON_TZ=; remove it and set spec.timeZone instead`},
+		{"CRON_TZ prefix", "CRON_TZ=UTC 0 9 * * *", "", `schedule "CRON_TZ=UTC 0 9 * * *": sets a time zone with TZ= or CRON_TZ=; remove it and set spec.timeZone instead`},
+		{"unknown time zone", "0 9 * * *", "Mars/Olympus", `timeZone "Mars/Olympus": unknown time zone; use an IANA name such as "Etc/UTC", "Europe/Berlin" or "Asia/Shanghai"`},
+		{"February 30th never comes", "0 0 30 2 *", "Etc/UTC", `schedule "0 0 30 2 *": never fires: February has no day 30`},
+		{"the 31st of short months never comes", "0 0 31 4,6 *", "Etc/UTC", `schedule "0 0 31 4,6 *": never fires: April and June have no day 31`},
+		{"three short months", "0 0 31 4,6,9 *", "Etc/UTC", `schedule "0 0 31 4,6,9 *": never fires: April, June and September have no day 31`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
