@@ -150,6 +150,23 @@ build-installer: manifests generate kustomize ## Generate a consolidated YAML wi
 	cd config/manager && $(KUSTOMIZE) edit set image controller=${IMG}
 	$(KUSTOMIZE) build config/default > dist/install.yaml
 
+##@ Helm chart
+
+.PHONY: chart
+chart: manifests ## Write the chart's CRD, RBAC rules and webhook configurations from config/ (hack/chart-sync).
+	go run ./hack/chart-sync
+
+.PHONY: verify-chart
+verify-chart: chart ## Fail when charts/cronlab differs from what config/ says.
+	@if [ -n "$$(git status --porcelain -- charts)" ]; then \
+		echo "charts/cronlab is out of sync with config/. Run 'make chart' and commit the result:"; \
+		git status --porcelain -- charts; exit 1; \
+	fi
+
+.PHONY: test-chart
+test-chart: verify-chart helm build-installer ## Lint the chart, dry-run it and dist/install.yaml on the current cluster, install and uninstall it.
+	@HELM=$(HELM) KUBECTL=$(KUBECTL) hack/test-chart.sh
+
 ##@ Deployment
 
 ifndef ignore-not-found
@@ -187,6 +204,7 @@ $(LOCALBIN):
 KUBECTL ?= $(or $(wildcard $(KUBE_BIN_CACHE)/kubectl),kubectl)
 KWOKCTL ?= $(LOCALBIN)/kwokctl
 KWOK ?= $(LOCALBIN)/kwok
+HELM ?= $(LOCALBIN)/helm
 KUSTOMIZE ?= $(LOCALBIN)/kustomize
 CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen
 ENVTEST ?= $(LOCALBIN)/setup-envtest
@@ -198,6 +216,7 @@ CONTROLLER_TOOLS_VERSION ?= v0.21.0
 # resolve through a Go module proxy.
 ENVTEST_VERSION ?= v0.25.1
 KWOK_VERSION ?= v0.8.0
+HELM_VERSION ?= v3.22.0
 
 .PHONY: kustomize
 kustomize: $(KUSTOMIZE) ## Download kustomize locally if necessary.
@@ -213,6 +232,11 @@ $(CONTROLLER_GEN): $(LOCALBIN)
 envtest: $(ENVTEST) ## Download setup-envtest locally if necessary.
 $(ENVTEST): $(LOCALBIN)
 	$(call go-install-tool,$(ENVTEST),sigs.k8s.io/controller-runtime/tools/setup-envtest,$(ENVTEST_VERSION))
+
+.PHONY: helm
+helm: $(HELM) ## Download helm locally if necessary.
+$(HELM): $(LOCALBIN)
+	$(call go-install-tool,$(HELM),helm.sh/helm/v3/cmd/helm,$(HELM_VERSION))
 
 .PHONY: kwok
 kwok: $(KWOKCTL) $(KWOK) ## Download kwokctl and kwok locally if necessary.
