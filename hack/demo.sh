@@ -29,7 +29,7 @@ cleanup() {
 trap cleanup INT TERM EXIT
 
 say "starting the manager (log: $log_file)"
-"$manager" --metrics-bind-address=0 --health-probe-bind-address=0 > "$log_file" 2>&1 &
+ENABLE_WEBHOOKS=false "$manager" --metrics-bind-address=0 --health-probe-bind-address=0 > "$log_file" 2>&1 &
 manager_pid=$!
 
 say "applying $sample: schedule @every 10s, successfulJobsHistoryLimit 2"
