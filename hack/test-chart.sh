@@ -7,6 +7,8 @@ chart=charts/cronlab
 release=cronlab-chart-test
 ns=cronlab-chart-test
 step() { printf '\n--- %s\n' "$*"; }
+cleanup() { "$helm" uninstall "$release" -n "$ns" >/dev/null 2>&1 || true; }
+trap cleanup EXIT
 
 step "helm lint, with the default values and with every switch on"
 "$helm" lint --strict "$chart"
@@ -27,19 +29,19 @@ expect_fail "additional properties 'replica' not allowed" --set replica=2
 expect_fail "pullPolicy" --set image.pullPolicy=Sometimes
 
 step "server-side dry run of the rendered chart"
-"$kubectl" create namespace "$ns" --dry-run=client -o yaml | "$kubectl" apply -f - >/dev/null
+"$kubectl" get namespace "$ns" >/dev/null 2>&1 || "$kubectl" create namespace "$ns" >/dev/null
 "$helm" template "$release" "$chart" -n "$ns" --include-crds | "$kubectl" apply --server-side --dry-run=server -f - >/dev/null
 echo "ok"
 
 step "server-side dry run of dist/install.yaml"
-"$kubectl" create namespace cronlab-system --dry-run=client -o yaml | "$kubectl" apply -f - >/dev/null
+"$kubectl" get namespace cronlab-system >/dev/null 2>&1 || "$kubectl" create namespace cronlab-system >/dev/null
 "$kubectl" apply --server-side --dry-run=server -f dist/install.yaml >/dev/null
 "$kubectl" delete namespace cronlab-system --wait=false >/dev/null
 echo "ok"
 
 step "helm install: the manager Deployment becomes Available"
 "$helm" install "$release" "$chart" -n "$ns" --wait --timeout 3m
-"$kubectl" -n "$ns" wait --for=condition=Available "deployment/$release-cronlab-controller-manager" --timeout=60s
+"$kubectl" -n "$ns" wait --for=condition=Available deployment -l "app.kubernetes.io/instance=$release" --timeout=60s
 "$kubectl" get crd cronjobs.batch.cronlab.dev >/dev/null
 
 step "helm uninstall: everything goes but the CRD, as Helm does"
