@@ -15,8 +15,11 @@
 #
 # Usage: hack/kube-binaries.sh DEST_DIR K8S_VERSION BINARY...
 #   BINARY is one of: etcd kube-apiserver kubectl kube-controller-manager kube-scheduler
-# Binaries already in DEST_DIR are kept; the rest are built and moved in only
-# when the build succeeded, so an interrupted build never leaves half a set.
+# Binaries already in DEST_DIR are kept. For the rest, the official release
+# downloads are tried first (dl.k8s.io and etcd's GitHub releases, checked
+# against their published SHA-256 sums); what cannot be downloaded is built.
+# KUBE_BINARIES_BUILD=1 skips the downloads. Files are moved into DEST_DIR
+# only when complete, so an interrupted run never leaves half a set.
 set -euo pipefail
 
 if [ $# -lt 3 ]; then
@@ -58,11 +61,55 @@ work=$(mktemp -d "${dest%/}/.build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export CGO_ENABLED=0 GOFLAGS=-mod=mod
 
-log "building [${missing[*]}] for Kubernetes $version from the Go module proxy into $dest"
-log "a cold build takes several minutes per binary on a laptop; later runs reuse the cache"
+# download BINARY: fetch the official release build into $work/out, or fail.
+download() {
+  local b=$1 os arch url sum
+  os=$(go env GOOS) arch=$(go env GOARCH)
+  command -v curl >/dev/null && command -v sha256sum >/dev/null || return 1
+  local get=(curl -fsSL --connect-timeout 10 --max-time 600)
+  mkdir -p "$work/out" "$work/dl"
+  if [ "$b" = etcd ]; then
+    local tgz="etcd-$ETCD_VERSION-$os-$arch.tar.gz"
+    url="https://github.com/etcd-io/etcd/releases/download/$ETCD_VERSION"
+    "${get[@]}" "$url/$tgz" -o "$work/dl/$tgz" 2>>"$work/download.log" || return 1
+    sum=$("${get[@]}" "$url/SHA256SUMS" 2>>"$work/download.log" | awk -v f="$tgz" '$2 == f {print $1}') || return 1
+    echo "$sum  $work/dl/$tgz" | sha256sum -c --quiet - || return 1
+    tar -xzf "$work/dl/$tgz" -C "$work/dl" && mv "$work/dl/etcd-$ETCD_VERSION-$os-$arch/etcd" "$work/out/etcd"
+  else
+    url="https://dl.k8s.io/release/$version/bin/$os/$arch/$b"
+    "${get[@]}" "$url" -o "$work/out/$b" 2>>"$work/download.log" || return 1
+    sum=$("${get[@]}" "$url.sha256" 2>>"$work/download.log") || return 1
+    echo "$sum  $work/out/$b" | sha256sum -c --quiet - || { rm -f "$work/out/$b"; return 1; }
+    chmod +x "$work/out/$b"
+  fi
+}
+
+to_build=()
+if [ "${KUBE_BINARIES_BUILD:-0}" != 1 ]; then
+  log "downloading [${missing[*]}] for Kubernetes $version"
+  for b in "${missing[@]}"; do
+    if download "$b"; then
+      log "downloaded $b"
+    else
+      to_build+=("$b")
+    fi
+  done
+  if [ ${#to_build[@]} -gt 0 ]; then
+    reason=$(grep -o 'Could not resolve host[^)]*\|Failed to connect[^)]*\|timed out\|The requested URL returned error: [0-9]*' "$work/download.log" 2>/dev/null | head -n 1 || true)
+    log "could not download [${to_build[*]}] (${reason:-see above}); building them instead"
+  fi
+else
+  to_build=("${missing[@]}")
+fi
+missing_built=("${to_build[@]}")
+
+if [ ${#to_build[@]} -gt 0 ]; then
+  log "building [${to_build[*]}] for Kubernetes $version from the Go module proxy into $dest"
+  log "a cold build takes several minutes per binary on a laptop; later runs reuse the cache"
+fi
 
 kube_targets=()
-for b in "${missing[@]}"; do
+for b in "${to_build[@]}"; do
   [ "$b" = etcd ] || kube_targets+=("k8s.io/kubernetes/cmd/$b")
 done
 
@@ -100,7 +147,7 @@ if [ ${#kube_targets[@]} -gt 0 ]; then
   done
 fi
 
-for b in "${missing[@]}"; do
+for b in "${missing_built[@]}"; do
   [ "$b" = etcd ] || continue
   mkdir -p "$work/etcd" && cd "$work/etcd"
   printf 'module cronlab.dev/etcd-binary\n\ngo 1.26\n\nrequire go.etcd.io/etcd/server/v3 %s\n' "$ETCD_VERSION" > go.mod
