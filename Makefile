@@ -110,6 +110,16 @@ test-e2e: manifests generate fmt vet install ## Run the end-to-end tests against
 	@$(KUBECTL) cluster-info >/dev/null 2>&1 || { echo "No cluster reachable: start one with 'make cluster' (no Docker needed) or 'make kind-cluster'."; exit 1; }
 	go test -tags e2e ./test/e2e/ -v -ginkgo.v -timeout 30m
 
+##@ Lab
+
+.PHONY: lab
+lab: ## Build the lab tool into bin/lab (bin/lab list, start, check, solution, branches, doctor, verify).
+	go build -o bin/lab ./cmd/lab
+
+.PHONY: lab-verify
+lab-verify: lab ## For every stage: the starter builds and vets, its tests fail, the reference passes them.
+	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" bin/lab verify
+
 ##@ Build
 
 .PHONY: build

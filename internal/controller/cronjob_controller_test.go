@@ -46,7 +46,7 @@ var _ = Describe("CronJob Reconciler", func() {
 	var h *harness
 	BeforeEach(func() { h = newHarness() })
 
-	Describe("starting runs", func() {
+	Describe("starting runs", Label("lab-06"), func() {
 		It("creates the Job of a due run: owned, named and annotated after its scheduled time", func() {
 			cj := h.createCronJob("report", "*/5 * * * *", at(10, 0, 0), func(cj *batchv1.CronJob) {
 				cj.Spec.TimeZone = ptr.To("Asia/Shanghai")
@@ -338,7 +338,7 @@ var _ = Describe("CronJob Reconciler", func() {
 		})
 	})
 
-	Describe("concurrency policies", func() {
+	Describe("concurrency policies", Label("lab-06"), func() {
 		running := func(policy batchv1.ConcurrencyPolicy) *batchv1.CronJob {
 			cj := h.createCronJob("policy", "*/5 * * * *", at(10, 0, 0), func(cj *batchv1.CronJob) {
 				cj.Spec.ConcurrencyPolicy = policy
@@ -393,7 +393,7 @@ var _ = Describe("CronJob Reconciler", func() {
 		})
 	})
 
-	Describe("when the CronJob cannot run", func() {
+	Describe("when the CronJob cannot run", Label("lab-06"), func() {
 		It("starts nothing while suspended and says so in Ready", func() {
 			cj := h.createCronJob("paused", "*/5 * * * *", at(10, 0, 0), func(cj *batchv1.CronJob) {
 				cj.Spec.Suspend = ptr.To(true)

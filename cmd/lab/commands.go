@@ -1,0 +1,319 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"time"
+)
+
+func cmdList(stages []stage) error {
+	fmt.Println("Stages (running each stage's tests in this checkout; this takes a minute):")
+	for _, s := range stages {
+		status := "pass"
+		if err := runChecks(".", s, false); err != nil {
+			status = "FAIL"
+		}
+		fmt.Printf("  %s  %-22s %s  %s\n", s.ID, s.Slug, status, s.Title)
+	}
+	return nil
+}
+
+func cmdStart(root string, stages []stage, s stage) error {
+	if err := ensureControllerGen(root); err != nil {
+		return err
+	}
+	branch := "lab/" + s.ID
+	fmt.Printf("Making %s: the reference with stage %s and later stages to write ...\n", branch, s.ID)
+	_, commit, cleanup, err := starterTree(root, stages, s)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	if _, err := output(root, "git", "branch", "-f", branch, commit); err != nil {
+		return err
+	}
+	if dirty, _ := output(root, "git", "status", "--porcelain"); strings.TrimSpace(dirty) != "" {
+		fmt.Printf("Made branch %s. Your working tree has changes, so it stays where it is: commit or stash them, then\n  git switch %s\n", branch, branch)
+	} else if _, err := output(root, "git", "switch", branch); err != nil {
+		return err
+	} else {
+		fmt.Printf("Switched to %s.\n", branch)
+	}
+	fmt.Printf("\nStage %s: %s\n  read:  %s\n  write: the places marked TODO(lab %s)  (grep -rn 'TODO(lab %s)' api internal cmd)\n  check: go run ./cmd/lab check %s\n",
+		s.ID, s.Title, s.readme(), s.ID, s.ID, s.ID)
+	return nil
+}
+
+func cmdCheck(s stage) error {
+	fmt.Printf("Checking stage %s: %s\n", s.ID, s.Title)
+	if err := runChecks(".", s, true); err != nil {
+		fmt.Printf("\nNot yet. %s\n  hint: %s\n  more: %s\n", err, s.Hint, s.readme())
+		if n := countTODOs(".", s.ID); n > 0 {
+			fmt.Printf("  %d place(s) still say TODO(lab %s): grep -rn 'TODO(lab %s)' api internal cmd\n", n, s.ID, s.ID)
+		}
+		os.Exit(1)
+	}
+	fmt.Printf("\nStage %s passes. Next: go run ./cmd/lab list\n", s.ID)
+	return nil
+}
+
+// runChecks runs a stage's before-commands and tests in dir. With verbose,
+// it prints a line per test package and the failures.
+func runChecks(dir string, s stage, verbose bool) error {
+	for _, before := range s.Before {
+		args := strings.Fields(before)
+		if out, err := output(dir, args[0], args[1:]...); err != nil {
+			if verbose {
+				fmt.Println(lastLines(out, 20))
+			}
+			return fmt.Errorf("%q failed", before)
+		}
+	}
+	var failed []string
+	for _, t := range s.Tests {
+		start := time.Now()
+		out, err := output(dir, "go", t.args()...)
+		if verbose {
+			mark := "PASS"
+			if err != nil {
+				mark = "FAIL"
+			}
+			fmt.Printf("  %s  %s (%.0fs)\n", mark, strings.Join(t.args()[2:], " "), time.Since(start).Seconds())
+			if err != nil {
+				fmt.Println(indent(failureSummary(out), "        "))
+			}
+		}
+		if err != nil {
+			failed = append(failed, t.Package)
+		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("failing: %s", strings.Join(failed, ", "))
+	}
+	return nil
+}
+
+var failureLine = regexp.MustCompile(`(?m)^.*(--- FAIL|\[FAIL\]|TODO\(lab|panic:|cannot|undefined|Expected|to equal|to be).*$`)
+
+// failureSummary keeps the lines of go test output that say what failed.
+func failureSummary(out string) string {
+	ansi := regexp.MustCompile("\x1b\\[[0-9;]*m")
+	lines := failureLine.FindAllString(ansi.ReplaceAllString(out, ""), -1)
+	if len(lines) == 0 {
+		return lastLines(out, 15)
+	}
+	if len(lines) > 15 {
+		lines = append(lines[:15], fmt.Sprintf("... and %d more lines", len(lines)-15))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n"+prefix)
+}
+
+func countTODOs(dir, id string) int {
+	out, _ := output(dir, "git", "grep", "-c", "TODO(lab "+id+")", "--", "api", "internal", "cmd")
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var c int
+		if i := strings.LastIndex(line, ":"); i >= 0 {
+			fmt.Sscan(line[i+1:], &c)
+		}
+		n += c
+	}
+	return n
+}
+
+func cmdSolution(root string, stages []stage, s stage) error {
+	if err := ensureControllerGen(root); err != nil {
+		return err
+	}
+	_, commit, cleanup, err := starterTree(root, stages, s)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	// Only this stage's regions: a starter of the next stage differs from
+	// this one's by exactly them.
+	next := stage{ID: "99"}
+	for _, other := range stages {
+		if other.ID > s.ID {
+			next = other
+			break
+		}
+	}
+	target := "HEAD"
+	if next.ID != "99" {
+		_, nextCommit, cleanupNext, err := starterTree(root, stages, next)
+		if err != nil {
+			return err
+		}
+		defer cleanupNext()
+		target = nextCommit
+	}
+	out, err := output(root, "git", "diff", "--stat", "-p", commit, target, "--", "api", "internal", "cmd", "config", "charts", ":!*zz_generated*", ":!config/crd/bases", ":!*zz_lab_todo.go")
+	if err != nil {
+		return err
+	}
+	fmt.Printf("The reference solution of stage %s (%s), as a diff from its starter:\n\n%s", s.ID, s.Title, out)
+	return nil
+}
+
+func cmdBranches(root string, stages []stage) error {
+	if err := ensureControllerGen(root); err != nil {
+		return err
+	}
+	for _, s := range stages {
+		_, commit, cleanup, err := starterTree(root, stages, s)
+		if err != nil {
+			return err
+		}
+		_, err = output(root, "git", "branch", "-f", "lab/"+s.ID, commit)
+		cleanup()
+		if err != nil {
+			return err
+		}
+		fmt.Printf("  lab/%s  %s\n", s.ID, s.Title)
+	}
+	fmt.Println("\nPush them to the class repository with: git push <remote> 'refs/heads/lab/*:refs/heads/lab/*'")
+	return nil
+}
+
+func ensureControllerGen(root string) error {
+	if _, err := os.Stat(filepath.Join(root, "bin", "controller-gen")); err == nil {
+		return nil
+	}
+	_, err := output(root, "make", "controller-gen")
+	return err
+}
+
+// cmdVerify is the instructor's guarantee, run by CI: every starter builds
+// and vets, its stage's tests fail on it, and pass on the reference.
+func cmdVerify(root string, stages []stage) error {
+	if err := ensureControllerGen(root); err != nil {
+		return err
+	}
+	var problems []string
+	for _, s := range stages {
+		start := time.Now()
+		fmt.Printf("stage %s (%s)\n", s.ID, s.Title)
+		if err := runChecks(root, s, false); err != nil {
+			problems = append(problems, fmt.Sprintf("stage %s: the reference fails its own tests: %v", s.ID, err))
+			fmt.Println("  FAIL  the reference passes the stage's tests")
+			continue
+		}
+		fmt.Println("  ok    the reference passes the stage's tests")
+		dir, _, cleanup, err := starterTree(root, stages, s)
+		if err != nil {
+			return err
+		}
+		if out, err := output(dir, "go", "build", "./..."); err != nil {
+			problems = append(problems, fmt.Sprintf("stage %s: the starter does not build:\n%s", s.ID, out))
+		} else if out, err := output(dir, "go", "vet", "./..."); err != nil {
+			problems = append(problems, fmt.Sprintf("stage %s: the starter does not vet:\n%s", s.ID, out))
+		} else {
+			fmt.Println("  ok    the starter builds and vets")
+			if err := runChecks(dir, s, false); err == nil {
+				problems = append(problems, fmt.Sprintf("stage %s: the stage's tests pass on the starter, so they do not test the stage", s.ID))
+			} else {
+				fmt.Println("  ok    the stage's tests fail on the starter")
+			}
+		}
+		cleanup()
+		fmt.Printf("        (%.0fs)\n", time.Since(start).Seconds())
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("verify found %d problem(s):\n%s", len(problems), strings.Join(problems, "\n"))
+	}
+	fmt.Printf("\nall %d stages verified\n", len(stages))
+	return nil
+}
+
+// cmdDoctor checks the machine for what the workshop needs.
+func cmdDoctor(root string) error {
+	ok := true
+	check := func(what string, err error, fix string) {
+		if err == nil {
+			fmt.Printf("  ok    %s\n", what)
+			return
+		}
+		ok = false
+		fmt.Printf("  MISSING %s: %v\n        fix: %s\n", what, err, fix)
+	}
+	check("Go 1.26 or newer ("+runtime.Version()+")", goVersionOK(), "install Go 1.26 from https://go.dev/dl")
+	_, err := exec.LookPath("git")
+	check("git", err, "install git")
+	_, errMake := exec.LookPath("make")
+	check("make", errMake, "install make (Debian/Ubuntu: apt-get install make; macOS: xcode-select --install)")
+
+	kubectl, kerr := findKubectl(root)
+	check("kubectl", kerr, "install kubectl, or run `make cluster`, which builds one")
+	_, dockerErr := exec.LookPath("docker")
+	_, kindErr := exec.LookPath("kind")
+	_, kwokErr := os.Stat(filepath.Join(root, "bin", "kwokctl"))
+	switch {
+	case dockerErr == nil && kindErr == nil:
+		check("Docker and kind (the workshop's cluster)", nil, "")
+	case kwokErr == nil:
+		check("the local cluster tools (kwokctl in bin/)", nil, "")
+	default:
+		check("a way to run a cluster", fmt.Errorf("neither Docker with kind, nor kwokctl in bin/"),
+			"install Docker and kind, or run `make cluster` (no Docker needed)")
+	}
+	if kerr == nil {
+		_, err := output(root, kubectl, "--request-timeout=5s", "get", "--raw", "/readyz")
+		check("a reachable cluster (current kubeconfig context)", err, "start one: `make cluster` (no Docker) or `make kind-cluster`")
+	}
+	_, err = os.Stat(filepath.Join(root, "bin", "envtest-assets-path"))
+	check("envtest binaries (etcd, kube-apiserver)", err, "run `make setup-envtest` (downloads, or builds them from the Go module proxy once)")
+	if !ok {
+		return fmt.Errorf("some parts are missing; fix them as shown and run `lab doctor` again")
+	}
+	fmt.Println("\nAll set.")
+	return nil
+}
+
+func goVersionOK() error {
+	var major, minor int
+	if _, err := fmt.Sscanf(runtime.Version(), "go%d.%d", &major, &minor); err != nil {
+		return nil // a development build: assume it is new enough
+	}
+	if major > 1 || minor >= 26 {
+		return nil
+	}
+	return fmt.Errorf("this is %s", runtime.Version())
+}
+
+func findKubectl(root string) (string, error) {
+	if p, err := exec.LookPath("kubectl"); err == nil {
+		return p, nil
+	}
+	cache, _ := os.UserCacheDir()
+	matches, _ := filepath.Glob(filepath.Join(cache, "cronlab", "kubernetes-*", "kubectl"))
+	if len(matches) > 0 {
+		return matches[len(matches)-1], nil
+	}
+	return "", fmt.Errorf("not on PATH")
+}

@@ -1,0 +1,200 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Command lab runs the cronlab workshop: it lists the stages, makes a
+// starter branch for a stage from the reference code, checks an attendee's
+// work with the stage's tests, shows the reference solution, and verifies
+// that every stage works. The operator never imports it.
+//
+//	go run ./cmd/lab list
+//	go run ./cmd/lab start 06
+//	go run ./cmd/lab check
+//	go run ./cmd/lab solution 06
+//	go run ./cmd/lab branches
+//	go run ./cmd/lab doctor
+//	go run ./cmd/lab verify
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+const usage = `usage: lab <command> [stage]
+
+  list              the stages, and which pass in this checkout
+  start <stage>     make branch lab/<stage>: the reference with this stage (and later ones) to write
+  check [<stage>]   run the stage's tests (default: the stage of the current lab/ branch)
+  solution <stage>  show the reference code of the stage, as a diff against its starter
+  branches          make every lab/<stage> branch, for an instructor to push
+  doctor            check what the workshop needs on this machine, and say how to fix what is missing
+  verify            for every stage: the starter builds and vets, its tests fail; the reference passes them
+`
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	root, err := repoRoot()
+	if err == nil {
+		err = os.Chdir(root)
+	}
+	if err != nil {
+		fail(err)
+	}
+	stages, err := loadStages(root)
+	if err != nil {
+		fail(err)
+	}
+	arg := ""
+	if len(os.Args) > 2 {
+		arg = os.Args[2]
+	}
+	switch os.Args[1] {
+	case "list":
+		err = cmdList(stages)
+	case "start":
+		err = withStage(stages, arg, func(s stage) error { return cmdStart(root, stages, s) })
+	case "check":
+		if arg == "" {
+			arg, err = stageOfBranch()
+			if err != nil {
+				fail(err)
+			}
+		}
+		err = withStage(stages, arg, func(s stage) error { return cmdCheck(s) })
+	case "solution":
+		err = withStage(stages, arg, func(s stage) error { return cmdSolution(root, stages, s) })
+	case "branches":
+		err = cmdBranches(root, stages)
+	case "doctor":
+		err = cmdDoctor(root)
+	case "verify":
+		err = cmdVerify(root, stages)
+	default:
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	if err != nil {
+		fail(err)
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "lab:", err)
+	os.Exit(1)
+}
+
+func withStage(stages []stage, name string, f func(stage) error) error {
+	if name == "" {
+		return fmt.Errorf("which stage? see `lab list`")
+	}
+	s, err := findStage(stages, name)
+	if err != nil {
+		return err
+	}
+	return f(s)
+}
+
+func repoRoot() (string, error) {
+	out, err := output("", "git", "rev-parse", "--show-toplevel")
+	if err != nil {
+		return "", fmt.Errorf("not in a git clone of cronlab: %w", err)
+	}
+	return strings.TrimSpace(out), nil
+}
+
+// stageOfBranch reads the stage from a branch named lab/<stage>.
+func stageOfBranch() (string, error) {
+	out, err := output("", "git", "branch", "--show-current")
+	if err != nil {
+		return "", err
+	}
+	branch := strings.TrimSpace(out)
+	if !strings.HasPrefix(branch, "lab/") {
+		return "", fmt.Errorf("on branch %q, not a lab/<stage> branch: say which stage, as in `lab check 06`", branch)
+	}
+	return strings.TrimPrefix(branch, "lab/"), nil
+}
+
+// output runs a command in dir and returns what it printed.
+func output(dir, name string, args ...string) (string, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if err != nil {
+		return out.String(), fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, lastLines(out.String(), 30))
+	}
+	return out.String(), nil
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// starterTree makes the starter of stage s in a temporary git worktree and
+// commits it there. It returns the worktree, the starter commit, and a
+// function that removes the worktree.
+func starterTree(root string, stages []stage, s stage) (dir, commit string, cleanup func(), err error) {
+	dir, err = os.MkdirTemp("", "cronlab-starter-"+s.ID+"-")
+	if err != nil {
+		return "", "", nil, err
+	}
+	cleanup = func() {
+		_, _ = output(root, "git", "worktree", "remove", "--force", dir)
+		_ = os.RemoveAll(dir)
+	}
+	if _, err = output(root, "git", "worktree", "add", "--detach", dir, "HEAD"); err != nil {
+		cleanup()
+		return "", "", nil, err
+	}
+	if err = makeStarter(dir, stubsFrom(stages, s)); err != nil {
+		cleanup()
+		return "", "", nil, err
+	}
+	// What `make generate manifests` would give the attendee, from the
+	// starter's own Go types (the markers of later stages are gone).
+	regen := []string{"CONTROLLER_GEN=" + filepath.Join(root, "bin", "controller-gen"), "manifests", "generate"}
+	if _, err = output(dir, "make", regen...); err != nil {
+		cleanup()
+		return "", "", nil, err
+	}
+	if _, err = output(dir, "git", "add", "-A"); err == nil {
+		_, err = output(dir, "git", "-c", "user.name=cronlab lab", "-c", "user.email=lab@cronlab.dev",
+			"commit", "-q", "--allow-empty", "-m", fmt.Sprintf("lab %s starter: %s\n\nMade by `lab start %s` from the reference.", s.ID, s.Title, s.ID))
+	}
+	if err != nil {
+		cleanup()
+		return "", "", nil, err
+	}
+	out, err := output(dir, "git", "rev-parse", "HEAD")
+	if err != nil {
+		cleanup()
+		return "", "", nil, err
+	}
+	return dir, strings.TrimSpace(out), cleanup, nil
+}

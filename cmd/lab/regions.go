@@ -1,0 +1,304 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+// The reference code marks what an attendee writes with plain comments:
+//
+//	// lab:begin <region>
+//	...
+//	// lab:end
+//
+// (in YAML and Makefiles: "# lab:begin <region>" and "# lab:end"). They are
+// not "+" markers, so controller-gen never reads them. A stage names the
+// regions it teaches; a starter is the reference with those regions, and
+// the regions of later stages, turned into stubs that still compile.
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/printer"
+	"go/token"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+var (
+	beginRE = regexp.MustCompile(`^\s*(//|#)\s*lab:begin\s+(\S+)\s*$`)
+	endRE   = regexp.MustCompile(`^\s*(//|#)\s*lab:end\s*$`)
+)
+
+// region is a marked span of a file: the lines strictly between its
+// begin and end comments (1-based, inclusive).
+type region struct {
+	name       string
+	first, end int // first line inside, and the line of "lab:end"
+}
+
+// findRegions lists the regions of a file and checks that they pair up.
+func findRegions(path string, src []byte) ([]region, error) {
+	var out []region
+	var open *region
+	for i, line := range strings.Split(string(src), "\n") {
+		n := i + 1
+		if m := beginRE.FindStringSubmatch(line); m != nil {
+			if open != nil {
+				return nil, fmt.Errorf("%s:%d: lab:begin %s inside region %s (regions do not nest)", path, n, m[2], open.name)
+			}
+			open = &region{name: m[2], first: n + 1}
+			continue
+		}
+		if endRE.MatchString(line) {
+			if open == nil {
+				return nil, fmt.Errorf("%s:%d: lab:end without lab:begin", path, n)
+			}
+			open.end = n
+			out = append(out, *open)
+			open = nil
+		}
+	}
+	if open != nil {
+		return nil, fmt.Errorf("%s: region %s has no lab:end", path, open.name)
+	}
+	return out, nil
+}
+
+// stub is what replaces a region: which stage it belongs to and where the
+// attendee reads about it.
+type stub struct {
+	stage  string // "05"
+	readme string // "exercises/05-secondary-resources/README.md"
+}
+
+func (s stub) todo() string {
+	return fmt.Sprintf("TODO(lab %s): write this; see %s", s.stage, s.readme)
+}
+
+// stubGo rewrites the regions of a Go file that stubs names:
+//   - every function declared in the region keeps its signature, and its
+//     body becomes a TODO that returns zero values (and an error, if the
+//     function returns one), so the program compiles and the tests fail
+//     with a message that points to the stage's README;
+//   - "+kubebuilder:" marker comments in the region are removed: writing
+//     them is the task of the API stage. Types and fields stay, so the rest
+//     of the code keeps compiling.
+//
+// It reports whether a stub uses the package's labTODO error type, which
+// the caller then writes once per package (see todoFile).
+func stubGo(path string, src []byte, stubs map[string]stub) (out []byte, usesTODO bool, err error) {
+	regions, err := findRegions(path, src)
+	if err != nil {
+		return nil, false, err
+	}
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, path, src, parser.ParseComments)
+	if err != nil {
+		return nil, false, err
+	}
+	type edit struct {
+		from, to int // byte offsets
+		text     string
+	}
+	var edits []edit
+	inRegion := func(pos token.Pos) (stub, bool) {
+		line := fset.Position(pos).Line
+		for _, r := range regions {
+			if s, ok := stubs[r.name]; ok && line >= r.first && line < r.end {
+				return s, true
+			}
+		}
+		return stub{}, false
+	}
+	offset := func(pos token.Pos) int { return fset.Position(pos).Offset }
+
+	for _, decl := range file.Decls {
+		fn, ok := decl.(*ast.FuncDecl)
+		if !ok || fn.Body == nil {
+			continue
+		}
+		s, ok := inRegion(fn.Pos())
+		if !ok {
+			continue
+		}
+		body, usesErr, err := stubBody(fset, fn, s)
+		if err != nil {
+			return nil, false, fmt.Errorf("%s: %s: %w", path, fn.Name.Name, err)
+		}
+		usesTODO = usesTODO || usesErr
+		edits = append(edits, edit{offset(fn.Body.Lbrace), offset(fn.Body.Rbrace) + 1, body})
+	}
+	for _, group := range file.Comments {
+		for _, c := range group.List {
+			if _, ok := inRegion(c.Pos()); ok && strings.HasPrefix(c.Text, "// +kubebuilder:") {
+				edits = append(edits, edit{offset(c.Pos()), offset(c.End()), "//"})
+			}
+		}
+	}
+	if len(edits) == 0 {
+		return src, false, nil
+	}
+	sort.Slice(edits, func(i, j int) bool { return edits[i].from > edits[j].from })
+	out = append([]byte(nil), src...)
+	for _, e := range edits {
+		out = append(out[:e.from], append([]byte(e.text), out[e.to:]...)...)
+	}
+	// Drop the empty "//" lines left where markers were.
+	out = regexp.MustCompile(`(?m)^[ \t]*//\n`).ReplaceAll(out, nil)
+	out, err = dropUnusedImports(path, out)
+	if err != nil {
+		return nil, false, err
+	}
+	formatted, err := format.Source(out)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: the stub does not format: %w", path, err)
+	}
+	return formatted, usesTODO, nil
+}
+
+// dropUnusedImports removes the imports that only the replaced bodies used.
+func dropUnusedImports(path string, src []byte) ([]byte, error) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, path, src, parser.ParseComments)
+	if err != nil {
+		return nil, fmt.Errorf("%s: the stub does not parse: %w", path, err)
+	}
+	used := map[string]bool{}
+	ast.Inspect(file, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok {
+				used[id.Name] = true
+			}
+		}
+		return true
+	})
+	var drop [][2]int
+	for _, imp := range file.Imports {
+		name := importName(imp)
+		if name == "_" || name == "." || used[name] {
+			continue
+		}
+		from, to := fset.Position(imp.Pos()).Offset, fset.Position(imp.End()).Offset
+		drop = append(drop, [2]int{from, to})
+	}
+	for i := len(drop) - 1; i >= 0; i-- {
+		src = append(src[:drop[i][0]], src[drop[i][1]:]...)
+	}
+	return src, nil
+}
+
+// importName is the name a file uses for an import: its alias, or the
+// last element of the path without a major-version suffix (".../cron/v3"
+// is cron, "gopkg.in/yaml.v3" is yaml).
+func importName(imp *ast.ImportSpec) string {
+	if imp.Name != nil {
+		return imp.Name.Name
+	}
+	path := strings.Trim(imp.Path.Value, `"`)
+	parts := strings.Split(path, "/")
+	last := parts[len(parts)-1]
+	if regexp.MustCompile(`^v[0-9]+$`).MatchString(last) && len(parts) > 1 {
+		last = parts[len(parts)-2]
+	}
+	last, _, _ = strings.Cut(last, ".")
+	return strings.ReplaceAll(last, "-", "_")
+}
+
+// todoFile is the Go file, one per stubbed package, that declares the error
+// the stubs return.
+func todoFile(pkg string) []byte {
+	return []byte(`// Code generated by cronlab's lab tool for a starter. DO NOT EDIT.
+
+package ` + pkg + `
+
+// labTODO is the error that the stubs of a lab starter return until you
+// write them. Delete this file when no stub is left.
+type labTODO string
+
+func (e labTODO) Error() string { return string(e) }
+`)
+}
+
+// stubBody writes a function body that returns the zero value of each
+// result, and for an error result an error that says what to do.
+func stubBody(fset *token.FileSet, fn *ast.FuncDecl, s stub) (body string, usesTODO bool, err error) {
+	var results []string
+	if fn.Type.Results != nil {
+		for _, field := range fn.Type.Results.List {
+			var typ bytes.Buffer
+			if err := printer.Fprint(&typ, fset, field.Type); err != nil {
+				return "", false, err
+			}
+			n := max(len(field.Names), 1)
+			for range n {
+				if typ.String() == "error" {
+					results = append(results, fmt.Sprintf("labTODO(%q)", s.todo()))
+					usesTODO = true
+				} else {
+					results = append(results, fmt.Sprintf("*new(%s)", typ.String()))
+				}
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "{\n\t// %s\n", s.todo())
+	// Keep the parameters "used" so that vet and the compiler stay quiet.
+	if fn.Recv != nil {
+		for _, f := range fn.Recv.List {
+			for _, name := range f.Names {
+				if name.Name != "_" {
+					fmt.Fprintf(&b, "\t_ = %s\n", name.Name)
+				}
+			}
+		}
+	}
+	for _, f := range fn.Type.Params.List {
+		for _, name := range f.Names {
+			if name.Name != "_" {
+				fmt.Fprintf(&b, "\t_ = %s\n", name.Name)
+			}
+		}
+	}
+	if len(results) > 0 {
+		fmt.Fprintf(&b, "\treturn %s\n", strings.Join(results, ", "))
+	}
+	b.WriteString("}")
+	return b.String(), usesTODO, nil
+}
+
+// stubText replaces the lines of each stubbed region of a YAML file or a
+// Makefile with one TODO comment.
+func stubText(path string, src []byte, stubs map[string]stub) ([]byte, error) {
+	regions, err := findRegions(path, src)
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Split(string(src), "\n")
+	for i := len(regions) - 1; i >= 0; i-- {
+		r := regions[i]
+		s, ok := stubs[r.name]
+		if !ok {
+			continue
+		}
+		indent := lines[r.first-2][:len(lines[r.first-2])-len(strings.TrimLeft(lines[r.first-2], " \t"))]
+		todo := indent + "# " + s.todo()
+		lines = append(lines[:r.first-1], append([]string{todo}, lines[r.end-1:]...)...)
+	}
+	return []byte(strings.Join(lines, "\n")), nil
+}

@@ -1,0 +1,108 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+const sample = `package demo
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// lab:begin greet
+
+// Greeting is the kind of greeting.
+// +kubebuilder:validation:Enum=Hello;Bye
+type Greeting string
+
+// Greet says hello.
+func Greet(name string, at time.Time) (string, error) {
+	return fmt.Sprintf("hello %s at %v", strings.ToUpper(name), at), nil
+}
+
+// lab:end
+
+func keep() string { return fmt.Sprint("kept") }
+`
+
+func TestStubGoKeepsSignaturesAndDropsWhatOnlyTheBodyUsed(t *testing.T) {
+	out, usesTODO, err := stubGo("demo.go", []byte(sample), map[string]stub{"greet": {"05", "exercises/05-x/README.md"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(out)
+	for _, want := range []string{
+		"func Greet(name string, at time.Time) (string, error) {",
+		"// TODO(lab 05): write this; see exercises/05-x/README.md",
+		`return *new(string), labTODO("TODO(lab 05): write this; see exercises/05-x/README.md")`,
+		"func keep() string { return fmt.Sprint(\"kept\") }",
+		"type Greeting string",
+		"\"time\"",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("stub lacks %q:\n%s", want, got)
+		}
+	}
+	for _, gone := range []string{"+kubebuilder:validation:Enum", "\"strings\"", "strings.ToUpper"} {
+		if strings.Contains(got, gone) {
+			t.Errorf("stub still has %q:\n%s", gone, got)
+		}
+	}
+	if !usesTODO {
+		t.Error("the stub returns an error, so it needs labTODO")
+	}
+}
+
+func TestStubGoLeavesOtherRegionsAlone(t *testing.T) {
+	out, usesTODO, err := stubGo("demo.go", []byte(sample), map[string]stub{"other": {"07", "x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != sample || usesTODO {
+		t.Errorf("a file without stubbed regions must not change:\n%s", out)
+	}
+}
+
+func TestFindRegionsRefusesBrokenMarkers(t *testing.T) {
+	for name, src := range map[string]string{
+		"unclosed":  "// lab:begin a\nx\n",
+		"nested":    "// lab:begin a\n// lab:begin b\n// lab:end\n// lab:end\n",
+		"stray end": "x\n// lab:end\n",
+	} {
+		if _, err := findRegions("f.go", []byte(src)); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+func TestStubTextReplacesTheRegionWithATODO(t *testing.T) {
+	src := "a: 1\n  # lab:begin chart\n  b: 2\n  c: 3\n  # lab:end\nd: 4\n"
+	out, err := stubText("values.yaml", []byte(src), map[string]stub{"chart": {"08", "exercises/08-helm/README.md"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "a: 1\n  # lab:begin chart\n  # TODO(lab 08): write this; see exercises/08-helm/README.md\n  # lab:end\nd: 4\n"
+	if string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}

@@ -1,0 +1,129 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+)
+
+// A stage is one step of the workshop: exercises/NN-slug/ holds its
+// README.md (what to do) and stage.yaml (what the tool needs to know).
+type stage struct {
+	ID   string `json:"-"` // "06", from the directory name
+	Dir  string `json:"-"` // "exercises/06-scheduling"
+	Slug string `json:"-"`
+
+	Title string `json:"title"`
+	// Regions are the lab:begin names the attendee writes in this stage.
+	Regions []string `json:"regions"`
+	// Before are commands `lab check` runs first, such as make manifests.
+	Before []string `json:"before,omitempty"`
+	// Tests say which tests show that the stage is done.
+	Tests []stageTest `json:"tests"`
+	// Hint is printed when the tests fail.
+	Hint string `json:"hint"`
+}
+
+type stageTest struct {
+	Package string `json:"package"`
+	// Run is a go test -run pattern; Labels a Ginkgo label filter.
+	Run    string `json:"run,omitempty"`
+	Labels string `json:"labels,omitempty"`
+}
+
+func (t stageTest) args() []string {
+	args := []string{"test", "-count=1", t.Package}
+	if t.Run != "" {
+		args = append(args, "-run", t.Run)
+	}
+	if t.Labels != "" {
+		args = append(args, "-ginkgo.label-filter="+t.Labels)
+	}
+	return args
+}
+
+func (s stage) readme() string { return filepath.Join(s.Dir, "README.md") }
+
+// loadStages reads every exercises/NN-slug/stage.yaml, in order.
+func loadStages(root string) ([]stage, error) {
+	dirs, err := filepath.Glob(filepath.Join(root, "exercises", "[0-9][0-9]-*"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(dirs)
+	seen := map[string]string{}
+	var stages []stage
+	for _, dir := range dirs {
+		raw, err := os.ReadFile(filepath.Join(dir, "stage.yaml"))
+		if err != nil {
+			return nil, err
+		}
+		var s stage
+		if err := yaml.UnmarshalStrict(raw, &s); err != nil {
+			return nil, fmt.Errorf("%s/stage.yaml: %w", dir, err)
+		}
+		base := filepath.Base(dir)
+		s.ID, s.Slug = base[:2], base[3:]
+		s.Dir, _ = filepath.Rel(root, dir)
+		for _, r := range s.Regions {
+			if other, ok := seen[r]; ok {
+				return nil, fmt.Errorf("region %s is in stage %s and stage %s", r, other, s.ID)
+			}
+			seen[r] = s.ID
+		}
+		stages = append(stages, s)
+	}
+	if len(stages) == 0 {
+		return nil, fmt.Errorf("no stages in %s/exercises: run lab from the root of a cronlab clone", root)
+	}
+	return stages, nil
+}
+
+// findStage accepts "06", "6" or "06-scheduling".
+func findStage(stages []stage, name string) (stage, error) {
+	for _, s := range stages {
+		if name == s.ID || name == strings.TrimLeft(s.ID, "0") || name == s.ID+"-"+s.Slug || name == s.Slug {
+			return s, nil
+		}
+	}
+	var ids []string
+	for _, s := range stages {
+		ids = append(ids, s.ID+"-"+s.Slug)
+	}
+	return stage{}, fmt.Errorf("no stage %q; the stages are %s", name, strings.Join(ids, ", "))
+}
+
+// stubsFrom is what a starter for stage s stubs: its own regions and those
+// of every later stage. Earlier stages stay solved.
+func stubsFrom(stages []stage, s stage) map[string]stub {
+	stubs := map[string]stub{}
+	for _, other := range stages {
+		if other.ID < s.ID {
+			continue
+		}
+		for _, r := range other.Regions {
+			stubs[r] = stub{stage: other.ID, readme: other.readme()}
+		}
+	}
+	return stubs
+}
