@@ -119,7 +119,14 @@ var failureLine = regexp.MustCompile(`(?m)^.*(--- FAIL|\[FAIL\]|TODO\(lab|panic:
 // failureSummary keeps the lines of go test output that say what failed.
 func failureSummary(out string) string {
 	ansi := regexp.MustCompile("\x1b\\[[0-9;]*m")
-	lines := failureLine.FindAllString(ansi.ReplaceAllString(out, ""), -1)
+	seen := map[string]bool{}
+	var lines []string
+	for _, line := range failureLine.FindAllString(ansi.ReplaceAllString(out, ""), -1) {
+		if key := strings.TrimSpace(line); !seen[key] {
+			seen[key] = true
+			lines = append(lines, key)
+		}
+	}
 	if len(lines) == 0 {
 		return lastLines(out, 15)
 	}
