@@ -171,7 +171,10 @@ func cmdSolution(root string, stages []stage, s stage) error {
 			break
 		}
 	}
-	target := "HEAD"
+	target, err := referenceCommit(root)
+	if err != nil {
+		return err
+	}
 	if next.ID != "99" {
 		_, nextCommit, cleanupNext, err := starterTree(root, stages, next)
 		if err != nil {

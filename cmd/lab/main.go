@@ -160,6 +160,10 @@ func lastLines(s string, n int) string {
 // commits it there. It returns the worktree, the starter commit, and a
 // function that removes the worktree.
 func starterTree(root string, stages []stage, s stage) (dir, commit string, cleanup func(), err error) {
+	ref, err := referenceCommit(root)
+	if err != nil {
+		return "", "", nil, err
+	}
 	dir, err = os.MkdirTemp("", "cronlab-starter-"+s.ID+"-")
 	if err != nil {
 		return "", "", nil, err
@@ -168,7 +172,7 @@ func starterTree(root string, stages []stage, s stage) (dir, commit string, clea
 		_, _ = output(root, "git", "worktree", "remove", "--force", dir)
 		_ = os.RemoveAll(dir)
 	}
-	if _, err = output(root, "git", "worktree", "add", "--detach", dir, "HEAD"); err != nil {
+	if _, err = output(root, "git", "worktree", "add", "--detach", dir, ref); err != nil {
 		cleanup()
 		return "", "", nil, err
 	}
@@ -185,7 +189,7 @@ func starterTree(root string, stages []stage, s stage) (dir, commit string, clea
 	}
 	if _, err = output(dir, "git", "add", "-A"); err == nil {
 		_, err = output(dir, "git", "-c", "user.name=cronlab lab", "-c", "user.email=lab@cronlab.dev",
-			"commit", "-q", "--allow-empty", "-m", fmt.Sprintf("lab %s starter: %s\n\nMade by `lab start %s` from the reference.", s.ID, s.Title, s.ID))
+			"commit", "-q", "--allow-empty", "-m", fmt.Sprintf("lab %s starter: %s\n\nMade by `lab start %s` from the reference.\n\n%s %s", s.ID, s.Title, s.ID, referenceTrailer, ref))
 	}
 	if err != nil {
 		cleanup()
@@ -197,4 +201,23 @@ func starterTree(root string, stages []stage, s stage) (dir, commit string, clea
 		return "", "", nil, err
 	}
 	return dir, strings.TrimSpace(out), cleanup, nil
+}
+
+// referenceTrailer, in a starter's commit message, names the reference
+// commit the starter was made from, so that on a lab branch the tool still
+// makes starters and solutions from the reference, not from the starter.
+const referenceTrailer = "Cronlab-Reference:"
+
+func referenceCommit(root string) (string, error) {
+	out, err := output(root, "git", "log", "--format=%B", "-n", "200", "HEAD")
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), referenceTrailer); ok {
+			return strings.TrimSpace(rest), nil
+		}
+	}
+	head, err := output(root, "git", "rev-parse", "HEAD")
+	return strings.TrimSpace(head), err
 }
