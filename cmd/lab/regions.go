@@ -195,6 +195,16 @@ func dropUnusedImports(path string, src []byte) ([]byte, error) {
 			continue
 		}
 		from, to := fset.Position(imp.Pos()).Offset, fset.Position(imp.End()).Offset
+		if imp.Name != nil {
+			from = fset.Position(imp.Name.Pos()).Offset
+		}
+		// The whole line, so that no empty line is left in the block.
+		for from > 0 && (src[from-1] == ' ' || src[from-1] == '\t') {
+			from--
+		}
+		if to < len(src) && src[to] == '\n' {
+			to++
+		}
 		drop = append(drop, [2]int{from, to})
 	}
 	for i := len(drop) - 1; i >= 0; i-- {
