@@ -104,6 +104,12 @@ func runChecks(dir string, s stage, verbose bool) error {
 				fmt.Println(indent(failureSummary(out), "        "))
 			}
 		}
+		if err == nil && strings.Contains(out, "no tests to run") {
+			err = fmt.Errorf("no test matched %q", t.Run)
+			if verbose {
+				fmt.Printf("        %v\n", err)
+			}
+		}
 		if err != nil {
 			failed = append(failed, t.Package)
 		}
@@ -224,6 +230,9 @@ func ensureControllerGen(root string) error {
 func cmdVerify(root string, stages []stage) error {
 	if err := ensureControllerGen(root); err != nil {
 		return err
+	}
+	if dirty, _ := output(root, "git", "status", "--porcelain"); strings.TrimSpace(dirty) != "" {
+		fmt.Println("note: starters are made from the last commit; uncommitted changes are in the reference checks only")
 	}
 	var problems []string
 	for _, s := range stages {

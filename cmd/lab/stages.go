@@ -57,7 +57,8 @@ func (t stageTest) args() []string {
 		args = append(args, "-run", t.Run)
 	}
 	if t.Labels != "" {
-		args = append(args, "-ginkgo.label-filter="+t.Labels)
+		// fail-on-empty: a filter that matches no test must not count as a pass.
+		args = append(args, "-ginkgo.label-filter="+t.Labels, "-ginkgo.fail-on-empty")
 	}
 	return args
 }
