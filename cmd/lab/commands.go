@@ -259,6 +259,18 @@ func cmdVerify(root string, stages []stage) error {
 			} else {
 				fmt.Println("  ok    the stage's tests fail on the starter")
 			}
+			// Earlier stages stay solved in a starter: their tests must not
+			// depend on what this stage or a later one writes.
+			for _, earlier := range stages {
+				if earlier.ID >= s.ID {
+					break
+				}
+				if err := runChecks(dir, earlier, false); err != nil {
+					problems = append(problems, fmt.Sprintf("stage %s: the tests of earlier stage %s fail on its starter: %v", s.ID, earlier.ID, err))
+				} else {
+					fmt.Printf("  ok    the tests of stage %s pass on it\n", earlier.ID)
+				}
+			}
 		}
 		cleanup()
 		fmt.Printf("        (%.0fs)\n", time.Since(start).Seconds())

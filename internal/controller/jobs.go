@@ -83,6 +83,31 @@ func jobFinished(job *kbatchv1.Job) (bool, kbatchv1.JobConditionType) {
 
 // lab:end
 
+// status.active lists references to the running Jobs. These helpers keep it;
+// every stage uses them, so they are given rather than written in the lab.
+
+func jobReference(job *kbatchv1.Job) corev1.ObjectReference {
+	return corev1.ObjectReference{
+		APIVersion:      kbatchv1.SchemeGroupVersion.String(),
+		Kind:            "Job",
+		Namespace:       job.Namespace,
+		Name:            job.Name,
+		UID:             job.UID,
+		ResourceVersion: job.ResourceVersion,
+	}
+}
+
+func activeHas(cronJob *batchv1.CronJob, uid types.UID) bool {
+	return slices.ContainsFunc(cronJob.Status.Active, func(ref corev1.ObjectReference) bool { return ref.UID == uid })
+}
+
+func removeActive(cronJob *batchv1.CronJob, uid types.UID) {
+	cronJob.Status.Active = slices.DeleteFunc(cronJob.Status.Active, func(ref corev1.ObjectReference) bool { return ref.UID == uid })
+	if len(cronJob.Status.Active) == 0 {
+		cronJob.Status.Active = nil
+	}
+}
+
 // lab:begin build-job
 
 // jobName is the name of the Job for the run scheduled at t. It is the same
@@ -165,28 +190,6 @@ func (r *CronJobReconciler) createJob(ctx context.Context, cronJob *batchv1.Cron
 	}
 	cronJob.Status.LastScheduleTime = &metav1.Time{Time: run}
 	return created, nil
-}
-
-func jobReference(job *kbatchv1.Job) corev1.ObjectReference {
-	return corev1.ObjectReference{
-		APIVersion:      kbatchv1.SchemeGroupVersion.String(),
-		Kind:            "Job",
-		Namespace:       job.Namespace,
-		Name:            job.Name,
-		UID:             job.UID,
-		ResourceVersion: job.ResourceVersion,
-	}
-}
-
-func activeHas(cronJob *batchv1.CronJob, uid types.UID) bool {
-	return slices.ContainsFunc(cronJob.Status.Active, func(ref corev1.ObjectReference) bool { return ref.UID == uid })
-}
-
-func removeActive(cronJob *batchv1.CronJob, uid types.UID) {
-	cronJob.Status.Active = slices.DeleteFunc(cronJob.Status.Active, func(ref corev1.ObjectReference) bool { return ref.UID == uid })
-	if len(cronJob.Status.Active) == 0 {
-		cronJob.Status.Active = nil
-	}
 }
 
 // deleteJob deletes a Job and its pods. Background propagation returns at
