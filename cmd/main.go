@@ -50,12 +50,17 @@ var (
 	setupLog = ctrl.Log.WithName("setup")
 )
 
+// lab:begin scheme
+
+// init fills the scheme, which maps Go types to API kinds: the built-in ones
+// (Job, Event, ...) and ours (CronJob). Clients, caches and webhooks of the
+// manager use it to know what a kind's Go type is, and back.
 func init() {
-	// The scheme maps Go types to API kinds: the built-in ones (Job, Event,
-	// ...) and ours (CronJob).
 	utilruntime.Must(clientgoscheme.AddToScheme(scheme))
 	utilruntime.Must(batchv1.AddToScheme(scheme))
 }
+
+// lab:end
 
 func main() {
 	var metricsAddr, probeAddr, leaderElectionNamespace, webhookCertPath string

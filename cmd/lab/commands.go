@@ -314,7 +314,10 @@ func cmdDoctor(root string) error {
 			"install Docker and kind, or run `make cluster` (no Docker needed)")
 	}
 	if kerr == nil {
-		_, err := output(root, kubectl, "--request-timeout=5s", "get", "--raw", "/readyz")
+		out, err := output(root, kubectl, "--request-timeout=5s", "get", "--raw", "/readyz")
+		if err != nil {
+			err = fmt.Errorf("%s", lastLines(out, 1))
+		}
 		check("a reachable cluster (current kubeconfig context)", err, "start one: `make cluster` (no Docker) or `make kind-cluster`")
 	}
 	_, err = os.Stat(filepath.Join(root, "bin", "envtest-assets-path"))
