@@ -28,9 +28,7 @@ package controller
 
 import (
 	"context"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -47,6 +45,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/test/utils"
 )
 
 var (
@@ -101,18 +100,13 @@ var _ = AfterSuite(func() {
 	Expect(testEnv.Stop()).To(Succeed())
 })
 
-// envtestAssets finds etcd and kube-apiserver. `make test` sets
-// KUBEBUILDER_ASSETS; for `go test` or an IDE, `make setup-envtest` leaves
-// the path in bin/envtest-assets-path.
+// envtestAssets: see test/utils.EnvtestAssets.
 func envtestAssets() string {
-	if dir := os.Getenv("KUBEBUILDER_ASSETS"); dir != "" {
-		return dir
-	}
-	b, err := os.ReadFile(filepath.Join("..", "..", "bin", "envtest-assets-path"))
+	dir, err := utils.EnvtestAssets(filepath.Join("..", ".."))
 	if err != nil {
-		Fail("no envtest binaries: run `make setup-envtest` once (or run the tests with `make test`)")
+		Fail(err.Error())
 	}
-	return strings.TrimSpace(string(b))
+	return dir
 }
 
 // eventually is Eventually with the timeout and polling these tests use for

@@ -26,9 +26,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	"net"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -46,6 +44,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/test/utils"
 )
 
 var (
@@ -126,14 +125,11 @@ func startAPIServer(webhooks *envtest.WebhookInstallOptions) *apiServer {
 	return &apiServer{env: env, cfg: cfg, client: c}
 }
 
-// envtestAssets: see internal/controller/suite_test.go.
+// envtestAssets: see test/utils.EnvtestAssets.
 func envtestAssets() string {
-	if dir := os.Getenv("KUBEBUILDER_ASSETS"); dir != "" {
-		return dir
-	}
-	b, err := os.ReadFile(filepath.Join("..", "..", "..", "bin", "envtest-assets-path"))
+	dir, err := utils.EnvtestAssets(filepath.Join("..", "..", ".."))
 	if err != nil {
-		Fail("no envtest binaries: run `make setup-envtest` once (or run the tests with `make test`)")
+		Fail(err.Error())
 	}
-	return strings.TrimSpace(string(b))
+	return dir
 }
