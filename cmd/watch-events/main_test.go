@@ -1,0 +1,182 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	kbatchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"cronlab.dev/cronlab/test/utils"
+)
+
+var jobs = schema.GroupVersionResource{Group: "batch", Version: "v1", Resource: "jobs"}
+
+// TestListThenWatch is stage 03's check: the list is a snapshot at one
+// resourceVersion, the watch from that version brings every later change
+// exactly once, and a watch resumed from a version brings only what came
+// after it.
+func TestListThenWatch(t *testing.T) {
+	assets, err := utils.EnvtestAssets(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &envtest.Environment{BinaryAssetsDirectory: assets}
+	cfg, err := env.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = env.Stop() }()
+	kube := kubernetes.NewForConfigOrDie(cfg)
+	dyn := dynamic.NewForConfigOrDie(cfg)
+	ctx := context.Background()
+	ns := "default"
+	newJob := func(name string) *kbatchv1.Job {
+		return &kbatchv1.Job{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: kbatchv1.JobSpec{Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+			RestartPolicy: corev1.RestartPolicyNever, Containers: []corev1.Container{{Name: "c", Image: "busybox"}},
+		}}}}
+	}
+	a, err := kube.BatchV1().Jobs(ns).Create(ctx, newJob("a"), metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var out lockedBuffer
+	watchCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { _, err := listThenWatch(watchCtx, dyn, jobs, ns, "", &out); done <- err }()
+	out.waitFor(t, "LIST resourceVersion=")
+
+	if _, err := kube.BatchV1().Jobs(ns).Create(ctx, newJob("b"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	a.Labels = map[string]string{"touched": "yes"}
+	if a, err = kube.BatchV1().Jobs(ns).Update(ctx, a, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// Background propagation: no finalizer, so with no garbage collector in
+	// envtest the Job goes at once.
+	background := metav1.DeletePropagationBackground
+	if err := kube.BatchV1().Jobs(ns).Delete(ctx, "a", metav1.DeleteOptions{PropagationPolicy: &background}); err != nil {
+		t.Fatal(err)
+	}
+	out.waitFor(t, "DELETED a rv=")
+	stop()
+	<-done
+
+	lines := out.events()
+	want := []string{"LIST", "  a", "ADDED b", "MODIFIED a", "DELETED a"}
+	if len(lines) != len(want) {
+		t.Fatalf("printed\n%s\nwant one line each for: %v (the listed Job a must not come again as ADDED)", strings.Join(lines, "\n"), want)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d is %q, want it to start with %q", i, lines[i], w)
+		}
+	}
+	// resourceVersions are opaque to clients; with etcd they are numbers that
+	// grow, which lets the test show that each event is newer than the list.
+	listRV := rvOf(t, lines[0], "resourceVersion=")
+	previous := listRV
+	for _, line := range lines[2:] {
+		rv := rvOf(t, line, "rv=")
+		if rv <= previous {
+			t.Errorf("%q is not newer than what came before it (%d)", line, previous)
+		}
+		previous = rv
+	}
+
+	// Resuming at the MODIFIED event's version brings only what came after.
+	var resumed lockedBuffer
+	resumeCtx, stopResume := context.WithCancel(ctx)
+	go func() { _, err := listThenWatch(resumeCtx, dyn, jobs, ns, a.ResourceVersion, &resumed); done <- err }()
+	resumed.waitFor(t, "DELETED a rv=")
+	stopResume()
+	<-done
+	if got := resumed.events(); len(got) != 1 {
+		t.Errorf("a watch resumed at resourceVersion %s printed %v, want only the later DELETED a", a.ResourceVersion, got)
+	}
+}
+
+func rvOf(t *testing.T, line, key string) int {
+	t.Helper()
+	i := strings.Index(line, key)
+	if i < 0 {
+		t.Fatalf("no %s in %q", key, line)
+	}
+	n, err := strconv.Atoi(strings.Fields(line[i+len(key):])[0])
+	if err != nil {
+		t.Fatalf("resourceVersion in %q: %v", line, err)
+	}
+	return n
+}
+
+// lockedBuffer is written by the watch goroutine and read by the test.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// events returns the printed lines without bookmarks, which the API server
+// sends when it likes.
+func (b *lockedBuffer) events() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var lines []string
+	for _, l := range strings.Split(strings.TrimRight(b.buf.String(), "\n"), "\n") {
+		if l != "" && !strings.HasPrefix(l, "BOOKMARK") {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// waitFor waits until the output has the text: the watch prints from its
+// own goroutine. It waits for output, never for a clock.
+func (b *lockedBuffer) waitFor(t *testing.T, text string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		b.mu.Lock()
+		found := strings.Contains(b.buf.String(), text)
+		b.mu.Unlock()
+		if found {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no %q in the output after 20s:\n%s", text, strings.Join(b.events(), "\n"))
+}
