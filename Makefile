@@ -188,6 +188,12 @@ endif
 .PHONY: install
 install: manifests kustomize ## Install CRDs into the K8s cluster specified in ~/.kube/config.
 	$(KUSTOMIZE) build config/crd | $(KUBECTL) apply --server-side -f -
+	@# A new CRD is served a moment after it is stored; wait, so that the next command can use it.
+	@# (kubectl wait fails instead of waiting while the CRD has no conditions yet, hence the loop.)
+	@for i in $$(seq 1 60); do \
+		$(KUBECTL) wait --for condition=established --timeout=30s crd/cronjobs.batch.cronlab.dev >/dev/null 2>&1 && \
+			{ echo "CRD cronjobs.batch.cronlab.dev is established"; exit 0; }; sleep 1; \
+	done; echo "The CRD cronjobs.batch.cronlab.dev was not established within a minute: kubectl describe crd cronjobs.batch.cronlab.dev"; exit 1
 
 .PHONY: uninstall
 uninstall: manifests kustomize ## Uninstall CRDs from the K8s cluster. Call with ignore-not-found=true to ignore resource not found errors.
