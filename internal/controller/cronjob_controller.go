@@ -64,7 +64,7 @@ type CronJobReconciler struct {
 // create, read and delete Jobs, and write Events.
 
 // +kubebuilder:rbac:groups=batch.cronlab.dev,resources=cronjobs,verbs=get;list;watch
-// +kubebuilder:rbac:groups=batch.cronlab.dev,resources=cronjobs/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=batch.cronlab.dev,resources=cronjobs/status,verbs=patch
 // +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create;delete
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
