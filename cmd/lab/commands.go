@@ -120,14 +120,15 @@ func runChecks(dir string, s stage, verbose bool) error {
 	return nil
 }
 
+var ansiColor = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
 var failureLine = regexp.MustCompile(`(?m)^.*(--- FAIL|\[FAIL\]|TODO\(lab|panic:|cannot|undefined|Expected|to equal|to be).*$`)
 
 // failureSummary keeps the lines of go test output that say what failed.
 func failureSummary(out string) string {
-	ansi := regexp.MustCompile("\x1b\\[[0-9;]*m")
 	seen := map[string]bool{}
 	var lines []string
-	for _, line := range failureLine.FindAllString(ansi.ReplaceAllString(out, ""), -1) {
+	for _, line := range failureLine.FindAllString(ansiColor.ReplaceAllString(out, ""), -1) {
 		if key := strings.TrimSpace(line); !seen[key] {
 			seen[key] = true
 			lines = append(lines, key)

@@ -43,6 +43,10 @@ import (
 var (
 	beginRE = regexp.MustCompile(`^\s*(//|#)\s*lab:begin\s+(\S+)\s*$`)
 	endRE   = regexp.MustCompile(`^\s*(//|#)\s*lab:end\s*$`)
+	// emptyCommentRE matches the "//" lines left where markers were removed.
+	emptyCommentRE = regexp.MustCompile(`(?m)^[ \t]*//\n`)
+	// majorVersionRE matches the "v3" of an import path such as ".../cron/v3".
+	majorVersionRE = regexp.MustCompile(`^v[0-9]+$`)
 )
 
 // region is a marked span of a file: the lines strictly between its
@@ -160,7 +164,7 @@ func stubGo(path string, src []byte, stubs map[string]stub) (out []byte, usesTOD
 		out = append(out[:e.from], append([]byte(e.text), out[e.to:]...)...)
 	}
 	// Drop the empty "//" lines left where markers were.
-	out = regexp.MustCompile(`(?m)^[ \t]*//\n`).ReplaceAll(out, nil)
+	out = emptyCommentRE.ReplaceAll(out, nil)
 	out, err = dropUnusedImports(path, out)
 	if err != nil {
 		return nil, false, err
@@ -223,7 +227,7 @@ func importName(imp *ast.ImportSpec) string {
 	path := strings.Trim(imp.Path.Value, `"`)
 	parts := strings.Split(path, "/")
 	last := parts[len(parts)-1]
-	if regexp.MustCompile(`^v[0-9]+$`).MatchString(last) && len(parts) > 1 {
+	if majorVersionRE.MatchString(last) && len(parts) > 1 {
 		last = parts[len(parts)-2]
 	}
 	last, _, _ = strings.Cut(last, ".")
