@@ -228,7 +228,18 @@ func ensureControllerGen(root string) error {
 
 // cmdVerify is the instructor's guarantee, run by CI: every starter builds
 // and vets, its stage's tests fail on it, and pass on the reference.
-func cmdVerify(root string, stages []stage) error {
+func cmdVerify(root string, stages []stage, only []string) error {
+	todo := stages
+	if len(only) > 0 {
+		todo = nil
+		for _, name := range only {
+			s, err := findStage(stages, name)
+			if err != nil {
+				return err
+			}
+			todo = append(todo, s)
+		}
+	}
 	if err := ensureControllerGen(root); err != nil {
 		return err
 	}
@@ -236,7 +247,7 @@ func cmdVerify(root string, stages []stage) error {
 		fmt.Println("note: starters are made from the last commit; uncommitted changes are in the reference checks only")
 	}
 	var problems []string
-	for _, s := range stages {
+	for _, s := range todo {
 		start := time.Now()
 		fmt.Printf("stage %s (%s)\n", s.ID, s.Title)
 		if err := runChecks(root, s, false); err != nil {
@@ -278,7 +289,7 @@ func cmdVerify(root string, stages []stage) error {
 	if len(problems) > 0 {
 		return fmt.Errorf("verify found %d problem(s):\n%s", len(problems), strings.Join(problems, "\n"))
 	}
-	fmt.Printf("\nall %d stages verified\n", len(stages))
+	fmt.Printf("\n%d stage(s) verified\n", len(todo))
 	return nil
 }
 

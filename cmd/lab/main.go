@@ -25,7 +25,7 @@ limitations under the License.
 //	go run ./cmd/lab solution 06
 //	go run ./cmd/lab branches
 //	go run ./cmd/lab doctor
-//	go run ./cmd/lab verify
+//	go run ./cmd/lab verify [<stage>...]
 package main
 
 import (
@@ -45,7 +45,8 @@ const usage = `usage: lab <command> [stage]
   solution <stage>  show the reference code of the stage, as a diff against its starter
   branches          make every lab/<stage> branch, for an instructor to push
   doctor            check what the workshop needs on this machine, and say how to fix what is missing
-  verify            for every stage: the starter builds and vets, its tests fail; the reference passes them
+  verify [<stage>…] for every stage (or those named): the starter builds and vets, its tests fail;
+                    the reference passes them, and the previous stage passes on the starter
 `
 
 func main() {
@@ -88,7 +89,7 @@ func main() {
 	case "doctor":
 		err = cmdDoctor(root)
 	case "verify":
-		err = cmdVerify(root, stages)
+		err = cmdVerify(root, stages, os.Args[2:])
 	default:
 		fmt.Fprint(os.Stderr, usage)
 		os.Exit(2)

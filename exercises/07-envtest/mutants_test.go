@@ -1,0 +1,115 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package envtestlab
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	kbatchv1 "k8s.io/api/batch/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+
+	batchv1 "cronlab.dev/cronlab/api/v1"
+)
+
+// A mutant is the reference Reconciler with one bug, put in from outside:
+// its client lies (controller-runtime's interceptor client) or its clock
+// runs fast. The reference code is not changed.
+type mutant struct {
+	bug        string
+	funcs      interceptor.Funcs
+	clockAhead time.Duration
+}
+
+var mutants = []*mutant{{
+	bug: "the Job is never created",
+	funcs: interceptor.Funcs{Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
+		if _, ok := obj.(*kbatchv1.Job); ok {
+			return nil
+		}
+		return c.Create(ctx, obj, opts...)
+	}},
+}, {
+	bug: "the Job is created without an owner reference",
+	funcs: interceptor.Funcs{Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
+		if _, ok := obj.(*kbatchv1.Job); ok {
+			obj.SetOwnerReferences(nil)
+		}
+		return c.Create(ctx, obj, opts...)
+	}},
+}, {
+	bug: "the status is never written",
+	funcs: interceptor.Funcs{SubResourcePatch: func(context.Context, client.Client, string, client.Object, client.Patch, ...client.SubResourcePatchOption) error {
+		return nil
+	}},
+}, {
+	bug: "spec.suspend is ignored",
+	funcs: interceptor.Funcs{Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+		err := c.Get(ctx, key, obj, opts...)
+		if cj, ok := obj.(*batchv1.CronJob); ok {
+			cj.Spec.Suspend = nil
+		}
+		return err
+	}},
+}, {
+	bug:        "the clock runs a minute fast, so runs start early",
+	clockAhead: time.Minute,
+}}
+
+// yourSpecs are the functions of specs_test.go, by name.
+var yourSpecs = []struct {
+	name string
+	spec func(*world)
+}{
+	{"aDueRunStartsOneJobItControls", aDueRunStartsOneJobItControls},
+	{"theRunIsRecordedInTheStatus", theRunIsRecordedInTheStatus},
+	{"aSuspendedCronJobStartsNothing", aSuspendedCronJobStartsNothing},
+	{"nothingStartsEarly", nothingStartsEarly},
+}
+
+var _ = Describe("Your specs catch the bug when", func() {
+	for _, m := range mutants {
+		It(m.bug, func() {
+			var caughtBy []string
+			for _, s := range yourSpecs {
+				if err := failure(func() { s.spec(newWorld(m)) }); err != nil {
+					caughtBy = append(caughtBy, s.name)
+					GinkgoWriter.Printf("%s fails as it should: %v\n", s.name, err)
+				}
+			}
+			Expect(caughtBy).NotTo(BeEmpty(),
+				"every spec in specs_test.go passed against a Reconciler where %s: write an assertion that fails on it", m.bug)
+		})
+	}
+})
+
+// failure runs a spec and returns why it failed, or nil if it passed. A
+// Gomega assertion that fails stops the spec, as in a real run; so does a
+// panic, such as an index out of range on a list that should not be empty.
+func failure(spec func()) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return InterceptGomegaFailure(spec)
+}
