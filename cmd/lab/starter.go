@@ -26,8 +26,9 @@ import (
 )
 
 // makeStarter turns the reference tree at dir into a starter: the regions
-// named in stubs become stubs. The lab tool itself and the exercises (whose
-// tests check the attendee's work) are never touched.
+// named in stubs become stubs. The lab tool itself is never touched. In
+// exercises/ only the files with regions are (stage 07's specs are the
+// attendee's to write); the tests that check a stage have none.
 func makeStarter(dir string, stubs map[string]stub) error {
 	todoPackages := map[string]string{} // directory -> package name
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
@@ -37,7 +38,7 @@ func makeStarter(dir string, stubs map[string]stub) error {
 		rel, _ := filepath.Rel(dir, path)
 		if d.IsDir() {
 			switch rel {
-			case ".git", "bin", "dist", "exercises", filepath.Join("cmd", "lab"):
+			case ".git", "bin", "dist", filepath.Join("cmd", "lab"):
 				return filepath.SkipDir
 			}
 			return nil
