@@ -35,6 +35,8 @@ import (
 	"go/parser"
 	"go/printer"
 	"go/token"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -177,6 +179,9 @@ func stubGo(path string, src []byte, stubs map[string]stub) (out []byte, usesTOD
 }
 
 // dropUnusedImports removes the imports that only the replaced bodies used.
+// A dot import ("." as in Ginkgo's and Gomega's tests) has no name to look
+// for, so it is kept while the file still uses one of the names that the
+// package exports.
 func dropUnusedImports(path string, src []byte) ([]byte, error) {
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, path, src, parser.ParseComments)
@@ -195,8 +200,13 @@ func dropUnusedImports(path string, src []byte) ([]byte, error) {
 	var drop [][2]int
 	for _, imp := range file.Imports {
 		name := importName(imp)
-		if name == "_" || name == "." || used[name] {
+		switch {
+		case name == "_" || used[name]:
 			continue
+		case name == ".":
+			if stillUsed, err := dotImportUsed(file, strings.Trim(imp.Path.Value, `"`)); err != nil || stillUsed {
+				continue // when in doubt, keep it: the build says if it is wrong
+			}
 		}
 		from, to := fset.Position(imp.Pos()).Offset, fset.Position(imp.End()).Offset
 		if imp.Name != nil {
@@ -215,6 +225,71 @@ func dropUnusedImports(path string, src []byte) ([]byte, error) {
 		src = append(src[:drop[i][0]], src[drop[i][1]:]...)
 	}
 	return src, nil
+}
+
+// dotImportUsed tells whether file uses a name that the dot-imported package
+// exports: the parser leaves such names unresolved.
+func dotImportUsed(file *ast.File, importPath string) (bool, error) {
+	exports, err := exportsOf(importPath)
+	if err != nil {
+		return false, err
+	}
+	for _, id := range file.Unresolved {
+		if exports[id.Name] {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+var exportsCache = map[string]map[string]bool{}
+
+// exportsOf lists the exported top-level names of a package, read from its
+// source where the go command finds it.
+func exportsOf(importPath string) (map[string]bool, error) {
+	if names, ok := exportsCache[importPath]; ok {
+		return names, nil
+	}
+	out, err := exec.Command("go", "list", "-f", "{{.Dir}}", importPath).Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list %s: %w", importPath, err)
+	}
+	dir := strings.TrimSpace(string(out))
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	names := map[string]bool{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		for _, decl := range parsed.Decls {
+			switch d := decl.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					names[d.Name.Name] = d.Name.IsExported()
+				}
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					switch sp := spec.(type) {
+					case *ast.TypeSpec:
+						names[sp.Name.Name] = sp.Name.IsExported()
+					case *ast.ValueSpec:
+						for _, n := range sp.Names {
+							names[n.Name] = n.IsExported()
+						}
+					}
+				}
+			}
+		}
+	}
+	exportsCache[importPath] = names
+	return names, nil
 }
 
 // importName is the name a file uses for an import: its alias, or the

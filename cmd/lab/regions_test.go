@@ -106,3 +106,30 @@ func TestStubTextReplacesTheRegionWithATODO(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
 }
+
+func TestStubGoDropsADotImportOnlyWhenNothingUsesItAnyMore(t *testing.T) {
+	src := `package demo
+
+import (
+	. "strings"
+	. "time"
+)
+
+// lab:begin shout
+func Shout(s string) string { return ToUpper(s) }
+// lab:end
+
+func Later() Duration { return Second }
+`
+	out, _, err := stubGo("demo.go", []byte(src), map[string]stub{"shout": {"07", "x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(out)
+	if strings.Contains(got, `"strings"`) {
+		t.Errorf("the dot import of strings is unused after the stub, and must go:\n%s", got)
+	}
+	if !strings.Contains(got, `. "time"`) {
+		t.Errorf("the dot import of time is still used, and must stay:\n%s", got)
+	}
+}
