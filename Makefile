@@ -70,7 +70,7 @@ vet: ## Run go vet against code.
 	go vet ./...
 
 .PHONY: test
-test: manifests generate fmt vet setup-envtest ## Run unit and envtest integration tests.
+test: manifests generate fmt vet setup-envtest helm ## Run unit and envtest integration tests (and the chart stage, which runs helm).
 	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" \
 		go test $$(go list ./... | grep -v /test/e2e) -coverprofile cover.out
 

@@ -22,8 +22,9 @@ package main
 //	...
 //	// lab:end
 //
-// (in YAML and Makefiles: "# lab:begin <region>" and "# lab:end"). They are
-// not "+" markers, so controller-gen never reads them. A stage names the
+// (in YAML and Makefiles: "# lab:begin <region>" and "# lab:end"; in Helm
+// templates "{{- /* lab:begin <region> */}}", which renders to nothing). They
+// are not "+" markers, so controller-gen never reads them. A stage names the
 // regions it teaches; a starter is the reference with those regions, and
 // the regions of later stages, turned into stubs that still compile.
 
@@ -43,8 +44,8 @@ import (
 )
 
 var (
-	beginRE = regexp.MustCompile(`^\s*(//|#)\s*lab:begin\s+(\S+)\s*$`)
-	endRE   = regexp.MustCompile(`^\s*(//|#)\s*lab:end\s*$`)
+	beginRE = regexp.MustCompile(`^\s*(//|#|\{\{-?\s*/\*)\s*lab:begin\s+(\S+?)\s*(\*/\s*-?\}\})?\s*$`)
+	endRE   = regexp.MustCompile(`^\s*(//|#|\{\{-?\s*/\*)\s*lab:end\s*(\*/\s*-?\}\})?\s*$`)
 	// emptyCommentRE matches the "//" lines left where markers were removed.
 	emptyCommentRE = regexp.MustCompile(`(?m)^[ \t]*//\n`)
 	// majorVersionRE matches the "v3" of an import path such as ".../cron/v3".
@@ -371,8 +372,9 @@ func stubBody(fset *token.FileSet, fn *ast.FuncDecl, s stub) (body string, usesT
 	return b.String(), usesTODO, nil
 }
 
-// stubText replaces the lines of each stubbed region of a YAML file or a
-// Makefile with one TODO comment.
+// stubText replaces the lines of each stubbed region of a YAML file, a Helm
+// template or a Makefile with one TODO comment, in the style of the region's
+// begin line.
 func stubText(path string, src []byte, stubs map[string]stub) ([]byte, error) {
 	regions, err := findRegions(path, src)
 	if err != nil {
@@ -385,8 +387,12 @@ func stubText(path string, src []byte, stubs map[string]stub) ([]byte, error) {
 		if !ok {
 			continue
 		}
-		indent := lines[r.first-2][:len(lines[r.first-2])-len(strings.TrimLeft(lines[r.first-2], " \t"))]
+		begin := lines[r.first-2]
+		indent := begin[:len(begin)-len(strings.TrimLeft(begin, " \t"))]
 		todo := indent + "# " + s.todo()
+		if strings.HasPrefix(strings.TrimSpace(begin), "{{") {
+			todo = indent + "{{- /* " + s.todo() + " */}}"
+		}
 		lines = append(lines[:r.first-1], append([]string{todo}, lines[r.end-1:]...)...)
 	}
 	return []byte(strings.Join(lines, "\n")), nil
