@@ -60,8 +60,11 @@ func cmdStart(root string, stages []stage, s stage) error {
 	} else {
 		fmt.Printf("Switched to %s.\n", branch)
 	}
-	fmt.Printf("\nStage %s: %s\n  read:  %s\n  write: the places marked TODO(lab %s)  (grep -rn 'TODO(lab %s)' api internal cmd)\n  check: go run ./cmd/lab check %s\n",
-		s.ID, s.Title, s.readme(), s.ID, s.ID, s.ID)
+	fmt.Printf("\nStage %s: %s\n  read:  %s\n  write: the places marked TODO(lab %s), in\n", s.ID, s.Title, s.readme(), s.ID)
+	for _, f := range todoFiles(root, commit, s.ID) {
+		fmt.Printf("           %s\n", f)
+	}
+	fmt.Printf("  check: go run ./cmd/lab check %s\n", s.ID)
 	return nil
 }
 
@@ -69,8 +72,8 @@ func cmdCheck(s stage) error {
 	fmt.Printf("Checking stage %s: %s\n", s.ID, s.Title)
 	if err := runChecks(".", s, true); err != nil {
 		fmt.Printf("\nNot yet. %s\n  hint: %s\n  more: %s\n", err, s.Hint, s.readme())
-		if n := countTODOs(".", s.ID); n > 0 {
-			fmt.Printf("  %d place(s) still say TODO(lab %s): grep -rn 'TODO(lab %s)' api internal cmd\n", n, s.ID, s.ID)
+		if files := todoFiles(".", "", s.ID); len(files) > 0 {
+			fmt.Printf("  still TODO(lab %s): %s\n", s.ID, strings.Join(files, ", "))
 		}
 		os.Exit(1)
 	}
@@ -147,17 +150,26 @@ func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n"+prefix)
 }
 
-func countTODOs(dir, id string) int {
-	out, _ := output(dir, "git", "grep", "-c", "TODO(lab "+id+")", "--", "api", "internal", "cmd")
-	n := 0
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		var c int
-		if i := strings.LastIndex(line, ":"); i >= 0 {
-			fmt.Sscan(line[i+1:], &c)
-		}
-		n += c
+// todoFiles lists the files of revision rev (empty: the working tree) that
+// still have a stub of stage id, with how many, as "path (n)". Docs that
+// quote a TODO as an example do not count.
+func todoFiles(dir, rev, id string) []string {
+	args := []string{"grep", "-c", "-F", "TODO(lab " + id + ")"}
+	if rev != "" {
+		args = append(args, rev)
 	}
-	return n
+	args = append(args, "--", ".", ":(exclude)*.md")
+	out, _ := output(dir, "git", args...)
+	var files []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		i := strings.LastIndex(line, ":")
+		if i < 0 {
+			continue
+		}
+		path := strings.TrimPrefix(line[:i], rev+":")
+		files = append(files, fmt.Sprintf("%s (%s)", path, line[i+1:]))
+	}
+	return files
 }
 
 func cmdSolution(root string, stages []stage, s stage) error {
