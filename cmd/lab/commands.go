@@ -206,7 +206,7 @@ func cmdSolution(root string, stages []stage, s stage) error {
 		defer cleanupNext()
 		target = nextCommit
 	}
-	out, err := output(root, "git", "diff", "--stat", "-p", commit, target, "--", "api", "internal", "cmd", "config", "charts", ":!*zz_generated*", ":!config/crd/bases", ":!*zz_lab_todo.go")
+	out, err := output(root, "git", "diff", "--stat", "-p", commit, target, "--", ".", ":!*zz_generated*", ":!config/crd/bases", ":!*zz_lab_todo.go")
 	if err != nil {
 		return err
 	}
