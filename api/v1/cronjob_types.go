@@ -75,6 +75,9 @@ type CronJobSpec struct {
 	// +kubebuilder:validation:XValidation:rule="self.contains('TZ=') || self.matches('^\\\\s*(@every\\\\s+\\\\S+|@[a-z]+|\\\\S+(\\\\s+\\\\S+){4})\\\\s*$')",message="must have five fields (minute hour day-of-month month day-of-week, for example \"*/5 * * * *\") or be a descriptor such as @hourly or @every 10m"
 	Schedule string `json:"schedule"`
 
+	// lab:end
+	// lab:begin q2-marker
+
 	// timeZone is the IANA name of the time zone the schedule is read in,
 	// for example "Etc/UTC" or "Asia/Shanghai". When unset, the schedule is
 	// read in the time zone of the machine that runs the controller. The
@@ -85,6 +88,9 @@ type CronJobSpec struct {
 	// +kubebuilder:validation:MaxLength=64
 	// +kubebuilder:validation:Pattern=`^[A-Za-z0-9_.+-]+(/[A-Za-z0-9_.+-]+)*$`
 	TimeZone *string `json:"timeZone,omitempty"`
+
+	// lab:end
+	// lab:begin api-spec
 
 	// startingDeadlineSeconds is how late, in seconds, a run may still start
 	// after its scheduled time (for example because the controller was down).

@@ -1,0 +1,250 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package goyaml checks discussion question 2: is writing the API in Go
+// enough? The API server never sees the Go types. It knows the CRD, YAML
+// that controller-gen writes from them (`make manifests`), and it enforces
+// what that YAML says, nothing more.
+package goyaml
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	kbatchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	"sigs.k8s.io/yaml"
+
+	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/test/utils"
+)
+
+const (
+	root    = "../.."
+	crdFile = "config/crd/bases/batch.cronlab.dev_cronjobs.yaml"
+)
+
+func TestTheCommittedCRDIsWhatTheGoTypesSay(t *testing.T) {
+	gen, err := filepath.Abs(filepath.Join(root, "bin", "controller-gen"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(gen); err != nil {
+		t.Fatalf("no controller-gen at %s: run `make controller-gen`", gen)
+	}
+	out := t.TempDir()
+	cmd := exec.Command(gen, "crd:generateEmbeddedObjectMeta=true", "paths=./api/...", "output:crd:artifacts:config="+out)
+	cmd.Dir = root
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("controller-gen: %v\n%s", err, msg)
+	}
+	fresh, err := os.ReadFile(filepath.Join(out, filepath.Base(crdFile)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	committed, err := os.ReadFile(filepath.Join(root, crdFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(fresh, committed) {
+		t.Errorf("%s is not what the Go types in api/v1 say: run `make manifests`. "+
+			"The API server only ever sees this YAML, so a marker that is not in it does nothing", crdFile)
+	}
+}
+
+func TestTheAPIServerRefusesABadTimeZoneName(t *testing.T) {
+	c, _ := startAPIServer(t, loadCRD(t))
+	cj := cronJob("bad-zone", "Europe/Ber lin")
+	err := c.Create(context.Background(), cj)
+	if err == nil {
+		t.Fatalf("the API server accepted timeZone %q: the CRD in %s has no pattern for spec.timeZone. "+
+			"Add the +kubebuilder:validation:Pattern marker to TimeZone, then run `make manifests`: "+
+			"the API server knows only the YAML", *cj.Spec.TimeZone, crdFile)
+	}
+	if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), "spec.timeZone") {
+		t.Errorf("want an Invalid error about spec.timeZone, got: %v", err)
+	}
+}
+
+func TestAFieldMissingFromTheCRDIsDroppedUntilTheCRDIsReinstalled(t *testing.T) {
+	ctx := context.Background()
+	current := loadCRD(t)
+
+	// The CRD as `make manifests` wrote it before TimeZone was added to the
+	// Go type: the same file without spec.timeZone.
+	stale := current.DeepCopy()
+	delete(stale.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].Properties, "timeZone")
+	c, warnings := startAPIServer(t, stale)
+
+	// A Go client sends the field. The API server prunes what its schema
+	// does not know, stores the rest, and only warns.
+	cj := cronJob("pruned", "Not a zone!")
+	if err := c.Create(ctx, cj); err != nil {
+		t.Fatalf("with a CRD that lacks the field, create must succeed (the field is pruned): %v", err)
+	}
+	if got := get(t, c, cj).Spec.TimeZone; got != nil {
+		t.Errorf("the stored CronJob has timeZone %q: the API server must have pruned it", *got)
+	}
+	if !warnings.saw(`unknown field "spec.timeZone"`) {
+		t.Errorf("the API server should have warned about the unknown field; warnings: %v", warnings.all())
+	}
+	// kubectl asks for strict field validation, and then it is an error.
+	strict := cronJob("strict", "Europe/Berlin")
+	if err := c.Create(ctx, strict, client.FieldValidation("Strict")); err == nil || !strings.Contains(err.Error(), "unknown field") {
+		t.Errorf("with fieldValidation=Strict (what kubectl uses) an unknown field must be refused; got %v", err)
+	}
+
+	// Reinstall the CRD as it is now (`make install` after `make manifests`).
+	var installed apiextensionsv1.CustomResourceDefinition
+	if err := c.Get(ctx, client.ObjectKey{Name: current.Name}, &installed); err != nil {
+		t.Fatal(err)
+	}
+	installed.Spec = current.Spec
+	if err := c.Update(ctx, &installed); err != nil {
+		t.Fatal(err)
+	}
+	// The API server rebuilds its handler for the new schema in the
+	// background: wait until a create keeps the field.
+	deadline := time.Now().Add(30 * time.Second)
+	for i := 0; ; i++ {
+		kept := cronJob(fmt.Sprintf("kept-%d", i), "Europe/Berlin")
+		if err := c.Create(ctx, kept); err != nil {
+			t.Fatal(err)
+		}
+		if get(t, c, kept).Spec.TimeZone != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the reinstalled CRD was not served within 30s")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	// And now the marker works too.
+	if err := c.Create(ctx, cronJob("bad-zone", "Not a zone!")); !apierrors.IsInvalid(err) {
+		t.Errorf("with the regenerated CRD installed, a bad time zone name must be Invalid; got %v. "+
+			"Is the +kubebuilder:validation:Pattern marker on TimeZone, and did you run `make manifests`?", err)
+	}
+}
+
+func loadCRD(t *testing.T) *apiextensionsv1.CustomResourceDefinition {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(root, crdFile))
+	if err != nil {
+		t.Fatalf("no CRD: run `make manifests` (%v)", err)
+	}
+	var crd apiextensionsv1.CustomResourceDefinition
+	if err := yaml.UnmarshalStrict(raw, &crd); err != nil {
+		t.Fatal(err)
+	}
+	return &crd
+}
+
+// startAPIServer starts an envtest API server with crd installed, and
+// returns a direct client and what the API server warns it about.
+func startAPIServer(t *testing.T, crd *apiextensionsv1.CustomResourceDefinition) (client.Client, *warningLog) {
+	t.Helper()
+	assets, err := utils.EnvtestAssets(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &envtest.Environment{
+		CRDs:                  []*apiextensionsv1.CustomResourceDefinition{crd},
+		BinaryAssetsDirectory: assets,
+	}
+	cfg, err := env.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = env.Stop() })
+	warnings := &warningLog{}
+	cfg.WarningHandler = warnings
+	scheme := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{batchv1.AddToScheme, apiextensionsv1.AddToScheme} {
+		if err := add(scheme); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, warnings
+}
+
+func cronJob(name, zone string) *batchv1.CronJob {
+	return &batchv1.CronJob{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"},
+		Spec: batchv1.CronJobSpec{
+			Schedule: "@hourly",
+			TimeZone: ptr.To(zone),
+			JobTemplate: kbatchv1.JobTemplateSpec{Spec: kbatchv1.JobSpec{Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+				RestartPolicy: corev1.RestartPolicyNever,
+				Containers:    []corev1.Container{{Name: "c", Image: "busybox"}},
+			}}}},
+		},
+	}
+}
+
+func get(t *testing.T, c client.Client, cj *batchv1.CronJob) *batchv1.CronJob {
+	t.Helper()
+	var got batchv1.CronJob
+	if err := c.Get(context.Background(), client.ObjectKeyFromObject(cj), &got); err != nil {
+		t.Fatal(err)
+	}
+	return &got
+}
+
+// warningLog keeps the Warning headers of the API server's responses.
+type warningLog struct {
+	mu   sync.Mutex
+	list []string
+}
+
+func (w *warningLog) HandleWarningHeader(_ int, _ string, text string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.list = append(w.list, text)
+}
+
+func (w *warningLog) all() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.list...)
+}
+
+func (w *warningLog) saw(s string) bool {
+	for _, text := range w.all() {
+		if strings.Contains(text, s) {
+			return true
+		}
+	}
+	return false
+}
