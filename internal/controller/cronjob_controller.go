@@ -34,7 +34,9 @@ import (
 	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
@@ -152,20 +154,38 @@ func (r *CronJobReconciler) now() time.Time {
 // lab:begin setup
 
 // SetupWithManager tells the manager what this controller watches.
+func (r *CronJobReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	if err := IndexJobsByOwner(context.Background(), mgr.GetFieldIndexer()); err != nil {
+		return err
+	}
+	return WatchWithOwns(ctrl.NewControllerManagedBy(mgr)).
+		Named("cronjob").
+		Complete(r)
+}
+
+// WatchWithOwns is the controller's wiring.
 //
 // For(&CronJob{}) asks for a reconcile of a CronJob whenever it changes.
 // Owns(&Job{}) asks for a reconcile of the CronJob that controls a Job
 // whenever that Job changes: this is how Reconcile learns that a Job it
 // created has finished (discussion questions 3 and 5).
-func (r *CronJobReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	if err := IndexJobsByOwner(context.Background(), mgr.GetFieldIndexer()); err != nil {
-		return err
-	}
-	return ctrl.NewControllerManagedBy(mgr).
-		For(&batchv1.CronJob{}).
-		Owns(&kbatchv1.Job{}).
-		Named("cronjob").
-		Complete(r)
+func WatchWithOwns(b *builder.Builder) *builder.Builder {
+	return b.For(&batchv1.CronJob{}).Owns(&kbatchv1.Job{})
+}
+
+// lab:end
+
+// lab:begin owns-vs-watches
+
+// WatchWithWatches is the same wiring as WatchWithOwns, spelled out
+// (discussion question 3): Owns(&Job{}) is Watches on Jobs with a handler
+// that maps a Job to the CronJob named by its controller owner reference.
+// OnlyControllerOwner matters: without it, any owner reference to a CronJob
+// would do, also one that does not control the Job.
+func WatchWithWatches(b *builder.Builder, mgr ctrl.Manager) *builder.Builder {
+	return b.For(&batchv1.CronJob{}).
+		Watches(&kbatchv1.Job{}, handler.EnqueueRequestForOwner(
+			mgr.GetScheme(), mgr.GetRESTMapper(), &batchv1.CronJob{}, handler.OnlyControllerOwner()))
 }
 
 // lab:end
