@@ -1,0 +1,213 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package directreads checks discussion question 6: what do tests gain by
+// reading from the API server instead of a cache? A manager's cache is
+// made to lag on purpose (test/lag holds back its watch events), so the
+// stale read is shown every time, not when the scheduler happens to be slow.
+package directreads
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	kbatchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/test/lag"
+	"cronlab.dev/cronlab/test/utils"
+)
+
+// world: a direct client, and a manager whose cache lags when told to.
+type world struct {
+	direct client.Client
+	cached client.Client // the manager's client: reads come from its cache
+	lag    *lag.Watches
+	ns     string
+}
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	assets, err := utils.EnvtestAssets(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &envtest.Environment{
+		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "config", "crd", "bases")},
+		ErrorIfCRDPathMissing: true,
+		BinaryAssetsDirectory: assets,
+	}
+	cfg, err := env.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = env.Stop() })
+	scheme := runtime.NewScheme()
+	must(t, clientgoscheme.AddToScheme(scheme))
+	must(t, batchv1.AddToScheme(scheme))
+
+	w := &world{lag: lag.NewWatches()}
+	if w.direct, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
+		t.Fatal(err)
+	}
+	mgr, err := ctrl.NewManager(w.lag.Config(cfg), ctrl.Options{Scheme: scheme, Metrics: metricsserver.Options{BindAddress: "0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() {
+		w.lag.Resume("cronjobs", "jobs") // let a held watch finish, so the manager can stop
+		cancel()
+	})
+	go func() { _ = mgr.Start(ctx) }()
+	// Ask for the informers now, and wait until they have listed.
+	for _, obj := range []client.Object{&batchv1.CronJob{}, &kbatchv1.Job{}} {
+		if _, err := mgr.GetCache().GetInformer(ctx, obj); err != nil {
+			t.Fatalf("starting the cache (is test/lag written? TODO(lab 14)): %v", err)
+		}
+	}
+	syncCtx, syncCancel := context.WithTimeout(ctx, 30*time.Second)
+	defer syncCancel()
+	if !mgr.GetCache().WaitForCacheSync(syncCtx) {
+		t.Fatal("the cache did not sync within 30s: do the watches of test/lag pass their events on? (TODO(lab 14))")
+	}
+	w.cached = mgr.GetClient()
+
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "q6-"}}
+	must(t, w.direct.Create(context.Background(), ns))
+	w.ns = ns.Name
+	return w
+}
+
+// caughtUp waits until the cache holds obj at the resourceVersion the API
+// server holds, and fails after 30s.
+func (w *world) caughtUp(t *testing.T, obj client.Object) {
+	t.Helper()
+	ctx := context.Background()
+	key := client.ObjectKeyFromObject(obj)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		server := obj.DeepCopyObject().(client.Object)
+		cached := obj.DeepCopyObject().(client.Object)
+		must(t, w.direct.Get(ctx, key, server))
+		if err := w.cached.Get(ctx, key, cached); err == nil && cached.GetResourceVersion() == server.GetResourceVersion() {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the cache did not catch up with %s within 30s", key)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestACachedReadRightAfterAWriteIsStaleWhileTheWatchLags(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	cj := cronJob(w.ns, "nightly")
+	must(t, w.direct.Create(ctx, cj))
+	w.caughtUp(t, cj)
+
+	w.lag.Pause("cronjobs")
+	suspended := cj.DeepCopy()
+	suspended.Spec.Suspend = ptr.To(true)
+	must(t, w.direct.Update(ctx, suspended))
+	added := cronJob(w.ns, "added")
+	must(t, w.direct.Create(ctx, added))
+
+	// The assertions a test would write right after its writes:
+	var viaCache, viaServer batchv1.CronJob
+	must(t, w.cached.Get(ctx, client.ObjectKeyFromObject(cj), &viaCache))
+	must(t, w.direct.Get(ctx, client.ObjectKeyFromObject(cj), &viaServer))
+	if ptr.Deref(viaCache.Spec.Suspend, false) {
+		t.Error("the cached read saw suspend: true although the watch is held back: the cache is not lagging")
+	}
+	if !ptr.Deref(viaServer.Spec.Suspend, false) {
+		t.Error("the direct read must see the update: the API server answers from its current state")
+	}
+	if err := w.cached.Get(ctx, client.ObjectKeyFromObject(added), &batchv1.CronJob{}); !apierrors.IsNotFound(err) {
+		t.Errorf("the cached read of a CronJob created during the lag must be NotFound; got %v", err)
+	}
+	must(t, w.direct.Get(ctx, client.ObjectKeyFromObject(added), &batchv1.CronJob{}))
+
+	// When the events arrive, the cache catches up, in order.
+	w.lag.Resume("cronjobs")
+	w.caughtUp(t, suspended)
+	w.caughtUp(t, added)
+	must(t, w.cached.Get(ctx, client.ObjectKeyFromObject(cj), &viaCache))
+	if !ptr.Deref(viaCache.Spec.Suspend, false) {
+		t.Error("after the lag, the cache must hold the update")
+	}
+}
+
+func TestADirectReadAfterAWriteIsAlwaysCurrent(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	// Even with every watch held back: reads of the API server do not go
+	// through any watch.
+	w.lag.Pause("cronjobs", "jobs")
+	cj := cronJob(w.ns, "counter")
+	must(t, w.direct.Create(ctx, cj))
+	stale := 0
+	for i := range 50 {
+		cj.Spec.StartingDeadlineSeconds = ptr.To(int64(i))
+		must(t, w.direct.Update(ctx, cj))
+		var direct, cached batchv1.CronJob
+		must(t, w.direct.Get(ctx, client.ObjectKeyFromObject(cj), &direct))
+		if got := ptr.Deref(direct.Spec.StartingDeadlineSeconds, -1); got != int64(i) {
+			t.Fatalf("write %d: the direct read returned %d", i, got)
+		}
+		if err := w.cached.Get(ctx, client.ObjectKeyFromObject(cj), &cached); err != nil || ptr.Deref(cached.Spec.StartingDeadlineSeconds, -1) != int64(i) {
+			stale++
+		}
+	}
+	if stale != 50 {
+		t.Errorf("with the watch held back, all 50 cached reads must be stale; %d were", stale)
+	}
+	t.Logf("50 writes: 50 direct reads current, %d cached reads stale", stale)
+}
+
+func cronJob(ns, name string) *batchv1.CronJob {
+	return &batchv1.CronJob{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+		Spec: batchv1.CronJobSpec{
+			Schedule: "@daily",
+			JobTemplate: kbatchv1.JobTemplateSpec{Spec: kbatchv1.JobSpec{Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+				RestartPolicy: corev1.RestartPolicyNever,
+				Containers:    []corev1.Container{{Name: "c", Image: "busybox"}},
+			}}}},
+		},
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(fmt.Sprint(err))
+	}
+}
