@@ -277,7 +277,7 @@ func cronJob(ns, name string) *batchv1.CronJob {
 	return &batchv1.CronJob{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
 		Spec: batchv1.CronJobSpec{
-			Schedule: "0 0 1 1 *",
+			Schedule:    "0 0 1 1 *",
 			JobTemplate: kbatchv1.JobTemplateSpec{Spec: kbatchv1.JobSpec{Template: podTemplate()}},
 		},
 	}

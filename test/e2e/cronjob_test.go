@@ -207,7 +207,7 @@ var _ = Describe("cronlab on a cluster", Ordered, func() {
 		By("waiting until the first Job has been pruned")
 		Eventually(func() error {
 			return k8sClient.Get(ctx, client.ObjectKeyFromObject(&firstJob), &kbatchv1.Job{})
-		}).WithTimeout(60*time.Second).WithPolling(time.Second).Should(Satisfy(apierrors.IsNotFound))
+		}).WithTimeout(60 * time.Second).WithPolling(time.Second).Should(Satisfy(apierrors.IsNotFound))
 		Expect(w.eventReasons(cj)).To(ContainElement("SuccessfulDelete"))
 
 		By("waiting for its pod to be garbage collected")
