@@ -61,6 +61,11 @@ verify-generated: manifests generate ## Fail when generated files differ from wh
 		git status --porcelain -- api config internal cmd; git --no-pager diff --stat; exit 1; \
 	fi
 
+.PHONY: verify-fmt
+verify-fmt: ## Fail when a Go file is not gofmt-formatted (files with build tags included).
+	@files=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$files" ]; then \
+		echo "Not gofmt-formatted (run gofmt -w on them):"; echo "$$files"; exit 1; fi
+
 .PHONY: fmt
 fmt: ## Run go fmt against code.
 	go fmt ./...
