@@ -31,12 +31,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
@@ -54,24 +51,9 @@ type world struct {
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	assets, err := utils.EnvtestAssets(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := &envtest.Environment{
-		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "config", "crd", "bases")},
-		ErrorIfCRDPathMissing: true,
-		BinaryAssetsDirectory: assets,
-	}
-	cfg, err := env.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = env.Stop() })
-	scheme := runtime.NewScheme()
-	must(t, clientgoscheme.AddToScheme(scheme))
-	must(t, batchv1.AddToScheme(scheme))
-
+	cfg := utils.StartAPIServer(t, filepath.Join("..", ".."))
+	scheme := utils.Scheme(t)
+	var err error
 	w := &world{lag: lag.NewWatches()}
 	if w.direct, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,101 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package expectations
+
+import (
+	"testing"
+	"time"
+
+	clocktesting "k8s.io/utils/clock/testing"
+)
+
+func TestExpectations(t *testing.T) {
+	start := time.Date(2030, time.January, 7, 10, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name string
+		do   func(e *Expectations, c *clocktesting.FakeClock)
+		want bool
+	}{{
+		name: "an owner the controller never created for is satisfied",
+		do:   func(*Expectations, *clocktesting.FakeClock) {},
+		want: true,
+	}, {
+		name: "right after a create, the cache cannot be trusted",
+		do:   func(e *Expectations, _ *clocktesting.FakeClock) { e.Expect("ns/a", 1) },
+		want: false,
+	}, {
+		name: "once the informer has seen the child, it can",
+		do: func(e *Expectations, _ *clocktesting.FakeClock) {
+			e.Expect("ns/a", 1)
+			e.Observed("ns/a")
+		},
+		want: true,
+	}, {
+		name: "two creates need two observations",
+		do: func(e *Expectations, _ *clocktesting.FakeClock) {
+			e.Expect("ns/a", 2)
+			e.Observed("ns/a")
+		},
+		want: false,
+	}, {
+		name: "creates add up",
+		do: func(e *Expectations, _ *clocktesting.FakeClock) {
+			e.Expect("ns/a", 1)
+			e.Expect("ns/a", 1)
+			e.Observed("ns/a")
+			e.Observed("ns/a")
+		},
+		want: true,
+	}, {
+		name: "an observation for another owner does not count",
+		do: func(e *Expectations, _ *clocktesting.FakeClock) {
+			e.Expect("ns/a", 1)
+			e.Observed("ns/b")
+		},
+		want: false,
+	}, {
+		name: "an unexpected child seen earlier does not pay for a later create",
+		do: func(e *Expectations, _ *clocktesting.FakeClock) {
+			e.Observed("ns/a")
+			e.Expect("ns/a", 1)
+		},
+		want: false,
+	}, {
+		name: "a record older than the TTL expires: an event was lost, act again",
+		do: func(e *Expectations, c *clocktesting.FakeClock) {
+			e.Expect("ns/a", 1)
+			c.Step(5*time.Minute + time.Second)
+		},
+		want: true,
+	}, {
+		name: "within the TTL it holds",
+		do: func(e *Expectations, c *clocktesting.FakeClock) {
+			e.Expect("ns/a", 1)
+			c.Step(4 * time.Minute)
+		},
+		want: false,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := clocktesting.NewFakeClock(start)
+			e := New(c, 5*time.Minute)
+			tc.do(e, c)
+			if got := e.Satisfied("ns/a"); got != tc.want {
+				t.Errorf("Satisfied = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
