@@ -22,7 +22,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -47,10 +46,18 @@ func EnvtestAssets(root string) (string, error) {
 	return strings.TrimSpace(string(b)), nil
 }
 
+// TB is what StartAPIServer and Scheme need of a test: a *testing.T, or
+// Ginkgo's GinkgoT().
+type TB interface {
+	Helper()
+	Fatal(args ...any)
+	Cleanup(func())
+}
+
 // StartAPIServer starts etcd and kube-apiserver with cronlab's CRDs (from
 // config/crd/bases under root) for one test, and stops them when it ends.
 // The lesson of how this works is stage 07 (exercises/07-envtest).
-func StartAPIServer(t testing.TB, root string) *rest.Config {
+func StartAPIServer(t TB, root string) *rest.Config {
 	t.Helper()
 	assets, err := EnvtestAssets(root)
 	if err != nil {
@@ -70,7 +77,7 @@ func StartAPIServer(t testing.TB, root string) *rest.Config {
 }
 
 // Scheme knows the built-in kinds and cronlab's.
-func Scheme(t testing.TB) *runtime.Scheme {
+func Scheme(t TB) *runtime.Scheme {
 	t.Helper()
 	s := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, batchv1.AddToScheme} {

@@ -1,0 +1,143 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package stalecache
+
+import (
+	"context"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	batchv1 "cronlab.dev/cronlab/api/v1"
+)
+
+// The specs of the bonus stage. Each It calls one function you write;
+// mutants_test.go runs them again against Reconcilers that do not tolerate
+// a stale cache, and expects each of those to fail at least one of them.
+var _ = Describe("The Reconciler under a stale cache", func() {
+	var w *world
+	BeforeEach(func() { w = newWorld(nil) })
+
+	It("c-lag: adopts the Job its cache has not seen, and converges", func() { cLag(w) })
+	It("u-lag: writes status over a stale copy without a conflict or a lost update, and converges", func() { uLag(w) })
+	It("d-lag: takes NotFound on deleting a Job its cache still has as done, and converges", func() { dLag(w) })
+})
+
+// lab:begin stale-cache-specs
+
+// get reads cj from the API server.
+func get(cj *batchv1.CronJob) *batchv1.CronJob {
+	GinkgoHelper()
+	var got batchv1.CronJob
+	Expect(k8sClient.Get(context.Background(), client.ObjectKeyFromObject(cj), &got)).To(Succeed())
+	return &got
+}
+
+// notDegraded: a lag is not a failure, and must not be reported as one.
+func notDegraded(cj *batchv1.CronJob) {
+	GinkgoHelper()
+	if c := meta.FindStatusCondition(cj.Status.Conditions, batchv1.ConditionDegraded); c != nil {
+		Expect(c.Status).To(Equal(metav1.ConditionFalse), "Degraded: %s", c.Message)
+	}
+}
+
+// c-lag: the API server has the Job, the cache does not. The reconcile
+// that plans to create it gets AlreadyExists.
+func cLag(w *world) {
+	cj := w.cronJob("c-lag")
+	w.settle(cj)
+
+	w.lag.Pause("jobs", "cronjobs")
+	Expect(w.reconcileAt(tenAM, cj)).To(Succeed())
+	// The cache shows neither the Job nor the status that records the run:
+	// the second reconcile plans the same create.
+	Expect(w.reconcileAt(tenAM, cj)).To(Succeed(), "AlreadyExists for our own Job is not an error")
+	Expect(w.writeErrors()).To(ContainElement(Satisfy(apierrors.IsAlreadyExists)))
+	Expect(w.jobs()).To(HaveLen(1))
+
+	w.lag.Resume("jobs", "cronjobs")
+	w.settle(cj)
+	Expect(w.reconcileAt(tenAM.Add(time.Minute), cj)).To(Succeed())
+	got := get(cj)
+	Expect(got.Status.Active).To(HaveLen(1))
+	notDegraded(got)
+}
+
+// u-lag: both have the CronJob, the cache an older version of it. A write
+// made from the stale copy with its resourceVersion conflicts; the
+// Reconciler's merge patch of the status carries no resourceVersion, and
+// touches only the status.
+func uLag(w *world) {
+	ctx := context.Background()
+	cj := w.cronJob("u-lag")
+	w.settle(cj)
+
+	w.lag.Pause("cronjobs")
+	fresh := get(cj)
+	fresh.Spec.Suspend = ptr.To(true)
+	Expect(k8sClient.Update(ctx, fresh)).To(Succeed(), "someone suspends the CronJob")
+
+	var stale batchv1.CronJob
+	Expect(w.cache.Get(ctx, client.ObjectKeyFromObject(cj), &stale)).To(Succeed())
+	Expect(ptr.Deref(stale.Spec.Suspend, false)).To(BeFalse(), "the cache lags")
+	Expect(k8sClient.Status().Update(ctx, stale.DeepCopy())).To(Satisfy(apierrors.IsConflict),
+		"an Update from the stale copy conflicts")
+
+	Expect(w.reconcileAt(tenAM, cj)).To(Succeed())
+	Expect(w.writeErrors()).To(BeEmpty())
+	got := get(cj)
+	Expect(ptr.Deref(got.Spec.Suspend, false)).To(BeTrue(), "the status write must not undo the suspension")
+	Expect(got.Status.LastScheduleTime.Time).To(BeTemporally("==", tenAM))
+
+	w.lag.Resume("cronjobs")
+	w.settle(cj)
+	Expect(w.reconcileAt(tenAM.Add(time.Hour), cj)).To(Succeed())
+	Expect(w.jobs()).To(HaveLen(1), "suspended: the 11:00 run does not start")
+	got = get(cj)
+	Expect(meta.FindStatusCondition(got.Status.Conditions, batchv1.ConditionReady)).To(HaveField("Reason", "Suspended"))
+	notDegraded(got)
+}
+
+// d-lag: the cache has a Job the API server no longer has. Deleting it
+// (here: history cleanup) gets NotFound.
+func dLag(w *world) {
+	ctx := context.Background()
+	cj := w.cronJob("d-lag", func(cj *batchv1.CronJob) { cj.Spec.SuccessfulJobsHistoryLimit = ptr.To[int32](0) })
+	old := w.completedJob(cj, "d-lag-old")
+	w.settle(cj)
+
+	w.lag.Pause("jobs")
+	Expect(k8sClient.Delete(ctx, old, client.PropagationPolicy(metav1.DeletePropagationBackground))).To(Succeed(),
+		"someone else deletes the Job")
+	Expect(w.reconcileAt(tenAM.Add(-30*time.Minute), cj)).To(Succeed(), "a Job that is already gone is deleted")
+	Expect(w.writeErrors()).To(ContainElement(Satisfy(apierrors.IsNotFound)))
+
+	w.lag.Resume("jobs")
+	w.settle(cj)
+	Expect(w.reconcileAt(tenAM.Add(-29*time.Minute), cj)).To(Succeed())
+	Expect(w.jobs()).To(BeEmpty())
+	notDegraded(get(cj))
+}
+
+// lab:end

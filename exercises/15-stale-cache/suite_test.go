@@ -1,0 +1,242 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package stalecache is the bonus stage: correctness under a stale cache.
+// Each spec makes the controller's cache lag in one of the three ways the
+// course names (c-lag, u-lag, d-lag), shows the error that lag produces,
+// and shows that the Reconciler shrugs it off and converges once the
+// lagging event arrives.
+package stalecache
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	kbatchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/events"
+	clocktesting "k8s.io/utils/clock/testing"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/internal/controller"
+	"cronlab.dev/cronlab/test/lag"
+	"cronlab.dev/cronlab/test/utils"
+)
+
+var (
+	cfg       *rest.Config
+	scheme    *runtime.Scheme
+	k8sClient client.Client // direct: for setup and assertions
+)
+
+func TestStaleCache(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "Bonus: correctness under a stale cache")
+}
+
+var _ = BeforeSuite(func() {
+	cfg = utils.StartAPIServer(GinkgoT(), filepath.Join("..", ".."))
+	scheme = utils.Scheme(GinkgoT())
+	var err error
+	k8sClient, err = client.New(cfg, client.Options{Scheme: scheme})
+	Expect(err).NotTo(HaveOccurred())
+})
+
+// tenAM is when the run under test is due; the fake clock starts there.
+var tenAM = time.Date(2030, time.January, 7, 10, 0, 0, 0, time.UTC)
+
+// world is one spec's: a namespace, a manager whose cache lags when told
+// to (w.lag), and the reference Reconciler reading that cache, with a fake
+// clock. Every error that the API server returns to the Reconciler's
+// writes is kept in w.writeErrors.
+type world struct {
+	ns    string
+	lag   *lag.Watches
+	clock *clocktesting.FakeClock
+	r     *controller.CronJobReconciler
+	cache client.Client
+
+	mu     sync.Mutex
+	errors []error
+}
+
+func newWorld(m *mutant) *world {
+	ctx, cancel := context.WithCancel(context.Background())
+	w := &world{lag: lag.NewWatches(), clock: clocktesting.NewFakeClock(tenAM)}
+	DeferCleanup(func() {
+		w.lag.Resume("cronjobs", "jobs")
+		cancel()
+	})
+	mgr, err := ctrl.NewManager(w.lag.Config(cfg), ctrl.Options{Scheme: scheme, Metrics: metricsserver.Options{BindAddress: "0"}})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(controller.IndexJobsByOwner(ctx, mgr.GetFieldIndexer())).To(Succeed())
+	for _, obj := range []client.Object{&batchv1.CronJob{}, &kbatchv1.Job{}} {
+		_, err := mgr.GetCache().GetInformer(ctx, obj)
+		Expect(err).NotTo(HaveOccurred())
+	}
+	go func() { _ = mgr.Start(ctx) }()
+	Expect(mgr.GetCache().WaitForCacheSync(ctx)).To(BeTrue())
+	w.cache = mgr.GetClient()
+
+	var c client.WithWatch = withWatch{mgr.GetClient()}
+	var reader client.Reader = mgr.GetAPIReader()
+	if m != nil {
+		c = interceptor.NewClient(c, m.funcs)
+		if m.apiReader != nil {
+			reader = m.apiReader(reader)
+		}
+	}
+	w.r = &controller.CronJobReconciler{
+		Client:    interceptor.NewClient(c, w.recordErrors()),
+		APIReader: reader,
+		Scheme:    scheme,
+		Recorder:  events.NewFakeRecorder(100),
+		Clock:     w.clock,
+	}
+
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "stale-"}}
+	Expect(k8sClient.Create(ctx, ns)).To(Succeed())
+	w.ns = ns.Name
+	return w
+}
+
+// recordErrors keeps the errors of the Reconciler's writes.
+func (w *world) recordErrors() interceptor.Funcs {
+	keep := func(err error) error {
+		if err != nil {
+			w.mu.Lock()
+			w.errors = append(w.errors, err)
+			w.mu.Unlock()
+		}
+		return err
+	}
+	return interceptor.Funcs{
+		Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
+			return keep(c.Create(ctx, obj, opts...))
+		},
+		Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
+			return keep(c.Delete(ctx, obj, opts...))
+		},
+		SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
+			return keep(c.SubResource(sub).Patch(ctx, obj, patch, opts...))
+		},
+	}
+}
+
+// writeErrors returns the errors the Reconciler's writes got so far.
+func (w *world) writeErrors() []error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]error(nil), w.errors...)
+}
+
+// reconcileAt sets the clock and reconciles cj once. It does not wait for
+// the cache: the cache lags on purpose.
+func (w *world) reconcileAt(now time.Time, cj *batchv1.CronJob) error {
+	w.clock.SetTime(now)
+	_, err := w.r.Reconcile(context.Background(), ctrl.Request{NamespacedName: client.ObjectKeyFromObject(cj)})
+	return err
+}
+
+// settle waits until the cache holds what the API server holds: the
+// CronJob at its resourceVersion, and the same Jobs.
+func (w *world) settle(cj *batchv1.CronJob) {
+	GinkgoHelper()
+	Eventually(func(g Gomega) {
+		var direct, cached batchv1.CronJob
+		g.Expect(k8sClient.Get(context.Background(), client.ObjectKeyFromObject(cj), &direct)).To(Succeed())
+		g.Expect(w.cache.Get(context.Background(), client.ObjectKeyFromObject(cj), &cached)).To(Succeed())
+		g.Expect(cached.ResourceVersion).To(Equal(direct.ResourceVersion))
+		var directJobs, cachedJobs kbatchv1.JobList
+		g.Expect(k8sClient.List(context.Background(), &directJobs, client.InNamespace(w.ns))).To(Succeed())
+		g.Expect(w.cache.List(context.Background(), &cachedJobs, client.InNamespace(w.ns))).To(Succeed())
+		g.Expect(len(cachedJobs.Items)).To(Equal(len(directJobs.Items)))
+	}).WithTimeout(30 * time.Second).WithPolling(10 * time.Millisecond).Should(Succeed())
+}
+
+// cronJob returns an hourly CronJob whose last run was at 09:00, created.
+func (w *world) cronJob(name string, mutate ...func(*batchv1.CronJob)) *batchv1.CronJob {
+	GinkgoHelper()
+	cj := &batchv1.CronJob{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: w.ns},
+		Spec: batchv1.CronJobSpec{
+			Schedule: "0 * * * *",
+			TimeZone: ptr.To("Etc/UTC"),
+			JobTemplate: kbatchv1.JobTemplateSpec{Spec: kbatchv1.JobSpec{Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+				RestartPolicy: corev1.RestartPolicyNever,
+				Containers:    []corev1.Container{{Name: "c", Image: "busybox"}},
+			}}}},
+		},
+	}
+	for _, m := range mutate {
+		m(cj)
+	}
+	Expect(k8sClient.Create(context.Background(), cj)).To(Succeed())
+	cj.Status.LastScheduleTime = &metav1.Time{Time: tenAM.Add(-time.Hour)}
+	Expect(k8sClient.Status().Update(context.Background(), cj)).To(Succeed())
+	return cj
+}
+
+// jobs lists the namespace's Jobs from the API server.
+func (w *world) jobs() []kbatchv1.Job {
+	GinkgoHelper()
+	var list kbatchv1.JobList
+	Expect(k8sClient.List(context.Background(), &list, client.InNamespace(w.ns))).To(Succeed())
+	return list.Items
+}
+
+// completedJob makes a Job of cj's that finished at 09:01, as the Job
+// controller would have marked it.
+func (w *world) completedJob(cj *batchv1.CronJob, name string) *kbatchv1.Job {
+	GinkgoHelper()
+	job := &kbatchv1.Job{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: w.ns},
+		Spec:       kbatchv1.JobSpec{Template: cj.Spec.JobTemplate.Spec.Template},
+	}
+	Expect(ctrl.SetControllerReference(cj, job, scheme)).To(Succeed())
+	Expect(k8sClient.Create(context.Background(), job)).To(Succeed())
+	start, end := metav1.NewTime(tenAM.Add(-time.Hour)), metav1.NewTime(tenAM.Add(-59*time.Minute))
+	job.Status.StartTime, job.Status.CompletionTime, job.Status.Succeeded = &start, &end, 1
+	job.Status.Conditions = []kbatchv1.JobCondition{
+		{Type: kbatchv1.JobSuccessCriteriaMet, Status: corev1.ConditionTrue, LastTransitionTime: end},
+		{Type: kbatchv1.JobComplete, Status: corev1.ConditionTrue, LastTransitionTime: end},
+	}
+	Expect(k8sClient.Status().Update(context.Background(), job)).To(Succeed())
+	return job
+}
+
+// withWatch lets the interceptor wrap the manager's client, which has no
+// Watch: the Reconciler never watches.
+type withWatch struct{ client.Client }
+
+func (withWatch) Watch(context.Context, client.ObjectList, ...client.ListOption) (watch.Interface, error) {
+	panic("the Reconciler does not watch")
+}
