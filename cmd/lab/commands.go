@@ -244,7 +244,10 @@ func ensureControllerGen(root string) error {
 
 // cmdVerify is the instructor's guarantee, run by CI: every starter builds
 // and vets, its stage's tests fail on it, and pass on the reference.
-func cmdVerify(root string, stages []stage, only []string) error {
+// referenceTested says that the reference has just passed every test (CI runs
+// `make test` first): then verify only checks that each stage's tests exist,
+// which saves a third of its time.
+func cmdVerify(root string, stages []stage, only []string, referenceTested bool) error {
 	todo := stages
 	if len(only) > 0 {
 		todo = nil
@@ -266,12 +269,20 @@ func cmdVerify(root string, stages []stage, only []string) error {
 	for _, s := range todo {
 		start := time.Now()
 		fmt.Printf("stage %s (%s)\n", s.ID, s.Title)
-		if err := runChecks(root, s, false); err != nil {
+		if referenceTested {
+			if err := listChecks(root, s); err != nil {
+				problems = append(problems, fmt.Sprintf("stage %s: %v", s.ID, err))
+				fmt.Println("  FAIL  the stage's tests exist")
+				continue
+			}
+			fmt.Println("  ok    the stage's tests exist (make test ran them on the reference)")
+		} else if err := runChecks(root, s, false); err != nil {
 			problems = append(problems, fmt.Sprintf("stage %s: the reference fails its own tests: %v", s.ID, err))
 			fmt.Println("  FAIL  the reference passes the stage's tests")
 			continue
+		} else {
+			fmt.Println("  ok    the reference passes the stage's tests")
 		}
-		fmt.Println("  ok    the reference passes the stage's tests")
 		dir, _, cleanup, err := starterTree(root, stages, s)
 		if err != nil {
 			return err
@@ -307,6 +318,31 @@ func cmdVerify(root string, stages []stage, only []string) error {
 	}
 	fmt.Printf("\n%d stage(s) verified\n", len(todo))
 	return nil
+}
+
+// listChecks checks that each of the stage's tests selects at least one
+// test, without running them.
+func listChecks(dir string, s stage) error {
+	for _, t := range s.Tests {
+		out, err := output(dir, "go", t.listArgs()...)
+		if err != nil {
+			return fmt.Errorf("%s: %v\n%s", strings.Join(t.listArgs()[2:], " "), err, lastLines(out, 10))
+		}
+		if t.Labels == "" && !listedATest(out) {
+			return fmt.Errorf("%s: no test matches", strings.Join(t.listArgs()[2:], " "))
+		}
+	}
+	return nil
+}
+
+// listedATest tells whether `go test -list` printed a test name.
+func listedATest(out string) bool {
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "Test") || strings.HasPrefix(line, "Example") || strings.HasPrefix(line, "Fuzz") {
+			return true
+		}
+	}
+	return false
 }
 
 // cmdDoctor checks the machine for what the workshop needs.

@@ -63,6 +63,22 @@ func (t stageTest) args() []string {
 	return args
 }
 
+// listArgs are go test arguments that only show that the tests exist: they
+// list the matching Go tests, or walk the matching Ginkgo specs without
+// running them (dry run, which also skips BeforeSuite). A filter that matches
+// nothing fails, as in args.
+func (t stageTest) listArgs() []string {
+	args := []string{"test", "-count=1", t.Package}
+	switch {
+	case t.Labels != "":
+		return append(args, "-ginkgo.label-filter="+t.Labels, "-ginkgo.fail-on-empty", "-ginkgo.dry-run")
+	case t.Run != "":
+		return append(args, "-list", t.Run)
+	default:
+		return append(args, "-list", ".")
+	}
+}
+
 func (s stage) readme() string { return filepath.Join(s.Dir, "README.md") }
 
 // loadStages reads every exercises/NN-slug/stage.yaml, in order.
