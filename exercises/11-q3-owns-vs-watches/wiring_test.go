@@ -94,7 +94,7 @@ func TestOwnsAndWatchesEnqueueTheSameRequests(t *testing.T) {
 	probe := builder.ControllerManagedBy(mgr)
 	if controller.WatchWithWatches(probe, mgr) == nil {
 		t.Fatal("WatchWithWatches returned no builder: write it in internal/controller/cronjob_controller.go " +
-			"(TODO(lab 11), exercises/11-q3-owns-vs-watches/README.md)")
+			"(see exercises/11-q3-owns-vs-watches/README.md)")
 	}
 	queues := map[string]*recordingQueue{}
 	nothing := reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) { return reconcile.Result{}, nil })

@@ -71,13 +71,13 @@ func newWorld(t *testing.T) *world {
 	// Ask for the informers now, and wait until they have listed.
 	for _, obj := range []client.Object{&batchv1.CronJob{}, &kbatchv1.Job{}} {
 		if _, err := mgr.GetCache().GetInformer(ctx, obj); err != nil {
-			t.Fatalf("starting the cache (is test/lag written? TODO(lab 13)): %v", err)
+			t.Fatalf("starting the cache (is test/lag written? see exercises/13-q6-direct-reads/README.md): %v", err)
 		}
 	}
 	syncCtx, syncCancel := context.WithTimeout(ctx, 30*time.Second)
 	defer syncCancel()
 	if !mgr.GetCache().WaitForCacheSync(syncCtx) {
-		t.Fatal("the cache did not sync within 30s: do the watches of test/lag pass their events on? (TODO(lab 13))")
+		t.Fatal("the cache did not sync within 30s: do the watches of test/lag pass their events on? (exercises/13-q6-direct-reads/README.md)")
 	}
 	w.cached = mgr.GetClient()
 

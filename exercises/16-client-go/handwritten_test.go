@@ -39,7 +39,7 @@ import (
 	"cronlab.dev/cronlab/test/utils"
 )
 
-const hint = "is the work loop written (processNextWorkItem and enqueueOwner in internal/handwritten, TODO(lab 16))?"
+const hint = "is the work loop written (processNextWorkItem and enqueueOwner in internal/handwritten; see exercises/16-client-go/README.md)?"
 
 func TestTheHandWrittenControllerStartsARunAndSeesItFinish(t *testing.T) {
 	cfg := utils.StartAPIServer(t, filepath.Join("..", ".."))
