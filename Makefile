@@ -115,6 +115,17 @@ test-e2e: manifests generate fmt vet install ## Run the end-to-end tests against
 	@$(KUBECTL) cluster-info >/dev/null 2>&1 || { echo "No cluster reachable: start one with 'make cluster' (no Docker needed) or 'make kind-cluster'."; exit 1; }
 	go test -tags e2e ./test/e2e/ -v -ginkgo.v -timeout 30m
 
+##@ Benchmark
+
+BENCH_N ?= 100,500
+BENCH_MINUTES ?= 3
+BENCH_MANAGER_ARGS ?=
+
+.PHONY: bench
+bench: build install ## Upstream's CronJob controller vs cronlab's on the current cluster (make cluster first); BENCH_N, BENCH_MINUTES, BENCH_MANAGER_ARGS.
+	@$(KUBECTL) cluster-info >/dev/null 2>&1 || { echo "No cluster reachable: start one with 'make cluster' (no Docker needed)."; exit 1; }
+	go run ./hack/bench -n $(BENCH_N) -minutes $(BENCH_MINUTES) -manager bin/manager -out bench-results -manager-args "$(BENCH_MANAGER_ARGS)"
+
 ##@ Lab
 
 .PHONY: lab

@@ -65,6 +65,8 @@ func init() {
 func main() {
 	var metricsAddr, probeAddr, leaderElectionNamespace, webhookCertPath string
 	var secureMetrics, enableLeaderElection, enableHTTP2 bool
+	var workers, apiBurst int
+	var apiQPS float64
 	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8080",
 		"The address the metrics endpoint binds to, such as :8443 for HTTPS or :8080 for HTTP. Use 0 to turn metrics off.")
 	flag.BoolVar(&secureMetrics, "metrics-secure", false,
@@ -78,6 +80,13 @@ func main() {
 		"Serve metrics over HTTP/2 too. Off by default because of the HTTP/2 Stream Cancellation and Rapid Reset CVEs.")
 	flag.StringVar(&webhookCertPath, "webhook-cert-path", "",
 		"The directory holding the webhook server's tls.crt and tls.key. Default: "+defaultCertDir())
+	// Defaults chosen by `make bench` (docs/performance.md): every CronJob
+	// on the same schedule means a burst of writes at the top of the minute.
+	flag.IntVar(&workers, "workers", 4,
+		"How many CronJobs are reconciled at the same time (controller-runtime's MaxConcurrentReconciles).")
+	flag.Float64Var(&apiQPS, "kube-api-qps", 50,
+		"Requests per second to the API server that the manager's client allows itself; -1 turns client-side throttling off.")
+	flag.IntVar(&apiBurst, "kube-api-burst", 100, "Requests the manager's client may send at once above --kube-api-qps.")
 	opts := zap.Options{Development: true}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
@@ -104,7 +113,9 @@ func main() {
 		os.Exit(1)
 	}
 
-	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
+	cfg := ctrl.GetConfigOrDie()
+	cfg.QPS, cfg.Burst = float32(apiQPS), apiBurst
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                  scheme,
 		Metrics:                 metricsOptions,
 		HealthProbeBindAddress:  probeAddr,
@@ -128,6 +139,7 @@ func main() {
 		APIReader: mgr.GetAPIReader(),
 		Scheme:    mgr.GetScheme(),
 		Recorder:  mgr.GetEventRecorder("cronjob-controller"),
+		Workers:   workers,
 	}).SetupWithManager(mgr); err != nil {
 		setupLog.Error(err, "unable to create controller", "controller", "CronJob")
 		os.Exit(1)

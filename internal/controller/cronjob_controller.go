@@ -36,6 +36,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
@@ -59,6 +60,9 @@ type CronJobReconciler struct {
 	// Clock tells the time. Tests set a fake clock and move it forward to
 	// the next run instead of waiting; nil means the real clock.
 	Clock clock.PassiveClock
+	// Workers is how many CronJobs are reconciled at once; 0 means 1.
+	// controller-runtime never gives the same CronJob to two workers.
+	Workers int
 }
 
 // The RBAC markers below become config/rbac/role.yaml (`make manifests`).
@@ -160,6 +164,7 @@ func (r *CronJobReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	}
 	return WatchWithOwns(ctrl.NewControllerManagedBy(mgr)).
 		Named("cronjob").
+		WithOptions(crcontroller.Options{MaxConcurrentReconciles: max(r.Workers, 1)}).
 		Complete(r)
 }
 

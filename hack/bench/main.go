@@ -1,0 +1,482 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Command bench measures how punctually CronJobs start their Jobs, for the
+// upstream CronJob controller (in kube-controller-manager) and for cronlab's,
+// on the cluster of the current kubeconfig (`make bench` uses the local
+// cluster). See docs/performance.md.
+//
+// For each N it creates N CronJobs on "*/1 * * * *" in a namespace of their
+// own, one controller after the other, never both at once: the machine has
+// two cores, and two controllers busy at the same minute would slow each
+// other and the API server, so neither figure would be the controller's own.
+//
+// The CronJobs use concurrencyPolicy Replace and a Job template with
+// suspend: true. Every minute each CronJob deletes its previous Job and
+// creates a new one, so the number of Jobs stays at N, and no pod is ever
+// made: what is measured is the CronJob controller, not the scheduler or
+// kwok.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	kbatchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	batchv1 "cronlab.dev/cronlab/api/v1"
+)
+
+// upstreamAnnotation is where the upstream controller writes the scheduled
+// time of a Job (cronlab's is batchv1.ScheduledTimeAnnotation).
+const upstreamAnnotation = "batch.kubernetes.io/cronjob-scheduled-timestamp"
+
+type options struct {
+	sizes       []int
+	minutes     int
+	manager     string
+	managerArgs []string
+	out         string
+	only        string
+}
+
+func main() {
+	var o options
+	var sizes, managerArgs string
+	flag.StringVar(&sizes, "n", "100,500", "comma-separated numbers of CronJobs")
+	flag.IntVar(&o.minutes, "minutes", 3, "scheduled minutes to measure for each N and controller")
+	flag.StringVar(&o.manager, "manager", "bin/manager", "the cronlab manager binary (make build)")
+	flag.StringVar(&managerArgs, "manager-args", "", "extra flags for the cronlab manager, space-separated")
+	flag.StringVar(&o.out, "out", "bench-results", "directory for results.md and results.json")
+	flag.StringVar(&o.only, "only", "", "run only this controller: upstream or cronlab")
+	flag.Parse()
+	for _, s := range strings.Split(sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n <= 0 {
+			fail(fmt.Errorf("-n: %q is not a positive number", s))
+		}
+		o.sizes = append(o.sizes, n)
+	}
+	o.managerArgs = strings.Fields(managerArgs)
+	if err := run(o); err != nil {
+		fail(err)
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "bench:", err)
+	os.Exit(1)
+}
+
+func progress(format string, args ...any) {
+	fmt.Printf("[bench %s] %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
+}
+
+// result is one controller's figures for one N.
+type result struct {
+	Controller string  `json:"controller"`
+	N          int     `json:"n"`
+	Minutes    int     `json:"minutes"`
+	Expected   int     `json:"expectedRuns"`
+	Started    int     `json:"startedRuns"`
+	SkewP50    float64 `json:"skewP50Seconds"`
+	SkewP99    float64 `json:"skewP99Seconds"`
+	SkewMax    float64 `json:"skewMaxSeconds"`
+	// PerMinute is the p99 skew of each scheduled minute.
+	PerMinute []float64 `json:"p99SkewPerMinuteSeconds"`
+	// Writes are the API server's write requests for Jobs and CronJobs
+	// during the window, by kind of write; WritesPerRun divides their sum
+	// by the runs started.
+	Writes       map[string]float64 `json:"writes"`
+	WritesPerRun float64            `json:"writesPerRun"`
+	Conflicts    float64            `json:"conflicts"`
+	CPUSeconds   float64            `json:"cpuSeconds"`
+	PeakRSSMiB   float64            `json:"peakRSSMiB"`
+	Note         string             `json:"note,omitempty"`
+}
+
+func run(o options) error {
+	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(
+		clientcmd.NewDefaultClientConfigLoadingRules(), &clientcmd.ConfigOverrides{}).ClientConfig()
+	if err != nil {
+		return fmt.Errorf("no cluster: %w (start one with `make cluster`)", err)
+	}
+	// The bench's own client creates thousands of objects: no client-side
+	// throttling (the API server's priority and fairness still applies).
+	cfg.QPS, cfg.Burst = -1, -1
+	kube, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	c, err := client.New(cfg, client.Options{})
+	if err != nil {
+		return err
+	}
+	if err := batchv1.AddToScheme(c.Scheme()); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	var results []result
+	for _, n := range o.sizes {
+		for _, ctl := range []string{"upstream", "cronlab"} {
+			if o.only != "" && o.only != ctl {
+				continue
+			}
+			r, err := measure(context.Background(), o, cfg, kube, c, ctl, n)
+			if err != nil {
+				return fmt.Errorf("%s, N=%d: %w", ctl, n, err)
+			}
+			results = append(results, r)
+			progress("%s N=%d: skew p50 %.2fs p99 %.2fs max %.2fs, %d/%d runs, %.2f writes/run, %d conflicts, CPU %.1fs, peak RSS %.0f MiB",
+				ctl, n, r.SkewP50, r.SkewP99, r.SkewMax, r.Started, r.Expected, r.WritesPerRun, int(r.Conflicts), r.CPUSeconds, r.PeakRSSMiB)
+			if err := write(o.out, results); err != nil {
+				return err
+			}
+		}
+	}
+	progress("results in %s/results.md and %s/results.json", o.out, o.out)
+	return nil
+}
+
+func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.Interface, c client.Client, ctl string, n int) (result, error) {
+	r := result{Controller: ctl, N: n, Minutes: o.minutes, Expected: n * o.minutes}
+	ns := fmt.Sprintf("bench-%s-%d", ctl, n)
+	progress("%s N=%d: namespace %s", ctl, n, ns)
+	if err := c.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}); err != nil {
+		return r, fmt.Errorf("creating namespace %s (left over from an earlier run? kubectl delete ns %s): %w", ns, ns, err)
+	}
+	defer func() {
+		progress("%s N=%d: deleting namespace %s", ctl, n, ns)
+		_ = c.Delete(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})
+		waitGone(c, ns)
+	}()
+
+	var proc process
+	switch ctl {
+	case "cronlab":
+		mgr, err := startManager(o)
+		if err != nil {
+			return r, err
+		}
+		defer mgr.stop()
+		proc = mgr
+	case "upstream":
+		pid, err := findProcess("kube-controller-manager")
+		if err != nil {
+			return r, err
+		}
+		proc = pidProcess(pid)
+		r.Note = "CPU is the whole kube-controller-manager's (all its controllers) in the window; RSS is its peak since it started"
+	}
+
+	// Watch Jobs from now on: the time a Job is first seen is its start.
+	seen := &observations{at: map[string]observation{}}
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	w, err := kube.BatchV1().Jobs(ns).Watch(wctx, metav1.ListOptions{})
+	if err != nil {
+		return r, err
+	}
+	go seen.collect(w)
+
+	progress("%s N=%d: creating %d CronJobs", ctl, n, n)
+	if err := createCronJobs(ctx, c, ctl, ns, n); err != nil {
+		return r, err
+	}
+	// Measure whole minutes that start after every CronJob exists.
+	start := time.Now().Truncate(time.Minute).Add(time.Minute)
+	end := start.Add(time.Duration(o.minutes) * time.Minute)
+	progress("%s N=%d: measuring the runs of %s to %s", ctl, n, start.Format("15:04"), end.Add(-time.Minute).Format("15:04"))
+	time.Sleep(time.Until(start))
+	before, err := scrape(ctx, kube)
+	if err != nil {
+		return r, err
+	}
+	cpuBefore := proc.cpuSeconds()
+	// Wait for the window, and then for the last minute's stragglers: up to
+	// a minute, the next run's time, after which Replace would start anew.
+	for time.Now().Before(end.Add(59 * time.Second)) {
+		time.Sleep(5 * time.Second)
+		got := seen.inWindow(start, end)
+		progress("%s N=%d: %d of %d runs started", ctl, n, len(got), r.Expected)
+		if time.Now().After(end) && len(got) >= r.Expected {
+			break
+		}
+	}
+	after, err := scrape(ctx, kube)
+	if err != nil {
+		return r, err
+	}
+	r.CPUSeconds = proc.cpuSeconds() - cpuBefore
+	r.PeakRSSMiB = proc.peakRSSMiB()
+
+	skews := seen.inWindow(start, end)
+	r.Started = len(skews)
+	all := make([]float64, 0, len(skews))
+	byMinute := map[time.Time][]float64{}
+	for _, s := range skews {
+		all = append(all, s.skew)
+		byMinute[s.scheduled] = append(byMinute[s.scheduled], s.skew)
+	}
+	r.SkewP50, r.SkewP99, r.SkewMax = quantile(all, 0.5), quantile(all, 0.99), quantile(all, 1)
+	for m := start; m.Before(end); m = m.Add(time.Minute) {
+		r.PerMinute = append(r.PerMinute, quantile(byMinute[m], 0.99))
+	}
+	r.Writes, r.Conflicts = writes(before, after, ctl)
+	total := 0.0
+	for _, v := range r.Writes {
+		total += v
+	}
+	if r.Started > 0 {
+		r.WritesPerRun = total / float64(r.Started)
+	}
+	return r, nil
+}
+
+// createCronJobs creates n CronJobs of the controller's kind, 16 at a time.
+func createCronJobs(ctx context.Context, c client.Client, ctl, ns string, n int) error {
+	template := kbatchv1.JobTemplateSpec{Spec: kbatchv1.JobSpec{
+		Suspend: ptr.To(true),
+		Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+			RestartPolicy: corev1.RestartPolicyNever,
+			Containers:    []corev1.Container{{Name: "c", Image: "busybox"}},
+		}},
+	}}
+	objects := make(chan client.Object)
+	errs := make(chan error, 16)
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for obj := range objects {
+				if err := c.Create(ctx, obj); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	for i := range n {
+		meta := metav1.ObjectMeta{Name: fmt.Sprintf("cj-%05d", i), Namespace: ns}
+		var obj client.Object
+		if ctl == "upstream" {
+			obj = &kbatchv1.CronJob{ObjectMeta: meta, Spec: kbatchv1.CronJobSpec{
+				Schedule: "*/1 * * * *", ConcurrencyPolicy: kbatchv1.ReplaceConcurrent, JobTemplate: template,
+				SuccessfulJobsHistoryLimit: ptr.To[int32](0), FailedJobsHistoryLimit: ptr.To[int32](0),
+			}}
+		} else {
+			obj = &batchv1.CronJob{ObjectMeta: meta, Spec: batchv1.CronJobSpec{
+				Schedule: "*/1 * * * *", ConcurrencyPolicy: batchv1.ReplaceConcurrent, JobTemplate: template,
+				SuccessfulJobsHistoryLimit: ptr.To[int32](0), FailedJobsHistoryLimit: ptr.To[int32](0),
+			}}
+		}
+		select {
+		case objects <- obj:
+		case err := <-errs:
+			close(objects)
+			return err
+		}
+	}
+	close(objects)
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return err
+	default:
+		return nil
+	}
+}
+
+type observation struct {
+	scheduled time.Time
+	skew      float64
+}
+
+type observations struct {
+	mu sync.Mutex
+	at map[string]observation // by Job name
+}
+
+// collect records, for each Job added, its scheduled time and how long
+// after it the Job was first seen.
+func (o *observations) collect(w watch.Interface) {
+	for ev := range w.ResultChan() {
+		job, ok := ev.Object.(*kbatchv1.Job)
+		if !ok || ev.Type != watch.Added {
+			continue
+		}
+		now := time.Now()
+		stamp := job.Annotations[upstreamAnnotation]
+		if stamp == "" {
+			stamp = job.Annotations[batchv1.ScheduledTimeAnnotation]
+		}
+		t, err := time.Parse(time.RFC3339, stamp)
+		if err != nil {
+			continue
+		}
+		o.mu.Lock()
+		if _, dup := o.at[job.Name]; !dup {
+			o.at[job.Name] = observation{scheduled: t, skew: now.Sub(t).Seconds()}
+		}
+		o.mu.Unlock()
+	}
+}
+
+func (o *observations) inWindow(start, end time.Time) []observation {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var out []observation
+	for _, ob := range o.at {
+		if !ob.scheduled.Before(start) && ob.scheduled.Before(end) {
+			out = append(out, ob)
+		}
+	}
+	return out
+}
+
+func quantile(xs []float64, q float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	i := int(q*float64(len(s))+0.5) - 1
+	return s[min(max(i, 0), len(s)-1)]
+}
+
+func waitGone(c client.Client, ns string) {
+	for range 120 {
+		if err := c.Get(context.Background(), client.ObjectKey{Name: ns}, &corev1.Namespace{}); err != nil {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+func write(dir string, results []result) error {
+	raw, err := json.MarshalIndent(results, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "results.json"), raw, 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "results.md"), []byte(markdown(results)), 0o644)
+}
+
+func markdown(results []result) string {
+	var b strings.Builder
+	host, _ := os.Hostname()
+	fmt.Fprintf(&b, "Measured %s on %s (%d CPUs), `make bench`.\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), host, numCPU())
+	b.WriteString("| N | controller | runs started | skew p50 | skew p99 | skew max | writes/run | conflicts | CPU s | peak RSS MiB |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
+	byN := map[int]map[string]result{}
+	for _, r := range results {
+		if byN[r.N] == nil {
+			byN[r.N] = map[string]result{}
+		}
+		byN[r.N][r.Controller] = r
+		fmt.Fprintf(&b, "| %d | %s | %d/%d | %.2fs | %.2fs | %.2fs | %.2f | %.0f | %.1f | %.0f |\n",
+			r.N, r.Controller, r.Started, r.Expected, r.SkewP50, r.SkewP99, r.SkewMax, r.WritesPerRun, r.Conflicts, r.CPUSeconds, r.PeakRSSMiB)
+	}
+	var ns []int
+	for n := range byN {
+		ns = append(ns, n)
+	}
+	sort.Ints(ns)
+	b.WriteString("\ncronlab / upstream:\n\n| N | skew p50 | skew p99 | skew max | writes/run |\n|---|---|---|---|---|\n")
+	for _, n := range ns {
+		u, okU := byN[n]["upstream"]
+		c, okC := byN[n]["cronlab"]
+		if !okU || !okC {
+			continue
+		}
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", n, ratio(c.SkewP50, u.SkewP50), ratio(c.SkewP99, u.SkewP99), ratio(c.SkewMax, u.SkewMax), ratio(c.WritesPerRun, u.WritesPerRun))
+	}
+	for _, r := range results {
+		if r.Note != "" {
+			fmt.Fprintf(&b, "\n%s, N=%d: %s.\n", r.Controller, r.N, r.Note)
+			break
+		}
+	}
+	return b.String()
+}
+
+func ratio(a, b float64) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", a/b)
+}
+
+// startManager runs cronlab's manager as a process, webhooks off, with its
+// metrics and probes on ports of their own.
+func startManager(o options) (*managerProcess, error) {
+	args := append([]string{"--metrics-bind-address=127.0.0.1:18080", "--health-probe-bind-address=127.0.0.1:18081"}, o.managerArgs...)
+	cmd := exec.Command(o.manager, args...)
+	cmd.Env = append(os.Environ(), "ENABLE_WEBHOOKS=false")
+	logFile, err := os.Create(filepath.Join(o.out, "manager.log"))
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s (make build): %w", o.manager, err)
+	}
+	return &managerProcess{cmd: cmd, log: logFile}, nil
+}
+
+type managerProcess struct {
+	cmd *exec.Cmd
+	log *os.File
+}
+
+func (m *managerProcess) stop() {
+	_ = m.cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { _ = m.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		_ = m.cmd.Process.Kill()
+		<-done
+	}
+	_ = m.log.Close()
+}
+
+func (m *managerProcess) cpuSeconds() float64 { return pidProcess(m.cmd.Process.Pid).cpuSeconds() }
+func (m *managerProcess) peakRSSMiB() float64 { return pidProcess(m.cmd.Process.Pid).peakRSSMiB() }
