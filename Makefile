@@ -133,7 +133,7 @@ lab: ## Build the lab tool into bin/lab (bin/lab list, start, check, solution, b
 	go build -o bin/lab ./cmd/lab
 
 .PHONY: lab-verify
-lab-verify: lab ## For every stage: the starter builds and vets, its tests fail, the reference passes them.
+lab-verify: lab ## For every stage: the starter compiles and vets, its tests fail, the reference passes them.
 	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" bin/lab verify $(LAB_VERIFY_ARGS)
 
 ##@ Build

@@ -45,7 +45,7 @@ const usage = `usage: lab <command> [stage]
   solution <stage>  show the reference code of the stage, as a diff against its starter
   branches          make every lab/<stage> branch, for an instructor to push
   doctor            check what the workshop needs on this machine, and say how to fix what is missing
-  verify [<stage>…] for every stage (or those named): the starter builds and vets, its tests fail;
+  verify [<stage>…] for every stage (or those named): the starter compiles and vets, its tests fail;
                     the reference passes them, and the previous stage passes on the starter.
                     --reference-tested: make test has just passed here, so only check that
                     the stage's tests exist on the reference (CI)
