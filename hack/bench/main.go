@@ -216,44 +216,48 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 	if err := createCronJobs(ctx, c, ctl, ns, n); err != nil {
 		return r, err
 	}
-	// Measure whole minutes that start after every CronJob exists.
-	start := time.Now().Truncate(time.Minute).Add(time.Minute)
+	// Measure whole minutes in steady state: the first run after creation
+	// has no earlier Job to replace, so skip a minute.
+	start := time.Now().Truncate(time.Minute).Add(2 * time.Minute)
 	end := start.Add(time.Duration(o.minutes) * time.Minute)
-	progress("%s N=%d: measuring the runs of %s to %s", ctl, n, start.Format("15:04"), end.Add(-time.Minute).Format("15:04"))
-	time.Sleep(time.Until(start))
+	progress("%s N=%d: warming up; measuring the runs of %s to %s", ctl, n, start.Format("15:04"), end.Add(-time.Minute).Format("15:04"))
+	// The writes counted are those between just before the first measured
+	// minute (the warm-up minute's runs are done by then, or late) and the
+	// start of the minute after the window.
+	time.Sleep(time.Until(start.Add(-2 * time.Second)))
 	before, err := scrape(ctx, kube)
 	if err != nil {
 		return r, err
 	}
 	cpuBefore := proc.cpuSeconds()
-	// Wait for the window, and then for the last minute's stragglers: up to
-	// a minute, the next run's time, after which Replace would start anew.
-	for time.Now().Before(end.Add(59 * time.Second)) {
-		time.Sleep(5 * time.Second)
-		got := seen.inWindow(start, end)
-		progress("%s N=%d: %d of %d runs started", ctl, n, len(got), r.Expected)
-		if time.Now().After(end) && len(got) >= r.Expected {
-			break
-		}
-	}
+	time.Sleep(time.Until(end))
 	after, err := scrape(ctx, kube)
 	if err != nil {
 		return r, err
 	}
 	r.CPUSeconds = proc.cpuSeconds() - cpuBefore
+	// Then wait for the last minute's stragglers: up to a minute.
+	for time.Now().Before(end.Add(59 * time.Second)) {
+		got := seen.inWindow(start, end)
+		progress("%s N=%d: %d of %d runs started", ctl, n, len(got), r.Expected)
+		if len(got) >= r.Expected {
+			break
+		}
+		time.Sleep(5 * time.Second)
+	}
 	r.PeakRSSMiB = proc.peakRSSMiB()
 
 	skews := seen.inWindow(start, end)
 	r.Started = len(skews)
 	all := make([]float64, 0, len(skews))
-	byMinute := map[time.Time][]float64{}
+	byMinute := map[int64][]float64{} // by Unix minute
 	for _, s := range skews {
 		all = append(all, s.skew)
-		byMinute[s.scheduled] = append(byMinute[s.scheduled], s.skew)
+		byMinute[s.scheduled.Unix()/60] = append(byMinute[s.scheduled.Unix()/60], s.skew)
 	}
 	r.SkewP50, r.SkewP99, r.SkewMax = quantile(all, 0.5), quantile(all, 0.99), quantile(all, 1)
 	for m := start; m.Before(end); m = m.Add(time.Minute) {
-		r.PerMinute = append(r.PerMinute, quantile(byMinute[m], 0.99))
+		r.PerMinute = append(r.PerMinute, quantile(byMinute[m.Unix()/60], 0.99))
 	}
 	r.Writes, r.Conflicts = writes(before, after, ctl)
 	total := 0.0
