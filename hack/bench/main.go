@@ -38,11 +38,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	kbatchv1 "k8s.io/api/batch/v1"
@@ -89,7 +91,10 @@ func main() {
 		o.sizes = append(o.sizes, n)
 	}
 	o.managerArgs = strings.Fields(managerArgs)
-	if err := run(o); err != nil {
+	// Ctrl-C stops the measurement, and still deletes what it created.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, o); err != nil {
 		fail(err)
 	}
 }
@@ -126,7 +131,7 @@ type result struct {
 	Note         string             `json:"note,omitempty"`
 }
 
-func run(o options) error {
+func run(ctx context.Context, o options) error {
 	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(
 		clientcmd.NewDefaultClientConfigLoadingRules(), &clientcmd.ConfigOverrides{}).ClientConfig()
 	if err != nil {
@@ -155,7 +160,7 @@ func run(o options) error {
 			if o.only != "" && o.only != ctl {
 				continue
 			}
-			r, err := measure(context.Background(), o, cfg, kube, c, ctl, n)
+			r, err := measure(ctx, o, cfg, kube, c, ctl, n)
 			if err != nil {
 				return fmt.Errorf("%s, N=%d: %w", ctl, n, err)
 			}
@@ -224,13 +229,17 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 	// The writes counted are those between just before the first measured
 	// minute (the warm-up minute's runs are done by then, or late) and the
 	// start of the minute after the window.
-	time.Sleep(time.Until(start.Add(-2 * time.Second)))
+	if err := sleepUntil(ctx, start.Add(-2*time.Second)); err != nil {
+		return r, err
+	}
 	before, err := scrape(ctx, kube)
 	if err != nil {
 		return r, err
 	}
 	cpuBefore := proc.cpuSeconds()
-	time.Sleep(time.Until(end))
+	if err := sleepUntil(ctx, end); err != nil {
+		return r, err
+	}
 	after, err := scrape(ctx, kube)
 	if err != nil {
 		return r, err
@@ -243,7 +252,9 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 		if len(got) >= r.Expected {
 			break
 		}
-		time.Sleep(5 * time.Second)
+		if err := sleepUntil(ctx, time.Now().Add(5*time.Second)); err != nil {
+			return r, err
+		}
 	}
 	r.PeakRSSMiB = proc.peakRSSMiB()
 
@@ -370,6 +381,18 @@ func (o *observations) inWindow(start, end time.Time) []observation {
 		}
 	}
 	return out
+}
+
+// sleepUntil waits until t, or returns ctx's error if it ends first.
+func sleepUntil(ctx context.Context, t time.Time) error {
+	timer := time.NewTimer(time.Until(t))
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("interrupted: %w", ctx.Err())
+	}
 }
 
 func quantile(xs []float64, q float64) float64 {
