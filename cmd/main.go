@@ -82,11 +82,11 @@ func main() {
 		"The directory holding the webhook server's tls.crt and tls.key. Default: "+defaultCertDir())
 	// Defaults chosen by `make bench` (docs/performance.md): every CronJob
 	// on the same schedule means a burst of writes at the top of the minute.
-	flag.IntVar(&workers, "workers", 4,
+	flag.IntVar(&workers, "workers", 8,
 		"How many CronJobs are reconciled at the same time (controller-runtime's MaxConcurrentReconciles).")
-	flag.Float64Var(&apiQPS, "kube-api-qps", 50,
+	flag.Float64Var(&apiQPS, "kube-api-qps", 300,
 		"Requests per second to the API server that the manager's client allows itself; -1 turns client-side throttling off.")
-	flag.IntVar(&apiBurst, "kube-api-burst", 100, "Requests the manager's client may send at once above --kube-api-qps.")
+	flag.IntVar(&apiBurst, "kube-api-burst", 600, "Requests the manager's client may send at once above --kube-api-qps.")
 	opts := zap.Options{Development: true}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
