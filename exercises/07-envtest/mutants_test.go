@@ -18,7 +18,6 @@ package envtestlab
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -29,6 +28,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/test/utils"
 )
 
 // A mutant is the reference Reconciler with one bug, put in from outside:
@@ -91,7 +91,7 @@ var _ = Describe("Your specs catch the bug when", func() {
 		It(m.bug, func() {
 			var caughtBy []string
 			for _, s := range yourSpecs {
-				if err := failure(func() { s.spec(newWorld(m)) }); err != nil {
+				if err := utils.SpecFailure(func() { s.spec(newWorld(m)) }); err != nil {
 					caughtBy = append(caughtBy, s.name)
 					GinkgoWriter.Printf("%s fails as it should: %v\n", s.name, err)
 				}
@@ -101,15 +101,3 @@ var _ = Describe("Your specs catch the bug when", func() {
 		})
 	}
 })
-
-// failure runs a spec and returns why it failed, or nil if it passed. A
-// Gomega assertion that fails stops the spec, as in a real run; so does a
-// panic, such as an index out of range on a list that should not be empty.
-func failure(spec func()) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("panic: %v", p)
-		}
-	}()
-	return InterceptGomegaFailure(spec)
-}

@@ -27,6 +27,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+
+	"cronlab.dev/cronlab/test/utils"
 )
 
 // A mutant is the reference Reconciler made intolerant of one kind of lag,
@@ -78,7 +80,7 @@ var _ = Describe("Your specs catch a Reconciler where", func() {
 		It(m.bug, func() {
 			var caughtBy []string
 			for _, s := range yourSpecs {
-				if err := failure(func() { s.spec(newWorld(m)) }); err != nil {
+				if err := utils.SpecFailure(func() { s.spec(newWorld(m)) }); err != nil {
 					caughtBy = append(caughtBy, s.name)
 					GinkgoWriter.Printf("%s fails as it should: %v\n", s.name, err)
 				}
@@ -88,13 +90,3 @@ var _ = Describe("Your specs catch a Reconciler where", func() {
 		})
 	}
 })
-
-// failure runs a spec and returns why it failed, or nil if it passed.
-func failure(spec func()) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("panic: %v", p)
-		}
-	}()
-	return InterceptGomegaFailure(spec)
-}
