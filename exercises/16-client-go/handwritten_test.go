@@ -51,15 +51,7 @@ func TestTheHandWrittenControllerStartsARunAndSeesItFinish(t *testing.T) {
 	tenAM := time.Date(2030, time.January, 7, 10, 0, 0, 0, time.UTC)
 	ctl, err := handwritten.New(kube, dyn, clocktesting.NewFakeClock(tenAM.Add(30*time.Second)))
 	must(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- ctl.Run(ctx, 2) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	})
+	ctx := context.Background()
 
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "client-go-"}}
 	must(t, direct.Create(ctx, ns))
@@ -78,7 +70,19 @@ func TestTheHandWrittenControllerStartsARunAndSeesItFinish(t *testing.T) {
 	cj.Status.LastScheduleTime = &metav1.Time{Time: tenAM.Add(-time.Hour)}
 	must(t, direct.Status().Update(ctx, cj))
 
-	// The CronJob's update event → the queue → a worker → sync → a Job.
+	// Start the controller only now, so that its first look at the CronJob
+	// is this state, not a race with the two writes above.
+	runCtx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- ctl.Run(runCtx, 2) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+
+	// The informers' initial list → the queue → a worker → sync → a Job.
 	var job kbatchv1.Job
 	key := client.ObjectKey{Namespace: ns.Name, Name: "hourly-31566840"}
 	within(t, 20*time.Second, "the 10:00 Job was not created; "+hint, func() bool {
