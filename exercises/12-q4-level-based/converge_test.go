@@ -285,9 +285,11 @@ func TestAfterARestartChangesMadeWhileDownArriveAsCreates(t *testing.T) {
 	w := newWorld(t, cfg)
 	ctx := context.Background()
 
-	// The first manager runs, and starts the 10:00 run.
-	stop := w.runController(t, cfg, "before", nil)
+	// The first manager runs, and starts the 10:00 run. (It starts after
+	// the CronJob is set up, so that its status write cannot race the
+	// test's.)
 	cj := w.cronJob(t)
+	stop := w.runController(t, cfg, "before", nil)
 	eventuallyTrue(t, func() bool { return len(w.jobsNow(t)) == 1 })
 	stop()
 
