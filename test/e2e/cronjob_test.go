@@ -140,6 +140,17 @@ func (w *world) eventReasons(cj *batchv1.CronJob) []string {
 	return reasons
 }
 
+// eventuallyRecorded waits for Events with these reasons. The recorder
+// hands Events to a background goroutine that writes them after Reconcile
+// has moved on, so an Event can reach the API server after the change it
+// reports: a test that saw the change must still wait for the Event.
+func (w *world) eventuallyRecorded(cj *batchv1.CronJob, reasons ...string) {
+	GinkgoHelper()
+	Eventually(func() []string { return w.eventReasons(cj) }).
+		WithTimeout(10 * time.Second).WithPolling(250 * time.Millisecond).
+		Should(ContainElements(reasons))
+}
+
 func finished(job kbatchv1.Job) (bool, kbatchv1.JobConditionType) {
 	for _, c := range job.Status.Conditions {
 		if (c.Type == kbatchv1.JobComplete || c.Type == kbatchv1.JobFailed) && c.Status == corev1.ConditionTrue {
@@ -189,7 +200,7 @@ var _ = Describe("cronlab on a cluster", Ordered, func() {
 			first := w.jobs(cj)[0]
 			g.Expect(got.Status.Active).NotTo(ContainElement(HaveField("UID", first.UID)))
 		}).WithTimeout(20 * time.Second).WithPolling(time.Second).Should(Succeed())
-		Expect(w.eventReasons(cj)).To(ContainElements("SuccessfulCreate", "SawCompletedJob"))
+		w.eventuallyRecorded(cj, "SuccessfulCreate", "SawCompletedJob")
 	})
 
 	It("deletes Jobs beyond the history limits, and the garbage collector deletes their pods", func() {
@@ -208,7 +219,7 @@ var _ = Describe("cronlab on a cluster", Ordered, func() {
 		Eventually(func() error {
 			return k8sClient.Get(ctx, client.ObjectKeyFromObject(&firstJob), &kbatchv1.Job{})
 		}).WithTimeout(60 * time.Second).WithPolling(time.Second).Should(Satisfy(apierrors.IsNotFound))
-		Expect(w.eventReasons(cj)).To(ContainElement("SuccessfulDelete"))
+		w.eventuallyRecorded(cj, "SuccessfulDelete")
 
 		By("waiting for its pod to be garbage collected")
 		Eventually(func() []string {
