@@ -33,7 +33,6 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
@@ -123,11 +122,8 @@ func main() {
 		LeaderElection:          enableLeaderElection,
 		LeaderElectionID:        "cronlab.batch.cronlab.dev",
 		LeaderElectionNamespace: leaderElectionNamespace,
-		Cache: cache.Options{
-			// The controller never reads managedFields; dropping them from
-			// the cache saves memory for every CronJob and Job it holds.
-			DefaultTransform: cache.TransformStripManagedFields(),
-		},
+		// Only cronlab's own Jobs, without managedFields: see CacheOptions.
+		Cache:                   controller.CacheOptions(),
 	})
 	if err != nil {
 		setupLog.Error(err, "unable to create the manager: is a cluster reachable? (kubectl cluster-info)")

@@ -192,6 +192,14 @@ const ScheduledTimeAnnotation = "batch.cronlab.dev/cronjob-scheduled-timestamp"
 
 // lab:end
 
+// CronJobLabel is set on every Job the controller creates, to the name of its
+// CronJob: `kubectl get jobs -l batch.cronlab.dev/cronjob=hello` lists one
+// CronJob's runs. The manager caches only Jobs that have it, so the Jobs of
+// the rest of the cluster take no memory in the controller (see
+// internal/controller/cache.go). A name fits: CronJob names have at most 52
+// characters, label values 63.
+const CronJobLabel = "batch.cronlab.dev/cronjob"
+
 // The markers on CronJob describe the resource as a whole: it is namespaced,
 // has a short name for kubectl, keeps its status in a subresource, and adds
 // columns to `kubectl get`, like `kubectl get cronjobs.batch` shows.

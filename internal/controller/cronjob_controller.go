@@ -71,7 +71,7 @@ type CronJobReconciler struct {
 
 // +kubebuilder:rbac:groups=batch.cronlab.dev,resources=cronjobs,verbs=get;list;watch
 // +kubebuilder:rbac:groups=batch.cronlab.dev,resources=cronjobs/status,verbs=patch
-// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create;delete
+// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 // lab:begin reconcile

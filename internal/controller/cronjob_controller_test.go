@@ -180,6 +180,34 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(h.events()).To(BeEmpty(), "adopting is not an error, and nothing new was created")
 		})
 
+		It("labels an adopted Job that lacks the label, so that the cache holds it from then on", Label("lab-05"), func() {
+			cj := h.createCronJob("unlabelled", "*/5 * * * *", at(10, 0, 0))
+			existing := h.createJob(minuteName("unlabelled", at(10, 5, 0)), cj)
+			patch := client.MergeFrom(existing.DeepCopy())
+			delete(existing.Labels, batchv1.CronJobLabel) // as if made before the label existed
+			Expect(k8sClient.Patch(ctx, existing, patch)).To(Succeed())
+			h.mustReconcileAt(at(10, 5, 1), cj)
+
+			var got kbatchv1.Job
+			Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(existing), &got)).To(Succeed())
+			Expect(got.Labels).To(HaveKeyWithValue(batchv1.CronJobLabel, "unlabelled"))
+			Expect(h.get(cj).Status.Active).To(ConsistOf(HaveField("UID", existing.UID)))
+			eventually(func() error {
+				return mgr.GetClient().Get(ctx, client.ObjectKeyFromObject(existing), &kbatchv1.Job{})
+			}).Should(Succeed(), "the cache holds the Job once it has the label")
+		})
+
+		It("does not see Jobs without the label: the cache holds only cronlab's Jobs", func() {
+			cj := h.createCronJob("selected", "@hourly", at(10, 0, 0))
+			stranger := h.createJob("selected-by-hand", nil)
+			ours := h.createJob("selected-ours", cj)
+			eventually(func() error {
+				return mgr.GetClient().Get(ctx, client.ObjectKeyFromObject(ours), &kbatchv1.Job{})
+			}).Should(Succeed())
+			err := mgr.GetClient().Get(ctx, client.ObjectKeyFromObject(stranger), &kbatchv1.Job{})
+			Expect(apierrors.IsNotFound(err)).To(BeTrue(), "a Job without the label is not in the cache: %v", err)
+		})
+
 		It("leaves alone a Job of the same name that something else controls", func() {
 			cj := h.createCronJob("taken", "*/5 * * * *", at(10, 0, 0))
 			h.createJob(minuteName("taken", at(10, 5, 0)), nil)

@@ -126,8 +126,9 @@ func (h *harness) waitForCache(cj *batchv1.CronJob) {
 		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(cj), &direct)).To(Succeed())
 		g.Expect(mgr.GetClient().Get(ctx, client.ObjectKeyFromObject(cj), &cached)).To(Succeed())
 		g.Expect(cached.ResourceVersion).To(Equal(direct.ResourceVersion))
+		// The cache holds only the Jobs with our label (CacheOptions).
 		var directJobs, cachedJobs kbatchv1.JobList
-		g.Expect(k8sClient.List(ctx, &directJobs, client.InNamespace(h.ns))).To(Succeed())
+		g.Expect(k8sClient.List(ctx, &directJobs, client.InNamespace(h.ns), client.HasLabels{batchv1.CronJobLabel})).To(Succeed())
 		g.Expect(mgr.GetClient().List(ctx, &cachedJobs, client.InNamespace(h.ns))).To(Succeed())
 		g.Expect(versions(cachedJobs.Items)).To(Equal(versions(directJobs.Items)))
 	}).Should(Succeed())
@@ -169,6 +170,7 @@ func (h *harness) createJob(name string, owner *batchv1.CronJob) *kbatchv1.Job {
 	}
 	if owner != nil {
 		Expect(ctrl.SetControllerReference(owner, job, k8sClient.Scheme())).To(Succeed())
+		job.Labels = map[string]string{batchv1.CronJobLabel: owner.Name}
 	}
 	Expect(k8sClient.Create(ctx, job)).To(Succeed())
 	return job

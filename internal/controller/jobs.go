@@ -137,6 +137,9 @@ func (r *CronJobReconciler) buildJob(cronJob *batchv1.CronJob, run time.Time) (*
 	for k, v := range tmpl.Labels {
 		job.Labels[k] = v
 	}
+	// Set after the template's labels, so that a template cannot take it
+	// away: without it the cache would not hold the Job (cache.go).
+	job.Labels[batchv1.CronJobLabel] = cronJob.Name
 	for k, v := range tmpl.Annotations {
 		job.Annotations[k] = v
 	}
@@ -182,6 +185,9 @@ func (r *CronJobReconciler) createJob(ctx context.Context, cronJob *batchv1.Cron
 				"Job %s for the run at %s exists but belongs to someone else; leaving it alone", job.Name, run.Format(time.RFC3339))
 			return false, nil
 		}
+		if err := r.labelAsOurs(ctx, cronJob, job); err != nil {
+			return false, err
+		}
 	default:
 		return false, err
 	}
@@ -190,6 +196,22 @@ func (r *CronJobReconciler) createJob(ctx context.Context, cronJob *batchv1.Cron
 	}
 	cronJob.Status.LastScheduleTime = &metav1.Time{Time: run}
 	return created, nil
+}
+
+// labelAsOurs gives an adopted Job the CronJobLabel if it lacks it (someone
+// removed it, or an older version created the Job). Without the label the
+// cache would never hold the Job, and the next reconcile would report it
+// missing.
+func (r *CronJobReconciler) labelAsOurs(ctx context.Context, cronJob *batchv1.CronJob, job *kbatchv1.Job) error {
+	if job.Labels[batchv1.CronJobLabel] == cronJob.Name {
+		return nil
+	}
+	patch := client.MergeFrom(job.DeepCopy())
+	metav1.SetMetaDataLabel(&job.ObjectMeta, batchv1.CronJobLabel, cronJob.Name)
+	if err := r.Patch(ctx, job, patch); err != nil {
+		return fmt.Errorf("labelling adopted Job %s: %w", job.Name, err)
+	}
+	return nil
 }
 
 // deleteJob deletes a Job and its pods. Background propagation returns at

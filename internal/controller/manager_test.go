@@ -47,10 +47,12 @@ var _ = Describe("CronJob controller in a manager", func() {
 		runCtx, stop := context.WithCancel(ctx)
 		DeferCleanup(stop)
 
+		cacheOpts := CacheOptions()
+		cacheOpts.DefaultNamespaces = map[string]cache.Config{h.ns: {}}
 		wired, err := ctrl.NewManager(cfg, ctrl.Options{
 			Scheme:     scheme.Scheme,
 			Metrics:    metricsserver.Options{BindAddress: "0"},
-			Cache:      cache.Options{DefaultNamespaces: map[string]cache.Config{h.ns: {}}},
+			Cache:      cacheOpts,
 			Controller: config.Controller{SkipNameValidation: ptr.To(true)},
 		})
 		Expect(err).NotTo(HaveOccurred())

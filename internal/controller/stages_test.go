@@ -167,6 +167,7 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		Expect(job.Name).To(Equal(minuteName("build", run)))
 		Expect(job.Namespace).To(Equal(h.ns))
 		Expect(job.Labels).To(HaveKeyWithValue("app", "build"))
+		Expect(job.Labels).To(HaveKeyWithValue(batchv1.CronJobLabel, "build"), "the manager caches only Jobs with this label")
 		Expect(job.Annotations).To(HaveKeyWithValue("team", "lab"))
 		Expect(job.Annotations).To(HaveKeyWithValue(batchv1.ScheduledTimeAnnotation, "2030-01-07T18:05:00+08:00"))
 		Expect(job.Spec.Template.Spec.Containers).To(HaveLen(1))

@@ -85,6 +85,7 @@ var _ = BeforeSuite(func() {
 	mgr, err = ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:  scheme.Scheme,
 		Metrics: metricsserver.Options{BindAddress: "0"},
+		Cache:   CacheOptions(),
 	})
 	Expect(err).NotTo(HaveOccurred())
 	Expect(IndexJobsByOwner(ctx, mgr.GetFieldIndexer())).To(Succeed())
