@@ -120,11 +120,14 @@ test-e2e: manifests generate fmt vet install ## Run the end-to-end tests against
 BENCH_N ?= 100,500
 BENCH_MINUTES ?= 3
 BENCH_MANAGER_ARGS ?=
+BENCH_CONTROLLERS ?= upstream,cronlab,floor
+BENCH_FOREIGN_JOBS ?= 0
 
 .PHONY: bench
-bench: build install ## Upstream's CronJob controller vs cronlab's on the current cluster (make cluster first); BENCH_N, BENCH_MINUTES, BENCH_MANAGER_ARGS.
+bench: build install ## Upstream's CronJob controller vs cronlab's on the current cluster (make cluster first); BENCH_N, BENCH_MINUTES, BENCH_CONTROLLERS, BENCH_FOREIGN_JOBS, BENCH_MANAGER_ARGS.
 	@$(KUBECTL) cluster-info >/dev/null 2>&1 || { echo "No cluster reachable: start one with 'make cluster' (no Docker needed)."; exit 1; }
-	go run ./hack/bench -n $(BENCH_N) -minutes $(BENCH_MINUTES) -manager bin/manager -out bench-results -manager-args "$(BENCH_MANAGER_ARGS)"
+	go run ./hack/bench -n $(BENCH_N) -minutes $(BENCH_MINUTES) -controllers $(BENCH_CONTROLLERS) -foreign-jobs $(BENCH_FOREIGN_JOBS) \
+		-manager bin/manager -out bench-results -manager-args "$(BENCH_MANAGER_ARGS)"
 
 ##@ Lab
 

@@ -123,7 +123,7 @@ func main() {
 		LeaderElectionID:        "cronlab.batch.cronlab.dev",
 		LeaderElectionNamespace: leaderElectionNamespace,
 		// Only cronlab's own Jobs, without managedFields: see CacheOptions.
-		Cache:                   controller.CacheOptions(),
+		Cache: controller.CacheOptions(),
 	})
 	if err != nil {
 		setupLog.Error(err, "unable to create the manager: is a cluster reachable? (kubectl cluster-info)")

@@ -49,6 +49,7 @@ import (
 
 	kbatchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
@@ -70,7 +71,8 @@ type options struct {
 	manager     string
 	managerArgs []string
 	out         string
-	only        string
+	controllers []string
+	foreignJobs int
 }
 
 func main() {
@@ -81,8 +83,18 @@ func main() {
 	flag.StringVar(&o.manager, "manager", "bin/manager", "the cronlab manager binary (make build)")
 	flag.StringVar(&managerArgs, "manager-args", "", "extra flags for the cronlab manager, space-separated")
 	flag.StringVar(&o.out, "out", "bench-results", "directory for results.md and results.json")
-	flag.StringVar(&o.only, "only", "", "run only this controller: upstream or cronlab")
+	var controllers string
+	flag.StringVar(&controllers, "controllers", "upstream,cronlab", "what to measure, in order: upstream, cronlab, floor")
+	flag.IntVar(&o.foreignJobs, "foreign-jobs", 0, "Jobs of no CronJob to create first in namespace "+foreignNamespace+", as other workloads of a cluster")
 	flag.Parse()
+	for _, ctl := range strings.Split(controllers, ",") {
+		switch ctl = strings.TrimSpace(ctl); ctl {
+		case "upstream", "cronlab", "floor":
+			o.controllers = append(o.controllers, ctl)
+		default:
+			fail(fmt.Errorf("-controllers: %q is none of upstream, cronlab, floor", ctl))
+		}
+	}
 	for _, s := range strings.Split(sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n <= 0 {
@@ -126,9 +138,12 @@ type result struct {
 	Writes       map[string]float64 `json:"writes"`
 	WritesPerRun float64            `json:"writesPerRun"`
 	Conflicts    float64            `json:"conflicts"`
-	CPUSeconds   float64            `json:"cpuSeconds"`
-	PeakRSSMiB   float64            `json:"peakRSSMiB"`
-	Note         string             `json:"note,omitempty"`
+	// ReconcileErrors are the failed syncs of the controller's CronJobs in
+	// this run, counted in its log (-1: no log found).
+	ReconcileErrors int     `json:"reconcileErrors"`
+	CPUSeconds      float64 `json:"cpuSeconds"`
+	PeakRSSMiB      float64 `json:"peakRSSMiB"`
+	Note            string  `json:"note,omitempty"`
 }
 
 func run(ctx context.Context, o options) error {
@@ -154,19 +169,22 @@ func run(ctx context.Context, o options) error {
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
+	if o.foreignJobs > 0 {
+		if err := createForeignJobs(ctx, c, o.foreignJobs); err != nil {
+			return err
+		}
+		defer deleteNamespace(c, foreignNamespace)
+	}
 	var results []result
 	for _, n := range o.sizes {
-		for _, ctl := range []string{"upstream", "cronlab"} {
-			if o.only != "" && o.only != ctl {
-				continue
-			}
+		for _, ctl := range o.controllers {
 			r, err := measure(ctx, o, cfg, kube, c, ctl, n)
 			if err != nil {
 				return fmt.Errorf("%s, N=%d: %w", ctl, n, err)
 			}
 			results = append(results, r)
-			progress("%s N=%d: skew p50 %.2fs p99 %.2fs max %.2fs, %d/%d runs, %.2f writes/run, %d conflicts, CPU %.1fs, peak RSS %.0f MiB",
-				ctl, n, r.SkewP50, r.SkewP99, r.SkewMax, r.Started, r.Expected, r.WritesPerRun, int(r.Conflicts), r.CPUSeconds, r.PeakRSSMiB)
+			progress("%s N=%d: skew p50 %.2fs p99 %.2fs max %.2fs, %d/%d runs, %.2f writes/run, %d conflicts, %d reconcile errors, CPU %.1fs, peak RSS %.0f MiB",
+				ctl, n, r.SkewP50, r.SkewP99, r.SkewMax, r.Started, r.Expected, r.WritesPerRun, int(r.Conflicts), r.ReconcileErrors, r.CPUSeconds, r.PeakRSSMiB)
 			if err := write(o.out, results); err != nil {
 				return err
 			}
@@ -183,11 +201,7 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 	if err := c.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}); err != nil {
 		return r, fmt.Errorf("creating namespace %s (left over from an earlier run? kubectl delete ns %s): %w", ns, ns, err)
 	}
-	defer func() {
-		progress("%s N=%d: deleting namespace %s", ctl, n, ns)
-		_ = c.Delete(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})
-		waitGone(c, ns)
-	}()
+	defer deleteNamespace(c, ns)
 
 	var proc process
 	switch ctl {
@@ -205,26 +219,36 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 		}
 		proc = pidProcess(pid)
 		r.Note = "CPU is the whole kube-controller-manager's (all its controllers) in the window; RSS is its peak since it started"
+	case "floor":
+		proc = pidProcess(os.Getpid())
+		r.Note = "not a controller: the bench itself deletes and creates the Jobs (see docs/performance.md); CPU and RSS are the bench's"
 	}
 
 	// Watch Jobs from now on: the time a Job is first seen is its start.
 	seen := &observations{at: map[string]observation{}}
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	w, err := kube.BatchV1().Jobs(ns).Watch(wctx, metav1.ListOptions{})
+	w, err := watchJobs(wctx, cfg, ns)
 	if err != nil {
 		return r, err
 	}
-	go seen.collect(w)
+	go seen.collect(wctx, w)
+	terminatedBefore := terminatedWatchers(ctx, kube)
 
-	progress("%s N=%d: creating %d CronJobs", ctl, n, n)
-	if err := createCronJobs(ctx, c, ctl, ns, n); err != nil {
-		return r, err
-	}
 	// Measure whole minutes in steady state: the first run after creation
 	// has no earlier Job to replace, so skip a minute.
 	start := time.Now().Truncate(time.Minute).Add(2 * time.Minute)
 	end := start.Add(time.Duration(o.minutes) * time.Minute)
+	if ctl == "floor" {
+		floorCtx, stopFloor := context.WithDeadline(ctx, end)
+		defer stopFloor()
+		go runFloor(floorCtx, kube, ns, n)
+	} else {
+		progress("%s N=%d: creating %d CronJobs", ctl, n, n)
+		if err := createCronJobs(ctx, c, ctl, ns, n); err != nil {
+			return r, err
+		}
+	}
 	progress("%s N=%d: warming up; measuring the runs of %s to %s", ctl, n, start.Format("15:04"), end.Add(-time.Minute).Format("15:04"))
 	// The writes counted are those between just before the first measured
 	// minute (the warm-up minute's runs are done by then, or late) and the
@@ -257,6 +281,13 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 		}
 	}
 	r.PeakRSSMiB = proc.peakRSSMiB()
+	if closed := terminatedWatchers(ctx, kube) - terminatedBefore; closed > 0 {
+		// Not only the bench's watch may have been closed, but it may: say so.
+		r.Note = strings.TrimPrefix(r.Note+"; ", "; ") + fmt.Sprintf("the API server closed %.0f Job watches as too slow "+
+			"during this run; the bench's watch resumes where it stopped, but a Job it saw late has a skew too large", closed)
+		progress("%s N=%d: warning: %s", ctl, n, r.Note)
+	}
+	r.ReconcileErrors = reconcileErrors(o, ctl, ns)
 
 	skews := seen.inWindow(start, end)
 	r.Started = len(skews)
@@ -281,15 +312,58 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 	return r, nil
 }
 
-// createCronJobs creates n CronJobs of the controller's kind, 16 at a time.
-func createCronJobs(ctx context.Context, c client.Client, ctl, ns string, n int) error {
-	template := kbatchv1.JobTemplateSpec{Spec: kbatchv1.JobSpec{
+// suspendedJob is the Job template of every CronJob of the bench: a Job
+// that never makes a pod.
+func suspendedJob() kbatchv1.JobSpec {
+	return kbatchv1.JobSpec{
 		Suspend: ptr.To(true),
 		Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
 			RestartPolicy: corev1.RestartPolicyNever,
 			Containers:    []corev1.Container{{Name: "c", Image: "busybox"}},
 		}},
-	}}
+	}
+}
+
+// createCronJobs creates n CronJobs of the controller's kind.
+func createCronJobs(ctx context.Context, c client.Client, ctl, ns string, n int) error {
+	template := kbatchv1.JobTemplateSpec{Spec: suspendedJob()}
+	return createAll(ctx, c, n, func(i int) client.Object {
+		meta := metav1.ObjectMeta{Name: fmt.Sprintf("cj-%05d", i), Namespace: ns}
+		if ctl == "upstream" {
+			return &kbatchv1.CronJob{ObjectMeta: meta, Spec: kbatchv1.CronJobSpec{
+				Schedule: "*/1 * * * *", ConcurrencyPolicy: kbatchv1.ReplaceConcurrent, JobTemplate: template,
+				SuccessfulJobsHistoryLimit: ptr.To[int32](0), FailedJobsHistoryLimit: ptr.To[int32](0),
+			}}
+		}
+		return &batchv1.CronJob{ObjectMeta: meta, Spec: batchv1.CronJobSpec{
+			Schedule: "*/1 * * * *", ConcurrencyPolicy: batchv1.ReplaceConcurrent, JobTemplate: template,
+			SuccessfulJobsHistoryLimit: ptr.To[int32](0), FailedJobsHistoryLimit: ptr.To[int32](0),
+		}}
+	})
+}
+
+// foreignNamespace holds the Jobs of -foreign-jobs.
+const foreignNamespace = "bench-foreign"
+
+// createForeignJobs makes n Jobs that no CronJob owns, as the other
+// workloads of a cluster would: a controller that caches every Job of the
+// cluster holds them too, one that selects its own does not.
+func createForeignJobs(ctx context.Context, c client.Client, n int) error {
+	progress("creating %d Jobs of no CronJob in namespace %s", n, foreignNamespace)
+	if err := c.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: foreignNamespace}}); err != nil {
+		return fmt.Errorf("creating namespace %s (left over from an earlier run? kubectl delete ns %s): %w", foreignNamespace, foreignNamespace, err)
+	}
+	return createAll(ctx, c, n, func(i int) client.Object {
+		return &kbatchv1.Job{
+			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("other-%05d", i), Namespace: foreignNamespace,
+				Labels: map[string]string{"app": "other"}},
+			Spec: suspendedJob(),
+		}
+	})
+}
+
+// createAll creates the n objects that object(i) makes, 16 at a time.
+func createAll(ctx context.Context, c client.Client, n int, object func(i int) client.Object) error {
 	objects := make(chan client.Object)
 	errs := make(chan error, 16)
 	var wg sync.WaitGroup
@@ -306,21 +380,8 @@ func createCronJobs(ctx context.Context, c client.Client, ctl, ns string, n int)
 		}()
 	}
 	for i := range n {
-		meta := metav1.ObjectMeta{Name: fmt.Sprintf("cj-%05d", i), Namespace: ns}
-		var obj client.Object
-		if ctl == "upstream" {
-			obj = &kbatchv1.CronJob{ObjectMeta: meta, Spec: kbatchv1.CronJobSpec{
-				Schedule: "*/1 * * * *", ConcurrencyPolicy: kbatchv1.ReplaceConcurrent, JobTemplate: template,
-				SuccessfulJobsHistoryLimit: ptr.To[int32](0), FailedJobsHistoryLimit: ptr.To[int32](0),
-			}}
-		} else {
-			obj = &batchv1.CronJob{ObjectMeta: meta, Spec: batchv1.CronJobSpec{
-				Schedule: "*/1 * * * *", ConcurrencyPolicy: batchv1.ReplaceConcurrent, JobTemplate: template,
-				SuccessfulJobsHistoryLimit: ptr.To[int32](0), FailedJobsHistoryLimit: ptr.To[int32](0),
-			}}
-		}
 		select {
-		case objects <- obj:
+		case objects <- object(i):
 		case err := <-errs:
 			close(objects)
 			return err
@@ -348,8 +409,11 @@ type observations struct {
 
 // collect records, for each Job added, its scheduled time and how long
 // after it the Job was first seen.
-func (o *observations) collect(w watch.Interface) {
+func (o *observations) collect(ctx context.Context, w watch.Interface) {
 	for ev := range w.ResultChan() {
+		if ev.Type == watch.Error && ctx.Err() == nil {
+			progress("the Job watch failed: %v", apierrors.FromObject(ev.Object))
+		}
 		job, ok := ev.Object.(*kbatchv1.Job)
 		if !ok || ev.Type != watch.Added {
 			continue
@@ -368,6 +432,9 @@ func (o *observations) collect(w watch.Interface) {
 			o.at[job.Name] = observation{scheduled: t, skew: now.Sub(t).Seconds()}
 		}
 		o.mu.Unlock()
+	}
+	if ctx.Err() == nil {
+		progress("the Job watch ended early: runs after now are not seen")
 	}
 }
 
@@ -405,8 +472,12 @@ func quantile(xs []float64, q float64) float64 {
 	return s[min(max(i, 0), len(s)-1)]
 }
 
-func waitGone(c client.Client, ns string) {
-	for range 120 {
+// deleteNamespace deletes a namespace of the bench and waits, up to five
+// minutes, until the namespace controller has deleted what was in it.
+func deleteNamespace(c client.Client, ns string) {
+	progress("deleting namespace %s", ns)
+	_ = c.Delete(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})
+	for range 300 {
 		if err := c.Get(context.Background(), client.ObjectKey{Name: ns}, &corev1.Namespace{}); err != nil {
 			return
 		}
@@ -429,35 +500,42 @@ func markdown(results []result) string {
 	var b strings.Builder
 	host, _ := os.Hostname()
 	fmt.Fprintf(&b, "Measured %s on %s (%d CPUs), `make bench`.\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), host, numCPU())
-	b.WriteString("| N | controller | runs started | skew p50 | skew p99 | skew max | writes/run | conflicts | CPU s | peak RSS MiB |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| N | controller | runs started | skew p50 | skew p99 | skew max | writes/run | conflicts | reconcile errors | CPU s | peak RSS MiB |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
 	byN := map[int]map[string]result{}
 	for _, r := range results {
 		if byN[r.N] == nil {
 			byN[r.N] = map[string]result{}
 		}
 		byN[r.N][r.Controller] = r
-		fmt.Fprintf(&b, "| %d | %s | %d/%d | %.2fs | %.2fs | %.2fs | %.2f | %.0f | %.1f | %.0f |\n",
-			r.N, r.Controller, r.Started, r.Expected, r.SkewP50, r.SkewP99, r.SkewMax, r.WritesPerRun, r.Conflicts, r.CPUSeconds, r.PeakRSSMiB)
+		errs := "-"
+		if r.ReconcileErrors >= 0 {
+			errs = strconv.Itoa(r.ReconcileErrors)
+		}
+		fmt.Fprintf(&b, "| %d | %s | %d/%d | %.2fs | %.2fs | %.2fs | %.2f | %.0f | %s | %.1f | %.0f |\n",
+			r.N, r.Controller, r.Started, r.Expected, r.SkewP50, r.SkewP99, r.SkewMax, r.WritesPerRun, r.Conflicts, errs, r.CPUSeconds, r.PeakRSSMiB)
 	}
 	var ns []int
 	for n := range byN {
 		ns = append(ns, n)
 	}
 	sort.Ints(ns)
-	b.WriteString("\ncronlab / upstream:\n\n| N | skew p50 | skew p99 | skew max | writes/run |\n|---|---|---|---|---|\n")
-	for _, n := range ns {
-		u, okU := byN[n]["upstream"]
-		c, okC := byN[n]["cronlab"]
-		if !okU || !okC {
-			continue
+	for _, other := range []string{"upstream", "floor"} {
+		fmt.Fprintf(&b, "\ncronlab / %s:\n\n| N | skew p50 | skew p99 | skew max | writes/run |\n|---|---|---|---|---|\n", other)
+		for _, n := range ns {
+			u, okU := byN[n][other]
+			c, okC := byN[n]["cronlab"]
+			if !okU || !okC {
+				continue
+			}
+			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", n, ratio(c.SkewP50, u.SkewP50), ratio(c.SkewP99, u.SkewP99), ratio(c.SkewMax, u.SkewMax), ratio(c.WritesPerRun, u.WritesPerRun))
 		}
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", n, ratio(c.SkewP50, u.SkewP50), ratio(c.SkewP99, u.SkewP99), ratio(c.SkewMax, u.SkewMax), ratio(c.WritesPerRun, u.WritesPerRun))
 	}
+	noted := map[string]bool{}
 	for _, r := range results {
-		if r.Note != "" {
-			fmt.Fprintf(&b, "\n%s, N=%d: %s.\n", r.Controller, r.N, r.Note)
-			break
+		if r.Note != "" && !noted[r.Controller] {
+			noted[r.Controller] = true
+			fmt.Fprintf(&b, "\n%s: %s.\n", r.Controller, r.Note)
 		}
 	}
 	return b.String()

@@ -22,26 +22,38 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
+	goruntime "runtime"
 	"strconv"
 	"strings"
 
+	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+	watchtools "k8s.io/client-go/tools/watch"
 )
 
 // series is apiserver_request_total, by "verb|group|resource|subresource|code".
 type series map[string]float64
 
-// scrape reads the API server's request counters.
-func scrape(ctx context.Context, kube kubernetes.Interface) (series, error) {
+// metrics reads the API server's /metrics.
+func metrics(ctx context.Context, kube kubernetes.Interface) (map[string]*dto.MetricFamily, error) {
 	raw, err := kube.CoreV1().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("reading the API server's /metrics: %w", err)
 	}
 	parser := expfmt.NewTextParser(model.UTF8Validation)
-	families, err := parser.TextToMetricFamilies(bytes.NewReader(raw))
+	return parser.TextToMetricFamilies(bytes.NewReader(raw))
+}
+
+// scrape reads the API server's request counters.
+func scrape(ctx context.Context, kube kubernetes.Interface) (series, error) {
+	families, err := metrics(ctx, kube)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +76,8 @@ func scrape(ctx context.Context, kube kubernetes.Interface) (series, error) {
 // writes sums, between two scrapes, the writes a CronJob controller makes:
 // Job creates and deletes, and CronJob (status) writes in its own API
 // group. Events are left out: the Job controller writes core Events too.
-// Conflicts are the 409 answers to any of them.
+// Conflicts are the 409 answers to any of them but creates (409 to a create
+// is AlreadyExists, counted apart).
 func writes(before, after series, ctl string) (map[string]float64, float64) {
 	group := "batch.cronlab.dev"
 	if ctl == "upstream" {
@@ -93,7 +106,14 @@ func writes(before, after series, ctl string) (map[string]float64, float64) {
 			continue
 		}
 		if code == "409" {
-			conflicts += delta
+			if verb == "POST" {
+				// AlreadyExists: a second attempt at a run's Job, from a
+				// cache that had not seen the first yet. Counted as a
+				// write, not as a conflict.
+				kind = "job create, already exists"
+			} else {
+				conflicts += delta
+			}
 		}
 		out[kind] += delta
 	}
@@ -169,4 +189,85 @@ func findProcess(name string) (int, error) {
 	return found[0], nil
 }
 
-func numCPU() int { return runtime.NumCPU() }
+func numCPU() int { return goruntime.NumCPU() }
+
+// reconcileErrors counts the failed syncs of the CronJobs in namespace ns,
+// in the controller's log: controller-runtime logs "Reconciler error" for
+// every Reconcile that returns an error (the manager's log is new for each
+// run), kube-controller-manager's CronJob controller "error syncing
+// CronJobController <namespace>/<name>". The floor
+// has no reconciles; a log that cannot be read gives -1.
+func reconcileErrors(o options, ctl, ns string) int {
+	var logs []string
+	var marker string
+	switch ctl {
+	case "cronlab":
+		logs, marker = []string{filepath.Join(o.out, "manager.log")}, "Reconciler error"
+	case "upstream":
+		home, _ := os.UserHomeDir()
+		logs, _ = filepath.Glob(filepath.Join(home, ".kwok", "clusters", "*", "logs", "kube-controller-manager.log"))
+		marker = "error syncing CronJobController " + ns + "/"
+	default:
+		return 0
+	}
+	if len(logs) == 0 {
+		return -1
+	}
+	n := 0
+	for _, path := range logs {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			return -1
+		}
+		for _, line := range strings.Split(string(raw), "\n") {
+			if strings.Contains(line, marker) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// watchJobs watches the Jobs of namespace ns from now on. At the top of a
+// minute the API server sends thousands of events in a second; a reader that
+// falls behind has its watch closed by the API server
+// (apiserver_terminated_watchers_total). So the watch decodes protobuf,
+// cheaper than JSON, and a RetryWatcher opens a new watch from the last
+// resourceVersion it saw: no Job is missed.
+func watchJobs(ctx context.Context, cfg *rest.Config, ns string) (watch.Interface, error) {
+	pb := rest.CopyConfig(cfg)
+	pb.ContentType = runtime.ContentTypeProtobuf
+	pb.AcceptContentTypes = runtime.ContentTypeProtobuf + "," + runtime.ContentTypeJSON
+	kube, err := kubernetes.NewForConfig(pb)
+	if err != nil {
+		return nil, err
+	}
+	jobs := kube.BatchV1().Jobs(ns)
+	list, err := jobs.List(ctx, metav1.ListOptions{Limit: 1})
+	if err != nil {
+		return nil, err
+	}
+	return watchtools.NewRetryWatcherWithContext(ctx, list.ResourceVersion, &cache.ListWatch{
+		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return jobs.Watch(ctx, opts)
+		},
+	})
+}
+
+// terminatedWatchers reads how many Job watches the API server has closed
+// because their reader was too slow.
+func terminatedWatchers(ctx context.Context, kube kubernetes.Interface) float64 {
+	families, err := metrics(ctx, kube)
+	if err != nil {
+		return 0
+	}
+	total := 0.0
+	for _, m := range families["apiserver_terminated_watchers_total"].GetMetric() {
+		for _, p := range m.GetLabel() {
+			if p.GetName() == "resource" && p.GetValue() == "jobs" {
+				total += m.GetCounter().GetValue()
+			}
+		}
+	}
+	return total
+}

@@ -1,0 +1,88 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	kbatchv1 "k8s.io/api/batch/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	batchclient "k8s.io/client-go/kubernetes/typed/batch/v1"
+
+	batchv1 "cronlab.dev/cronlab/api/v1"
+)
+
+// floorInFlight is how many requests the floor keeps in flight: enough to
+// keep the API server busy on any machine this bench runs on.
+const floorInFlight = 32
+
+// runFloor is the "floor" of the bench. It is not a controller: at the top
+// of every minute, until ctx ends, it does for n imaginary CronJobs the
+// least that any controller must do for concurrencyPolicy Replace: delete
+// the Job of the minute before and create the new one, with
+// floorInFlight requests in flight and no client-side limit. It reads
+// nothing, writes no status and records no Event. Its skew is the best
+// that a CronJob controller could reach on this cluster under this load.
+func runFloor(ctx context.Context, kube kubernetes.Interface, ns string, n int) {
+	jobs := kube.BatchV1().Jobs(ns)
+	for minute := time.Now().Truncate(time.Minute).Add(time.Minute); ; minute = minute.Add(time.Minute) {
+		if sleepUntil(ctx, minute) != nil {
+			return
+		}
+		work := make(chan int)
+		var wg sync.WaitGroup
+		for range floorInFlight {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range work {
+					replaceJob(ctx, jobs, ns, i, minute)
+				}
+			}()
+		}
+		for i := range n {
+			work <- i
+		}
+		close(work)
+		wg.Wait()
+	}
+}
+
+// replaceJob deletes the i-th Job of the minute before and creates that of
+// this minute. Errors are only printed: a run whose Job is not created
+// shows in the figures as a run that did not start.
+func replaceJob(ctx context.Context, jobs batchclient.JobInterface, ns string, i int, minute time.Time) {
+	name := func(t time.Time) string { return fmt.Sprintf("cj-%05d-%d", i, t.Unix()/60) }
+	background := metav1.DeletePropagationBackground
+	err := jobs.Delete(ctx, name(minute.Add(-time.Minute)), metav1.DeleteOptions{PropagationPolicy: &background})
+	if err != nil && !apierrors.IsNotFound(err) && ctx.Err() == nil {
+		progress("floor: %v", err)
+	}
+	job := &kbatchv1.Job{
+		ObjectMeta: metav1.ObjectMeta{Name: name(minute), Namespace: ns,
+			Annotations: map[string]string{batchv1.ScheduledTimeAnnotation: minute.Format(time.RFC3339)}},
+		Spec: suspendedJob(),
+	}
+	if _, err := jobs.Create(ctx, job, metav1.CreateOptions{}); err != nil && ctx.Err() == nil {
+		progress("floor: %v", err)
+	}
+}
