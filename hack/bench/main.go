@@ -521,13 +521,15 @@ func markdown(results []result) string {
 	}
 	sort.Ints(ns)
 	for _, other := range []string{"upstream", "floor"} {
-		fmt.Fprintf(&b, "\ncronlab / %s:\n\n| N | skew p50 | skew p99 | skew max | writes/run |\n|---|---|---|---|---|\n", other)
+		header := fmt.Sprintf("\ncronlab / %s:\n\n| N | skew p50 | skew p99 | skew max | writes/run |\n|---|---|---|---|---|\n", other)
 		for _, n := range ns {
 			u, okU := byN[n][other]
 			c, okC := byN[n]["cronlab"]
 			if !okU || !okC {
 				continue
 			}
+			b.WriteString(header)
+			header = ""
 			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", n, ratio(c.SkewP50, u.SkewP50), ratio(c.SkewP99, u.SkewP99), ratio(c.SkewMax, u.SkewMax), ratio(c.WritesPerRun, u.WritesPerRun))
 		}
 	}
