@@ -180,7 +180,7 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(h.events()).To(BeEmpty(), "adopting is not an error, and nothing new was created")
 		})
 
-		It("labels an adopted Job that lacks the label, so that the cache holds it from then on", Label("lab-05"), func() {
+		It("labels an adopted Job that lacks the label, so that the cache holds it from then on", func() {
 			cj := h.createCronJob("unlabelled", "*/5 * * * *", at(10, 0, 0))
 			existing := h.createJob(minuteName("unlabelled", at(10, 5, 0)), cj)
 			patch := client.MergeFrom(existing.DeepCopy())

@@ -203,6 +203,20 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		Expect(cj.Status.LastScheduleTime.Time).To(BeTemporally("==", at(10, 5, 0)))
 	})
 
+	It("labels an adopted Job that lacks the label, so that the cache holds it from then on", func() {
+		cj := h.createCronJob("unlabelled", "*/5 * * * *", at(10, 0, 0))
+		mine := h.createJob(minuteName("unlabelled", at(10, 5, 0)), cj)
+		patch := client.MergeFrom(mine.DeepCopy())
+		delete(mine.Labels, batchv1.CronJobLabel) // as if created before the label existed
+		Expect(k8sClient.Patch(ctx, mine, patch)).To(Succeed())
+
+		_, err := h.r.createJob(ctx, cj, at(10, 5, 0))
+		Expect(err).NotTo(HaveOccurred())
+		var got kbatchv1.Job
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(mine), &got)).To(Succeed())
+		Expect(got.Labels).To(HaveKeyWithValue(batchv1.CronJobLabel, "unlabelled"))
+	})
+
 	It("deletes the oldest finished Jobs beyond the limits, with background propagation", func() {
 		cj := h.createCronJob("prune", "@hourly", at(10, 0, 0), func(cj *batchv1.CronJob) {
 			cj.Spec.SuccessfulJobsHistoryLimit = ptr.To[int32](1)
