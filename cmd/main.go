@@ -62,7 +62,7 @@ func init() {
 // lab:end
 
 func main() {
-	var metricsAddr, probeAddr, leaderElectionNamespace, webhookCertPath string
+	var metricsAddr, probeAddr, pprofAddr, leaderElectionNamespace, webhookCertPath string
 	var secureMetrics, enableLeaderElection, enableHTTP2 bool
 	var workers, apiBurst int
 	var apiQPS float64
@@ -71,6 +71,8 @@ func main() {
 	flag.BoolVar(&secureMetrics, "metrics-secure", false,
 		"Serve metrics over HTTPS, and only to clients that the API server authenticates and authorizes. The kustomize and Helm deployments turn this on.")
 	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "The address the liveness and readiness probes bind to.")
+	flag.StringVar(&pprofAddr, "pprof-bind-address", "",
+		"The address of Go's profiler (/debug/pprof/), such as 127.0.0.1:6060; off when empty. For profiling the manager, as under `make bench` (BENCH_MANAGER_ARGS).")
 	flag.BoolVar(&enableLeaderElection, "leader-elect", false,
 		"Elect a leader, so that of several managers only one runs the controller at a time.")
 	flag.StringVar(&leaderElectionNamespace, "leader-election-namespace", "",
@@ -118,6 +120,7 @@ func main() {
 		Scheme:                  scheme,
 		Metrics:                 metricsOptions,
 		HealthProbeBindAddress:  probeAddr,
+		PprofBindAddress:        pprofAddr,
 		WebhookServer:           webhook.NewServer(webhook.Options{CertDir: webhookCertPath, TLSOpts: tlsOpts}),
 		LeaderElection:          enableLeaderElection,
 		LeaderElectionID:        "cronlab.batch.cronlab.dev",
