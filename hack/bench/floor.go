@@ -36,15 +36,15 @@ import (
 const floorInFlight = 32
 
 // runFloor is the "floor" of the bench. It is not a controller: at the top
-// of every minute, until ctx ends, it does for n imaginary CronJobs the
+// of every minute from first on, until ctx ends, it does for n imaginary CronJobs the
 // least that any controller must do for concurrencyPolicy Replace: delete
 // the Job of the minute before and create the new one, with
 // floorInFlight requests in flight and no client-side limit. It reads
 // nothing, writes no status and records no Event. Its skew is the best
 // that a CronJob controller could reach on this cluster under this load.
-func runFloor(ctx context.Context, kube kubernetes.Interface, ns string, n int) {
+func runFloor(ctx context.Context, kube kubernetes.Interface, ns string, n int, first time.Time) {
 	jobs := kube.BatchV1().Jobs(ns)
-	for minute := time.Now().Truncate(time.Minute).Add(time.Minute); ; minute = minute.Add(time.Minute) {
+	for minute := first; ; minute = minute.Add(time.Minute) {
 		if sleepUntil(ctx, minute) != nil {
 			return
 		}
