@@ -137,7 +137,10 @@ type result struct {
 	// by the runs started.
 	Writes       map[string]float64 `json:"writes"`
 	WritesPerRun float64            `json:"writesPerRun"`
-	Conflicts    float64            `json:"conflicts"`
+	// ReadsPerRun are the GETs of single Jobs and CronJobs (see reads) by
+	// the runs started.
+	ReadsPerRun float64 `json:"readsPerRun"`
+	Conflicts   float64 `json:"conflicts"`
 	// ReconcileErrors are the failed syncs of the controller's CronJobs in
 	// this run, counted in its log (-1: no log found).
 	ReconcileErrors int     `json:"reconcileErrors"`
@@ -183,8 +186,8 @@ func run(ctx context.Context, o options) error {
 				return fmt.Errorf("%s, N=%d: %w", ctl, n, err)
 			}
 			results = append(results, r)
-			progress("%s N=%d: skew p50 %.2fs p99 %.2fs max %.2fs, %d/%d runs, %.2f writes/run, %d conflicts, %d reconcile errors, CPU %.1fs, peak RSS %.0f MiB",
-				ctl, n, r.SkewP50, r.SkewP99, r.SkewMax, r.Started, r.Expected, r.WritesPerRun, int(r.Conflicts), r.ReconcileErrors, r.CPUSeconds, r.PeakRSSMiB)
+			progress("%s N=%d: skew p50 %.2fs p99 %.2fs max %.2fs, %d/%d runs, %.2f writes/run, %.2f reads/run, %d conflicts, %d reconcile errors, CPU %.1fs, peak RSS %.0f MiB",
+				ctl, n, r.SkewP50, r.SkewP99, r.SkewMax, r.Started, r.Expected, r.WritesPerRun, r.ReadsPerRun, int(r.Conflicts), r.ReconcileErrors, r.CPUSeconds, r.PeakRSSMiB)
 			if err := write(o.out, results); err != nil {
 				return err
 			}
@@ -310,6 +313,7 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 	}
 	if r.Started > 0 {
 		r.WritesPerRun = total / float64(r.Started)
+		r.ReadsPerRun = reads(before, after, ctl) / float64(r.Started)
 	}
 	return r, nil
 }
@@ -502,8 +506,8 @@ func markdown(results []result) string {
 	var b strings.Builder
 	host, _ := os.Hostname()
 	fmt.Fprintf(&b, "Measured %s on %s (%d CPUs), `make bench`.\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), host, numCPU())
-	b.WriteString("| N | controller | runs started | skew p50 | skew p99 | skew max | writes/run | conflicts | reconcile errors | CPU s | peak RSS MiB |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| N | controller | runs started | skew p50 | skew p99 | skew max | writes/run | reads/run | conflicts | reconcile errors | CPU s | peak RSS MiB |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	byN := map[int]map[string]result{}
 	for _, r := range results {
 		if byN[r.N] == nil {
@@ -514,8 +518,8 @@ func markdown(results []result) string {
 		if r.ReconcileErrors >= 0 {
 			errs = strconv.Itoa(r.ReconcileErrors)
 		}
-		fmt.Fprintf(&b, "| %d | %s | %d/%d | %.2fs | %.2fs | %.2fs | %.2f | %.0f | %s | %.1f | %.0f |\n",
-			r.N, r.Controller, r.Started, r.Expected, r.SkewP50, r.SkewP99, r.SkewMax, r.WritesPerRun, r.Conflicts, errs, r.CPUSeconds, r.PeakRSSMiB)
+		fmt.Fprintf(&b, "| %d | %s | %d/%d | %.2fs | %.2fs | %.2fs | %.2f | %.2f | %.0f | %s | %.1f | %.0f |\n",
+			r.N, r.Controller, r.Started, r.Expected, r.SkewP50, r.SkewP99, r.SkewMax, r.WritesPerRun, r.ReadsPerRun, r.Conflicts, errs, r.CPUSeconds, r.PeakRSSMiB)
 	}
 	var ns []int
 	for n := range byN {

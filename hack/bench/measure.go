@@ -120,6 +120,28 @@ func writes(before, after series, ctl string) (map[string]float64, float64) {
 	return out, conflicts
 }
 
+// reads sums, between two scrapes, the requests that read one Job or one
+// CronJob of the controller's group from the API server itself (GET of a
+// single object). A controller that reads its cache makes none of them in
+// steady state; cronlab makes them where a stale cache would mislead it
+// (APIReader in internal/controller), so they show how often it was.
+// Lists and watches are left out: informers make them once, not per run.
+func reads(before, after series, ctl string) float64 {
+	group := "batch.cronlab.dev"
+	if ctl == "upstream" {
+		group = "batch"
+	}
+	total := 0.0
+	for key, v := range after {
+		f := strings.Split(key, "|")
+		verb, g, resource, sub := f[0], f[1], f[2], f[3]
+		if verb == "GET" && sub == "" && ((g == "batch" && resource == "jobs") || (g == group && resource == "cronjobs")) {
+			total += v - before[key]
+		}
+	}
+	return total
+}
+
 func isWrite(verb string) bool {
 	switch verb {
 	case "POST", "PUT", "PATCH", "DELETE", "APPLY":
