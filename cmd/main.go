@@ -82,12 +82,15 @@ func main() {
 	flag.StringVar(&webhookCertPath, "webhook-cert-path", "",
 		"The directory holding the webhook server's tls.crt and tls.key. Default: "+defaultCertDir())
 	// Defaults chosen by `make bench` (docs/performance.md): every CronJob
-	// on the same schedule means a burst of writes at the top of the minute.
-	flag.IntVar(&workers, "workers", 8,
+	// on the same schedule means a burst of writes at the top of the minute,
+	// and a reconcile spends most of its time waiting for the API server.
+	flag.IntVar(&workers, "workers", 32,
 		"How many CronJobs are reconciled at the same time (controller-runtime's MaxConcurrentReconciles).")
-	flag.Float64Var(&apiQPS, "kube-api-qps", 300,
-		"Requests per second to the API server that the manager's client allows itself; -1 turns client-side throttling off.")
-	flag.IntVar(&apiBurst, "kube-api-burst", 600, "Requests the manager's client may send at once above --kube-api-qps.")
+	// -1 is controller-runtime's own default (ctrl.GetConfig): no limit in
+	// the client, the API server's Priority and Fairness protects itself.
+	flag.Float64Var(&apiQPS, "kube-api-qps", -1,
+		"Requests per second to the API server that the manager's client allows itself; -1 (the default) means no client-side limit.")
+	flag.IntVar(&apiBurst, "kube-api-burst", 600, "Requests the manager's client may send at once above --kube-api-qps, when that is positive.")
 	opts := zap.Options{Development: true}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
