@@ -527,7 +527,7 @@ func markdown(results []result) string {
 	}
 	sort.Ints(ns)
 	for _, other := range []string{"upstream", "floor"} {
-		header := fmt.Sprintf("\ncronlab / %s:\n\n| N | skew p50 | skew p99 | skew max | writes/run |\n|---|---|---|---|---|\n", other)
+		header := fmt.Sprintf("\ncronlab / %s:\n\n| N | runs started | skew p50 | skew p99 | skew max | writes/run | reads/run | CPU s | peak RSS |\n|---|---|---|---|---|---|---|---|---|\n", other)
 		for _, n := range ns {
 			u, okU := byN[n][other]
 			c, okC := byN[n]["cronlab"]
@@ -536,7 +536,9 @@ func markdown(results []result) string {
 			}
 			b.WriteString(header)
 			header = ""
-			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", n, ratio(c.SkewP50, u.SkewP50), ratio(c.SkewP99, u.SkewP99), ratio(c.SkewMax, u.SkewMax), ratio(c.WritesPerRun, u.WritesPerRun))
+			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", n, ratio(float64(c.Started), float64(u.Started)),
+				ratio(c.SkewP50, u.SkewP50), ratio(c.SkewP99, u.SkewP99), ratio(c.SkewMax, u.SkewMax),
+				ratio(c.WritesPerRun, u.WritesPerRun), ratio(c.ReadsPerRun, u.ReadsPerRun), ratio(c.CPUSeconds, u.CPUSeconds), ratio(c.PeakRSSMiB, u.PeakRSSMiB))
 		}
 	}
 	noted := map[string]bool{}
