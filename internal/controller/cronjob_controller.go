@@ -91,13 +91,18 @@ func (r *CronJobReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	if err := r.Get(ctx, req.NamespacedName, &cronJob); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	before := cronJob.DeepCopy()
 
-	// 2. List the Jobs it controls.
+	// 2. List the Jobs it controls. If they show that the cached CronJob is
+	// older than our own last status write, read it from the API server:
+	// every decision below starts from the status.
 	jobs, err := r.listChildJobs(ctx, &cronJob)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
+	if err := r.refreshIfStale(ctx, &cronJob, jobs); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	before := cronJob.DeepCopy()
 
 	// 3. Update the status from what the Jobs say: which still run, and
 	// when the last one succeeded.

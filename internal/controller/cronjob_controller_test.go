@@ -302,6 +302,29 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(h.events()).To(BeEmpty(), "no UnexpectedJob: the API server's copy of the CronJob lists the Job")
 		})
 
+		It("after Replace, works from the API server's copy: no second status write, no missing Job reported", func() {
+			cj := h.createCronJob("replaced", "*/5 * * * *", at(10, 0, 0), func(cj *batchv1.CronJob) {
+				cj.Spec.ConcurrencyPolicy = batchv1.ReplaceConcurrent
+			})
+			h.mustReconcileAt(at(10, 5, 0), cj)
+			stale := h.get(cj) // status.active: the 10:05 Job
+			h.mustReconcileAt(at(10, 10, 0), cj)
+			Expect(h.jobs()).To(HaveLen(1), "the 10:10 Job replaced the 10:05 one")
+			h.events()
+
+			// What the reconcile right after a run sees: the new Job is in
+			// the cache and the replaced one has left it, but the cached
+			// CronJob still lists the replaced one.
+			h.waitForCache(cj)
+			written := h.get(cj).ResourceVersion
+			h.r.Client = serveStaleCronJob(mgr.GetClient(), stale)
+			_, err := h.r.Reconcile(ctx, reconcileRequest(h.ns, "replaced"))
+			Expect(err).NotTo(HaveOccurred())
+
+			Expect(h.events()).To(BeEmpty(), "neither MissingJob for the replaced Job nor UnexpectedJob for the new one")
+			Expect(h.get(cj).ResourceVersion).To(Equal(written), "the API server's copy already says it all: nothing to write")
+		})
+
 		It("drops an active entry whose name now belongs to a different Job", func() {
 			cj := h.createCronJob("namesake", "@hourly", at(10, 0, 0))
 			newer := h.createJob("namesake-job", cj)

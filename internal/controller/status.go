@@ -16,8 +16,9 @@ limitations under the License.
 
 package controller
 
-// This file holds steps 3, 5 and 6 of Reconcile: what the Jobs tell us, the
-// scheduling decision, and the conditions that sum it up for the user.
+// This file holds the end of step 2 and steps 3, 5 and 6 of Reconcile: a
+// status that is not older than our own last write, what the Jobs tell us,
+// the scheduling decision, and the conditions that sum it up for the user.
 
 import (
 	"context"
@@ -42,6 +43,22 @@ import (
 
 // lab:begin observe
 
+// refreshIfStale replaces the cached CronJob with the API server's copy when
+// the cached Jobs show that it is older than our own last status write: a
+// running Job of this CronJob that status.active does not list. That is what
+// the reconcile right after a run usually sees (the u-lag of the bonus
+// lesson): the new Job's event reaches the cache before the CronJob's. Going
+// on from the stale copy would write the same status a second time, and
+// report the Job that Replace has just deleted as missing.
+func (r *CronJobReconciler) refreshIfStale(ctx context.Context, cronJob *batchv1.CronJob, jobs []kbatchv1.Job) error {
+	for i := range jobs {
+		if finished, _ := jobFinished(&jobs[i]); !finished && !activeHas(cronJob, jobs[i].UID) {
+			return r.APIReader.Get(ctx, client.ObjectKeyFromObject(cronJob), cronJob)
+		}
+	}
+	return nil
+}
+
 // observeJobs brings status.active and status.lastSuccessfulTime up to date
 // with the Jobs: finished Jobs leave the active list, a running Job that the
 // list does not know joins it, and the newest successful completion is kept.
@@ -53,9 +70,13 @@ func (r *CronJobReconciler) observeJobs(ctx context.Context, cronJob *batchv1.Cr
 		finished, how := jobFinished(job)
 		switch {
 		case !finished && !activeHas(cronJob, job.UID):
-			if err := r.adoptRunningJob(ctx, cronJob, job); err != nil {
-				return err
-			}
+			// Reconcile has read the status from the API server before
+			// it got here (refreshIfStale), so the status really does not
+			// know this Job: someone created it by hand, or a controller
+			// crashed before it could record it.
+			r.Recorder.Eventf(cronJob, job, corev1.EventTypeWarning, "UnexpectedJob", "Observe",
+				"Saw a job that the controller did not create or forgot: %s", job.Name)
+			cronJob.Status.Active = append(cronJob.Status.Active, jobReference(job))
 		case finished && activeHas(cronJob, job.UID):
 			removeActive(cronJob, job.UID)
 			r.Recorder.Eventf(cronJob, job, corev1.EventTypeNormal, "SawCompletedJob", "Observe",
@@ -84,24 +105,6 @@ func (r *CronJobReconciler) observeJobs(ctx context.Context, cronJob *batchv1.Cr
 			return err
 		}
 	}
-	return nil
-}
-
-// adoptRunningJob adds a running Job that this CronJob controls to the active
-// list. Usually the cached CronJob is just older than our own last status
-// write; only if the API server's copy does not list the Job either is it
-// really unexpected (created by hand, or by a controller that crashed before
-// it could record it), which deserves an Event.
-func (r *CronJobReconciler) adoptRunningJob(ctx context.Context, cronJob *batchv1.CronJob, job *kbatchv1.Job) error {
-	var fresh batchv1.CronJob
-	if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(cronJob), &fresh); err != nil {
-		return client.IgnoreNotFound(err)
-	}
-	if !activeHas(&fresh, job.UID) {
-		r.Recorder.Eventf(cronJob, job, corev1.EventTypeWarning, "UnexpectedJob", "Observe",
-			"Saw a job that the controller did not create or forgot: %s", job.Name)
-	}
-	cronJob.Status.Active = append(cronJob.Status.Active, jobReference(job))
 	return nil
 }
 
