@@ -302,27 +302,49 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(h.events()).To(BeEmpty(), "no UnexpectedJob: the API server's copy of the CronJob lists the Job")
 		})
 
-		It("after Replace, works from the API server's copy: no second status write, no missing Job reported", func() {
-			cj := h.createCronJob("replaced", "*/5 * * * *", at(10, 0, 0), func(cj *batchv1.CronJob) {
-				cj.Spec.ConcurrencyPolicy = batchv1.ReplaceConcurrent
+		// Right after a run with Replace, three events are on their way to
+		// the cache: the new Job's, the replaced Job's, and our own status
+		// write's. Whatever their order, the reconciles they trigger must
+		// find nothing to do: no Event, no second status write.
+		Describe("after Replace, while the cache catches up", func() {
+			var cj, stale *batchv1.CronJob
+			var replaced kbatchv1.Job
+			var written string
+			BeforeEach(func() {
+				cj = h.createCronJob("replaced", "*/5 * * * *", at(10, 0, 0), func(cj *batchv1.CronJob) {
+					cj.Spec.ConcurrencyPolicy = batchv1.ReplaceConcurrent
+				})
+				h.mustReconcileAt(at(10, 5, 0), cj)
+				replaced = h.jobs()[0]
+				stale = h.get(cj) // status.active: the 10:05 Job
+				h.mustReconcileAt(at(10, 10, 0), cj)
+				Expect(h.jobs()).To(ConsistOf(Not(HaveField("UID", replaced.UID))), "the 10:10 Job replaced the 10:05 one")
+				h.events()
+				h.waitForCache(cj)
+				written = h.get(cj).ResourceVersion
 			})
-			h.mustReconcileAt(at(10, 5, 0), cj)
-			stale := h.get(cj) // status.active: the 10:05 Job
-			h.mustReconcileAt(at(10, 10, 0), cj)
-			Expect(h.jobs()).To(HaveLen(1), "the 10:10 Job replaced the 10:05 one")
-			h.events()
+			findsNothingToDo := func(c client.Client) {
+				GinkgoHelper()
+				h.r.Client = c
+				_, err := h.r.Reconcile(ctx, reconcileRequest(h.ns, "replaced"))
+				Expect(err).NotTo(HaveOccurred())
+				Expect(h.events()).To(BeEmpty(), "no MissingJob, no UnexpectedJob, no second create")
+				Expect(h.jobs()).To(HaveLen(1))
+				Expect(h.get(cj).ResourceVersion).To(Equal(written), "the API server's copy already says it all: nothing to write")
+			}
 
-			// What the reconcile right after a run sees: the new Job is in
-			// the cache and the replaced one has left it, but the cached
-			// CronJob still lists the replaced one.
-			h.waitForCache(cj)
-			written := h.get(cj).ResourceVersion
-			h.r.Client = serveStaleCronJob(mgr.GetClient(), stale)
-			_, err := h.r.Reconcile(ctx, reconcileRequest(h.ns, "replaced"))
-			Expect(err).NotTo(HaveOccurred())
-
-			Expect(h.events()).To(BeEmpty(), "neither MissingJob for the replaced Job nor UnexpectedJob for the new one")
-			Expect(h.get(cj).ResourceVersion).To(Equal(written), "the API server's copy already says it all: nothing to write")
+			It("has seen the new Job and the replaced one's deletion, not the status write", func() {
+				findsNothingToDo(serveStaleCronJob(mgr.GetClient(), stale))
+			})
+			It("has seen only the replaced Job's deletion", func() {
+				findsNothingToDo(hideJobsFromList(serveStaleCronJob(mgr.GetClient(), stale)))
+			})
+			It("has seen the new Job, not the replaced one's deletion nor the status write", func() {
+				findsNothingToDo(serveGoneJob(serveStaleCronJob(mgr.GetClient(), stale), &replaced))
+			})
+			It("has seen the new Job and the status write, not the replaced one's deletion", func() {
+				findsNothingToDo(serveGoneJob(mgr.GetClient(), &replaced))
+			})
 		})
 
 		It("drops an active entry whose name now belongs to a different Job", func() {

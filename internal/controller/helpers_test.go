@@ -259,3 +259,24 @@ func (c staleCronJob) Get(ctx context.Context, key client.ObjectKey, obj client.
 	}
 	return c.Client.Get(ctx, key, obj, opts...)
 }
+
+// serveGoneJob makes List return, besides what the cache has, a Job that the
+// API server no longer has: a cache that has not yet seen its deletion.
+func serveGoneJob(c client.Client, gone *kbatchv1.Job) client.Client {
+	return goneJob{Client: c, gone: gone}
+}
+
+type goneJob struct {
+	client.Client
+	gone *kbatchv1.Job
+}
+
+func (c goneJob) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	if err := c.Client.List(ctx, list, opts...); err != nil {
+		return err
+	}
+	if jobs, ok := list.(*kbatchv1.JobList); ok {
+		jobs.Items = append(jobs.Items, *c.gone.DeepCopy())
+	}
+	return nil
+}

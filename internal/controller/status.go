@@ -44,19 +44,36 @@ import (
 // lab:begin observe
 
 // refreshIfStale replaces the cached CronJob with the API server's copy when
-// the cached Jobs show that it is older than our own last status write: a
-// running Job of this CronJob that status.active does not list. That is what
-// the reconcile right after a run usually sees (the u-lag of the bonus
-// lesson): the new Job's event reaches the cache before the CronJob's. Going
-// on from the stale copy would write the same status a second time, and
-// report the Job that Replace has just deleted as missing.
+// its status.active and the cached Jobs disagree: a running Job of this
+// CronJob that the list lacks, or an entry of the list that no cached Job
+// matches. That is what the reconciles right after a run usually see (the
+// u-lag of the bonus lesson): the events of the new Job, of the Job it
+// replaced and of our own status write reach the cache in any order. Going
+// on from a stale copy would write the same status a second time, and
+// report Jobs as missing or unexpected that are neither.
 func (r *CronJobReconciler) refreshIfStale(ctx context.Context, cronJob *batchv1.CronJob, jobs []kbatchv1.Job) error {
+	if activeMatchesJobs(cronJob, jobs) {
+		return nil
+	}
+	return r.APIReader.Get(ctx, client.ObjectKeyFromObject(cronJob), cronJob)
+}
+
+// activeMatchesJobs reports whether status.active lists every running Job,
+// and only Jobs that are there.
+func activeMatchesJobs(cronJob *batchv1.CronJob, jobs []kbatchv1.Job) bool {
+	there := make(map[types.UID]bool, len(jobs))
 	for i := range jobs {
+		there[jobs[i].UID] = true
 		if finished, _ := jobFinished(&jobs[i]); !finished && !activeHas(cronJob, jobs[i].UID) {
-			return r.APIReader.Get(ctx, client.ObjectKeyFromObject(cronJob), cronJob)
+			return false
 		}
 	}
-	return nil
+	for _, ref := range cronJob.Status.Active {
+		if !there[ref.UID] {
+			return false
+		}
+	}
+	return true
 }
 
 // observeJobs brings status.active and status.lastSuccessfulTime up to date
@@ -70,13 +87,9 @@ func (r *CronJobReconciler) observeJobs(ctx context.Context, cronJob *batchv1.Cr
 		finished, how := jobFinished(job)
 		switch {
 		case !finished && !activeHas(cronJob, job.UID):
-			// Reconcile has read the status from the API server before
-			// it got here (refreshIfStale), so the status really does not
-			// know this Job: someone created it by hand, or a controller
-			// crashed before it could record it.
-			r.Recorder.Eventf(cronJob, job, corev1.EventTypeWarning, "UnexpectedJob", "Observe",
-				"Saw a job that the controller did not create or forgot: %s", job.Name)
-			cronJob.Status.Active = append(cronJob.Status.Active, jobReference(job))
+			if err := r.adoptRunningJob(ctx, cronJob, job); err != nil {
+				return err
+			}
 		case finished && activeHas(cronJob, job.UID):
 			removeActive(cronJob, job.UID)
 			r.Recorder.Eventf(cronJob, job, corev1.EventTypeNormal, "SawCompletedJob", "Observe",
@@ -105,6 +118,28 @@ func (r *CronJobReconciler) observeJobs(ctx context.Context, cronJob *batchv1.Cr
 			return err
 		}
 	}
+	return nil
+}
+
+// adoptRunningJob adds a running Job that this CronJob controls, and that
+// status.active does not list, to the list. Reconcile has read the status
+// from the API server by now (refreshIfStale), so the Job was created by
+// hand or by a controller that crashed before it could record it, which
+// deserves an Event; unless the Job is gone and only the cache still has
+// it, as the Job that Replace deleted a moment ago. Only the API server can
+// tell.
+func (r *CronJobReconciler) adoptRunningJob(ctx context.Context, cronJob *batchv1.CronJob, job *kbatchv1.Job) error {
+	var live kbatchv1.Job
+	err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(job), &live)
+	switch {
+	case apierrors.IsNotFound(err) || (err == nil && live.UID != job.UID):
+		return nil
+	case err != nil:
+		return err
+	}
+	r.Recorder.Eventf(cronJob, job, corev1.EventTypeWarning, "UnexpectedJob", "Observe",
+		"Saw a job that the controller did not create or forgot: %s", job.Name)
+	cronJob.Status.Active = append(cronJob.Status.Active, jobReference(job))
 	return nil
 }
 
