@@ -1,0 +1,45 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// The ratio table compares cronlab with upstream figure by figure, and
+// leaves out an N that only one of them ran.
+func TestMarkdownGivesARatioForEveryFigure(t *testing.T) {
+	results := []result{
+		{Controller: "upstream", N: 500, Expected: 1000, Started: 500, SkewP50: 30, SkewP99: 60, SkewMax: 60,
+			WritesPerRun: 3, ReadsPerRun: 0, CPUSeconds: 8, PeakRSSMiB: 150},
+		{Controller: "cronlab", N: 500, Expected: 1000, Started: 1000, SkewP50: 3, SkewP99: 6, SkewMax: 6.6,
+			WritesPerRun: 3, ReadsPerRun: 0.5, CPUSeconds: 4, PeakRSSMiB: 75},
+		{Controller: "cronlab", N: 5000, Expected: 10000, Started: 9000},
+	}
+	md := markdown(results)
+	want := "| 500 | 2.00 | 0.10 | 0.10 | 0.11 | 1.00 | - | 0.50 | 0.50 |"
+	if !strings.Contains(md, want) {
+		t.Errorf("the cronlab / upstream table lacks the row\n%s\nin\n%s", want, md)
+	}
+	if strings.Contains(md, "| 5000 | ") && strings.Count(md, "| 5000 | ") != 1 {
+		t.Errorf("N=5000 has no upstream figures, so it belongs in the results table only:\n%s", md)
+	}
+	if strings.Contains(md, "cronlab / floor") {
+		t.Errorf("no floor was measured, yet there is a floor table:\n%s", md)
+	}
+}
