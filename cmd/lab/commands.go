@@ -28,7 +28,7 @@ import (
 )
 
 func cmdList(stages []stage) error {
-	fmt.Println("Stages (running each stage's tests in this checkout; this takes a minute):")
+	fmt.Println("Stages (running each stage's tests in this checkout, one after the other: several minutes for all of them):")
 	for _, s := range stages {
 		status := "pass"
 		if err := runChecks(".", s, false); err != nil {
