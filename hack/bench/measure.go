@@ -79,10 +79,7 @@ func scrape(ctx context.Context, kube kubernetes.Interface) (series, error) {
 // Conflicts are the 409 answers to any of them but creates (409 to a create
 // is AlreadyExists, counted apart).
 func writes(before, after series, ctl string) (map[string]float64, float64) {
-	group := "batch.cronlab.dev"
-	if ctl == "upstream" {
-		group = "batch"
-	}
+	group := cronJobGroup(ctl)
 	out := map[string]float64{}
 	conflicts := 0.0
 	for key, v := range after {
@@ -127,10 +124,7 @@ func writes(before, after series, ctl string) (map[string]float64, float64) {
 // (APIReader in internal/controller), so they show how often it was.
 // Lists and watches are left out: informers make them once, not per run.
 func reads(before, after series, ctl string) float64 {
-	group := "batch.cronlab.dev"
-	if ctl == "upstream" {
-		group = "batch"
-	}
+	group := cronJobGroup(ctl)
 	total := 0.0
 	for key, v := range after {
 		f := strings.Split(key, "|")
@@ -140,6 +134,15 @@ func reads(before, after series, ctl string) float64 {
 		}
 	}
 	return total
+}
+
+// cronJobGroup is the API group of the CronJobs that the controller ctl
+// handles: upstream's are batch/v1, cronlab's its own.
+func cronJobGroup(ctl string) string {
+	if ctl == "upstream" {
+		return "batch"
+	}
+	return "batch.cronlab.dev"
 }
 
 func isWrite(verb string) bool {

@@ -108,14 +108,13 @@ func (r *CronJobReconciler) observeJobs(ctx context.Context, cronJob *batchv1.Cr
 		if seen[ref.UID] {
 			continue
 		}
-		var live kbatchv1.Job
-		err := r.APIReader.Get(ctx, types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}, &live)
-		switch {
-		case apierrors.IsNotFound(err) || (err == nil && live.UID != ref.UID):
+		gone, err := r.jobGone(ctx, types.NamespacedName{Namespace: ref.Namespace, Name: ref.Name}, ref.UID)
+		if err != nil {
+			return err
+		}
+		if gone {
 			removeActive(cronJob, ref.UID)
 			r.Recorder.Eventf(cronJob, nil, corev1.EventTypeNormal, "MissingJob", "Observe", "Active job went missing: %s", ref.Name)
-		case err != nil:
-			return err
 		}
 	}
 	return nil
@@ -129,18 +128,28 @@ func (r *CronJobReconciler) observeJobs(ctx context.Context, cronJob *batchv1.Cr
 // it, as the Job that Replace deleted a moment ago. Only the API server can
 // tell.
 func (r *CronJobReconciler) adoptRunningJob(ctx context.Context, cronJob *batchv1.CronJob, job *kbatchv1.Job) error {
-	var live kbatchv1.Job
-	err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(job), &live)
-	switch {
-	case apierrors.IsNotFound(err) || (err == nil && live.UID != job.UID):
-		return nil
-	case err != nil:
+	if gone, err := r.jobGone(ctx, client.ObjectKeyFromObject(job), job.UID); gone || err != nil {
 		return err
 	}
 	r.Recorder.Eventf(cronJob, job, corev1.EventTypeWarning, "UnexpectedJob", "Observe",
 		"Saw a job that the controller did not create or forgot: %s", job.Name)
 	cronJob.Status.Active = append(cronJob.Status.Active, jobReference(job))
 	return nil
+}
+
+// jobGone asks the API server whether the Job with this name and UID is
+// gone: deleted, or replaced by another Job of the same name. The cache
+// cannot answer that; it may be behind in either direction.
+func (r *CronJobReconciler) jobGone(ctx context.Context, key types.NamespacedName, uid types.UID) (bool, error) {
+	var live kbatchv1.Job
+	err := r.APIReader.Get(ctx, key, &live)
+	if apierrors.IsNotFound(err) {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return live.UID != uid, nil
 }
 
 // lab:end
