@@ -17,25 +17,34 @@ limitations under the License.
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strings"
 	"time"
 )
 
-func cmdList(stages []stage) error {
-	fmt.Println("Stages (running each stage's tests in this checkout, one after the other: several minutes for all of them):")
-	for _, s := range stages {
-		status := "pass"
-		if err := runChecks(".", s, false); err != nil {
-			status = "FAIL"
+// cmdList shows every stage with the result of its last check in this
+// clone, from the progress file: instant. With run, it checks every stage
+// first, which takes minutes.
+func cmdList(root string, stages []stage, run bool) error {
+	p := loadProgress(root)
+	if run {
+		fmt.Println("Checking every stage in this checkout, one after the other (several minutes) ...")
+		for _, s := range stages {
+			rs, err := runChecks(root, ".", s, quiet)
+			p.record(s, rs, err)
+			fmt.Printf("  %s  %-22s %s\n", s.ID, s.Slug, p.Stages[s.ID].describe())
 		}
-		fmt.Printf("  %s  %-22s %s  %s\n", s.ID, s.Slug, status, s.Title)
+		return p.save(root)
 	}
+	for _, s := range stages {
+		fmt.Printf("  %s  %-22s %-30s %s\n", s.ID, s.Slug, p.Stages[s.ID].describe(), s.Title)
+	}
+	fmt.Println("\nThe results are those of each stage's last `bin/lab check` in this clone; `bin/lab list --run` checks them all now.")
 	return nil
 }
 
@@ -64,53 +73,104 @@ func cmdStart(root string, stages []stage, s stage) error {
 	for _, f := range todoFiles(root, commit, s.ID) {
 		fmt.Printf("           %s\n", f)
 	}
-	fmt.Printf("  check: go run ./cmd/lab check %s\n", s.ID)
+	fmt.Printf("  check: bin/lab check   (bin/lab check -v shows the tests' whole output)\n")
 	return nil
 }
 
-func cmdCheck(s stage) error {
+func cmdCheck(root string, stages []stage, s stage, v verbosity) error {
 	fmt.Printf("Checking stage %s: %s\n", s.ID, s.Title)
-	if err := runChecks(".", s, true); err != nil {
+	rs, err := runChecks(root, ".", s, v)
+	var setup setupError
+	if errors.As(err, &setup) {
+		return fmt.Errorf("could not run the check of stage %s: %w", s.ID, err)
+	}
+	p := loadProgress(root)
+	p.record(s, rs, err)
+	if saveErr := p.save(root); saveErr != nil {
+		fmt.Println("  (could not save the result:", saveErr, ")")
+	}
+	if err != nil {
 		fmt.Printf("\nNot yet. %s\n  hint: %s\n  more: %s\n", err, s.Hint, s.readme())
 		if files := todoFiles(".", "", s.ID); len(files) > 0 {
 			fmt.Printf("  still TODO(lab %s): %s\n", s.ID, strings.Join(files, ", "))
 		}
+		fmt.Println("  run the tests yourself:")
+		for _, t := range s.Tests {
+			fmt.Printf("    %s\n", t.command())
+		}
+		if v != fullText {
+			fmt.Printf("  all of the tests' output: bin/lab check -v %s\n", s.ID)
+		}
 		os.Exit(1)
 	}
-	fmt.Printf("\nStage %s passes. Next: go run ./cmd/lab list\n", s.ID)
+	if next, ok := nextStage(stages, s); ok {
+		fmt.Printf("\nStage %s passes. Next: bin/lab start %s  (%s)\n", s.ID, next.ID, next.Title)
+	} else {
+		fmt.Printf("\nStage %s passes: that was the last stage. bin/lab list shows where you stand.\n", s.ID)
+	}
 	return nil
 }
 
-// runChecks runs a stage's before-commands and tests in dir. With verbose,
-// it prints a line per test package and the failures.
-func runChecks(dir string, s stage, verbose bool) error {
+// How much runChecks prints.
+type verbosity int
+
+const (
+	quiet    verbosity = iota // nothing (list, verify)
+	summary                   // a line per package, each failure explained (check)
+	fullText                  // summary, and the tests' whole output (check -v)
+)
+
+// runChecks runs a stage's before-commands and tests in dir, a tree of the
+// clone at root. Tests that start envtest use root's shared API server
+// (apiserver.go). It returns the results of each test package.
+func runChecks(root, dir string, s stage, v verbosity) ([]results, error) {
 	for _, before := range s.Before {
 		args := strings.Fields(before)
 		if out, err := output(dir, args[0], args[1:]...); err != nil {
-			if verbose {
+			if v > quiet {
 				fmt.Println(lastLines(out, 20))
 			}
-			return fmt.Errorf("%q failed", before)
+			return nil, fmt.Errorf("%q failed", before)
 		}
 	}
+	owned := ownedFiles(root, dir, s)
 	var failed []string
-	for _, t := range s.Tests {
+	var all []results
+	var env []string
+	// Every test binary builds while the shared API server is made ready:
+	// neither needs the other until the tests run.
+	builds := make([]chan buildResult, len(s.Tests))
+	for i, t := range s.Tests {
+		builds[i] = make(chan buildResult, 1)
+		go func() { builds[i] <- buildTest(dir, t) }()
+	}
+	for i, t := range s.Tests {
 		start := time.Now()
-		out, err := output(dir, "go", t.args()...)
-		if verbose {
+		built := builds[i]
+		if env == nil && sharedEnabled() && usesEnvtest(dir, t.Package) {
+			var release func()
+			var err error
+			if env, release, err = newSharedServer(root).acquire(dir); err != nil {
+				for _, b := range builds[i:] {
+					<-b
+				}
+				return nil, err
+			}
+			defer release()
+		}
+		r, err := runTest(dir, env, t, <-built, owned)
+		all = append(all, r)
+		if v == fullText {
+			fmt.Println(r.Output)
+		}
+		if v > quiet {
 			mark := "PASS"
 			if err != nil {
 				mark = "FAIL"
 			}
-			fmt.Printf("  %s  %s (%.0fs)\n", mark, strings.Join(t.args()[2:], " "), time.Since(start).Seconds())
+			fmt.Printf("  %s  %s: %s (%.0fs)\n", mark, t.Package, r.counts(), time.Since(start).Seconds())
 			if err != nil {
-				fmt.Println(indent(failureSummary(out), "        "))
-			}
-		}
-		if err == nil && strings.Contains(out, "no tests to run") {
-			err = fmt.Errorf("no test matched %q", t.Run)
-			if verbose {
-				fmt.Printf("        %v\n", err)
+				r.explain(err)
 			}
 		}
 		if err != nil {
@@ -118,35 +178,200 @@ func runChecks(dir string, s stage, verbose bool) error {
 		}
 	}
 	if len(failed) > 0 {
-		return fmt.Errorf("failing: %s", strings.Join(failed, ", "))
+		return all, fmt.Errorf("failing: %s", strings.Join(failed, ", "))
 	}
-	return nil
+	return all, nil
 }
 
-var ansiColor = regexp.MustCompile("\x1b\\[[0-9;]*m")
+// buildResult is a test binary, or why there is none.
+type buildResult struct {
+	binary    string
+	buildJSON string // go test -c -json's output: compile errors
+	err       error
+	vet       string // go vet's findings, if it found any
+}
 
-// failureLine matches what says why a test failed: the names of failing Go
-// tests and Ginkgo specs, t.Errorf messages ("x_test.go:12: ..."), Gomega's
-// messages, stubs' TODOs, panics and compile errors.
-var failureLine = regexp.MustCompile(`(?m)^.*(--- FAIL|\[FAIL\]|\[FAILED\]|_test\.go:\d+: |TODO\(lab|panic:|cannot|undefined|Expected|to equal|to be).*$`)
+// buildTest compiles the tests of a stage's package into a binary kept in
+// dir's bin/lab-state/tests, so that a check of unchanged code does not
+// link again (go test -c leaves an up-to-date binary alone). go test would
+// vet the package first, then build; vetting beside the build is the same
+// check, and seconds sooner. -ldflags=-w leaves out the tables debuggers
+// read, for a faster link; stack traces keep their files and lines.
+func buildTest(dir string, t stageTest) buildResult {
+	defer traced("build " + t.Package)()
+	vetDone := make(chan string, 1)
+	go func() {
+		defer traced("go vet " + t.Package)()
+		// At a lower priority: on two cores the build is what the check
+		// waits for.
+		vet := []string{"go", "vet", t.Package}
+		if _, err := exec.LookPath("nice"); err == nil {
+			vet = append([]string{"nice"}, vet...)
+		}
+		out, err := output(dir, vet[0], vet[1:]...)
+		if err != nil {
+			vetDone <- out
+		}
+		close(vetDone)
+	}()
+	bins := filepath.Join(dir, "bin", "lab-state", "tests")
+	b := buildResult{binary: filepath.Join(bins, strings.NewReplacer("/", "_", ".", "_").Replace(strings.Trim(t.Package, "./"))+".test")}
+	if err := os.MkdirAll(bins, 0o755); err != nil {
+		return buildResult{err: err}
+	}
+	b.buildJSON, b.err = output(dir, "go", "test", "-c", "-json", "-vet=off", "-ldflags=-w", "-o", b.binary, t.Package)
+	b.vet = <-vetDone
+	return b
+}
 
-// failureSummary keeps the lines of go test output that say what failed.
-func failureSummary(out string) string {
-	seen := map[string]bool{}
-	var lines []string
-	for _, line := range failureLine.FindAllString(ansiColor.ReplaceAllString(out, ""), -1) {
-		if key := strings.TrimSpace(line); !seen[key] {
-			seen[key] = true
-			lines = append(lines, key)
+// binaryArgs are the test binary's flags for what t.args gives go test.
+func (t stageTest) binaryArgs() []string {
+	args := []string{"-test.v=test2json", "-test.timeout=10m"}
+	if t.Run != "" {
+		args = append(args, "-test.run="+t.Run)
+	}
+	if t.Labels != "" {
+		args = append(args, "-ginkgo.label-filter="+t.Labels, "-ginkgo.fail-on-empty")
+	}
+	return args
+}
+
+// runTest runs a built test binary as go test would (in the package's
+// directory, its output turned into JSON events by test2json) and reads its
+// results. The error says why the package failed, in a line.
+func runTest(dir string, env []string, t stageTest, b buildResult, owned map[string]bool) (results, error) {
+	defer traced("run " + t.Package)()
+	if b.err != nil {
+		r := parseGoTestJSON([]byte(b.buildJSON), dir, t.Package, owned, false)
+		if len(r.BuildErrors) == 0 {
+			return r, setupError{fmt.Errorf("building the tests of %s: %w", t.Package, b.err)}
+		}
+		return r, fmt.Errorf("does not compile")
+	}
+	args := t.binaryArgs()
+	ginkgo := usesGinkgo(dir, t.Package)
+	var report string
+	if ginkgo {
+		f, err := os.CreateTemp("", "lab-ginkgo-*.json")
+		if err != nil {
+			return results{}, err
+		}
+		report = f.Name()
+		_ = f.Close()
+		defer func() { _ = os.Remove(report) }()
+		args = append(args, "-ginkgo.json-report="+report)
+	}
+	binary, err := filepath.Abs(b.binary)
+	if err != nil {
+		return results{}, err
+	}
+	out, runErr := outputEnv(filepath.Join(dir, t.Package), env, "go", append([]string{"tool", "test2json", "-t", "-p", t.Package, binary}, args...)...)
+	r := parseGoTestJSON([]byte(out), dir, t.Package, owned, ginkgo)
+	if b.vet != "" {
+		r.VetErrors = vetFindings(b.vet, dir)
+	}
+	if ginkgo {
+		if err := readGinkgoReport(report, dir, owned, &r); err != nil && runErr == nil {
+			return r, err
 		}
 	}
-	if len(lines) == 0 {
-		return lastLines(out, 15)
+	switch {
+	case len(r.VetErrors) > 0:
+		return r, fmt.Errorf("go vet found a mistake")
+	case runErr != nil && len(r.Failures) == 0:
+		// Failed, but no test said why: a crash before the tests, or a
+		// filter that matched nothing (-ginkgo.fail-on-empty).
+		return r, fmt.Errorf("failed before any test reported: %s", lastLines(r.Output, 12))
+	case runErr != nil:
+		return r, fmt.Errorf("%d failing", len(r.Failures))
+	case r.Passed == 0 || strings.Contains(r.Output, "no tests to run"):
+		return r, fmt.Errorf("no test matched %q", t.Run+t.Labels)
 	}
-	if len(lines) > 15 {
-		lines = append(lines[:15], fmt.Sprintf("... and %d more lines", len(lines)-15))
+	return r, nil
+}
+
+func (r results) counts() string {
+	if len(r.BuildErrors) > 0 {
+		return "does not compile"
 	}
-	return strings.Join(lines, "\n")
+	return fmt.Sprintf("%d of %d passed", r.Passed, r.Passed+r.Failed)
+}
+
+// explain prints why a package failed: compile errors, or each failure with
+// its place, values or panic.
+func (r results) explain(err error) {
+	if len(r.BuildErrors) > 0 {
+		fmt.Println("       The code does not compile:")
+		fmt.Println(indentLines(limitLines(strings.Join(r.BuildErrors, "\n"), 15), "         "))
+		return
+	}
+	if len(r.VetErrors) > 0 {
+		fmt.Println("       go vet (which go test runs first) found:")
+		fmt.Println(indentLines(limitLines(strings.Join(r.VetErrors, "\n"), 15), "         "))
+	}
+	if len(r.Failures) == 0 {
+		if len(r.VetErrors) == 0 {
+			fmt.Println(indentLines(err.Error(), "       "))
+		}
+		return
+	}
+	for i, f := range r.Failures {
+		if i == 5 {
+			fmt.Printf("       ... and %d more failing:\n", len(r.Failures)-i)
+			for _, g := range r.Failures[i:] {
+				fmt.Printf("         %s\n", g.Name)
+			}
+			break
+		}
+		f.show("       ")
+	}
+}
+
+// ownedFiles are the files that hold the stage's regions in the reference:
+// the attendee's own code, shown first in a panic's stack.
+func ownedFiles(root, dir string, s stage) map[string]bool {
+	defer traced("find the stage's files")()
+	owned := map[string]bool{}
+	ref, err := referenceCommit(root)
+	if err != nil || len(s.Regions) == 0 {
+		return owned
+	}
+	out, _ := output(root, "git", "grep", "-l", "-E", "lab:begin ("+strings.Join(s.Regions, "|")+")( |\\*|$)", ref, "--", ".")
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if line != "" {
+			owned[strings.TrimPrefix(line, ref+":")] = true
+		}
+	}
+	return owned
+}
+
+// usesGinkgo tells whether the tests of pkg are a Ginkgo suite, which takes
+// -ginkgo.* flags and writes a JSON report.
+func usesGinkgo(dir, pkg string) bool {
+	return testsMention(dir, pkg, "github.com/onsi/ginkgo/v2")
+}
+
+// usesEnvtest tells whether the tests of pkg, a directory under dir, start an
+// API server.
+func usesEnvtest(dir, pkg string) bool {
+	return testsMention(dir, pkg, "envtest", "StartAPIServer")
+}
+
+// testsMention tells whether a _test.go file of pkg contains one of words.
+func testsMention(dir, pkg string, words ...string) bool {
+	tests, _ := filepath.Glob(filepath.Join(dir, pkg, "*_test.go"))
+	for _, f := range tests {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for _, w := range words {
+			if strings.Contains(string(src), w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func indent(s, prefix string) string {
@@ -281,7 +506,7 @@ func cmdVerify(root string, stages []stage, only []string, referenceTested bool)
 				continue
 			}
 			fmt.Println("  ok    the stage's tests exist (make test ran them on the reference)")
-		} else if err := runChecks(root, s, false); err != nil {
+		} else if _, err := runChecks(root, root, s, quiet); err != nil {
 			problems = append(problems, fmt.Sprintf("stage %s: the reference fails its own tests: %v", s.ID, err))
 			fmt.Println("  FAIL  the reference passes the stage's tests")
 			continue
@@ -299,7 +524,7 @@ func cmdVerify(root string, stages []stage, only []string, referenceTested bool)
 			problems = append(problems, fmt.Sprintf("stage %s: the starter does not compile or vet:\n%s", s.ID, out))
 		} else {
 			fmt.Println("  ok    the starter compiles and vets (go vet ./..., tests included)")
-			if err := runChecks(dir, s, false); err == nil {
+			if _, err := runChecks(root, dir, s, quiet); err == nil {
 				problems = append(problems, fmt.Sprintf("stage %s: the stage's tests pass on the starter, so they do not test the stage", s.ID))
 			} else {
 				fmt.Println("  ok    the stage's tests fail on the starter")
@@ -309,7 +534,7 @@ func cmdVerify(root string, stages []stage, only []string, referenceTested bool)
 			// starter N stubs the most code that stage N-1 must live with,
 			// and every later starter stubs less.
 			if prev, ok := previousStage(stages, s); ok {
-				if err := runChecks(dir, prev, false); err != nil {
+				if _, err := runChecks(root, dir, prev, quiet); err != nil {
 					problems = append(problems, fmt.Sprintf("stage %s: the tests of stage %s fail on its starter, so stage %s depends on code of stage %s or later: %v", s.ID, prev.ID, prev.ID, s.ID, err))
 				} else {
 					fmt.Printf("  ok    the tests of stage %s pass on it\n", prev.ID)
@@ -419,6 +644,15 @@ func findKubectl(root string) (string, error) {
 		return matches[len(matches)-1], nil
 	}
 	return "", fmt.Errorf("not on PATH")
+}
+
+func nextStage(stages []stage, s stage) (stage, bool) {
+	for i := range stages {
+		if stages[i].ID == s.ID && i+1 < len(stages) {
+			return stages[i+1], true
+		}
+	}
+	return stage{}, false
 }
 
 func previousStage(stages []stage, s stage) (stage, bool) {

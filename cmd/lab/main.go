@@ -19,13 +19,16 @@ limitations under the License.
 // work with the stage's tests, shows the reference solution, and verifies
 // that every stage works. The operator never imports it.
 //
-//	go run ./cmd/lab list
-//	go run ./cmd/lab start 06
-//	go run ./cmd/lab check
-//	go run ./cmd/lab solution 06
-//	go run ./cmd/lab branches
-//	go run ./cmd/lab doctor
-//	go run ./cmd/lab verify [<stage>...]
+//	bin/lab list
+//	bin/lab start 06
+//	bin/lab check
+//	bin/lab solution 06
+//	bin/lab branches
+//	bin/lab doctor
+//	bin/lab stop
+//	bin/lab verify [<stage>...]
+//
+// (make lab builds bin/lab.)
 package main
 
 import (
@@ -35,16 +38,22 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 const usage = `usage: lab <command> [stage]
 
-  list              the stages, and which pass in this checkout
+  list [--run]      the stages, with the result of each one's last check in this clone
+                    (--run: check every stage now, which takes minutes)
   start <stage>     make branch lab/<stage>: the reference with this stage (and later ones) to write
-  check [<stage>]   run the stage's tests (default: the stage of the current lab/ branch)
+  check [-v] [<stage>]
+                    run the stage's tests (default: the stage of the current lab/ branch) and
+                    explain each failure; -v also prints the tests' whole output
   solution <stage>  show the reference code of the stage, as a diff against its starter
   branches          make every lab/<stage> branch, for an instructor to push
   doctor            check what the workshop needs on this machine, and say how to fix what is missing
+  stop              stop the API server that checks share (it also stops itself after 30 idle minutes;
+                    LAB_SHARED_APISERVER=off makes every test start its own)
   verify [<stage>…] for every stage (or those named): the starter compiles and vets, its tests fail;
                     the reference passes them, and the previous stage passes on the starter.
                     --reference-tested: make test has just passed here, so only check that
@@ -67,13 +76,23 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	arg := ""
-	if len(os.Args) > 2 {
-		arg = os.Args[2]
+	// Flags may come before or after the stage: lab check -v 04, lab check 04 -v.
+	var arg string
+	flags := map[string]bool{}
+	for _, a := range os.Args[2:] {
+		if strings.HasPrefix(a, "-") {
+			flags[strings.TrimLeft(a, "-")] = true
+		} else if arg == "" {
+			arg = a
+		}
+	}
+	if flags["h"] || flags["help"] {
+		fmt.Print(usage)
+		return
 	}
 	switch os.Args[1] {
 	case "list":
-		err = cmdList(stages)
+		err = cmdList(root, stages, flags["run"])
 	case "start":
 		err = withStage(stages, arg, func(s stage) error { return cmdStart(root, stages, s) })
 	case "check":
@@ -83,24 +102,32 @@ func main() {
 				fail(err)
 			}
 		}
-		err = withStage(stages, arg, func(s stage) error { return cmdCheck(s) })
+		v := summary
+		if flags["v"] || flags["verbose"] {
+			v = fullText
+		}
+		err = withStage(stages, arg, func(s stage) error { return cmdCheck(root, stages, s, v) })
 	case "solution":
 		err = withStage(stages, arg, func(s stage) error { return cmdSolution(root, stages, s) })
 	case "branches":
 		err = cmdBranches(root, stages)
 	case "doctor":
 		err = cmdDoctor(root)
+	case "stop":
+		err = cmdStop(root)
+	case "serve-apiserver": // started by check; see apiserver.go
+		if len(os.Args) != 4 {
+			fail(fmt.Errorf("usage: lab serve-apiserver DIR CRD-HASH"))
+		}
+		err = serveAPIServer(os.Args[2], os.Args[3])
 	case "verify":
 		var names []string
-		referenceTested := false
 		for _, a := range os.Args[2:] {
-			if a == "--reference-tested" {
-				referenceTested = true
-			} else {
+			if !strings.HasPrefix(a, "-") {
 				names = append(names, a)
 			}
 		}
-		err = cmdVerify(root, stages, names, referenceTested)
+		err = cmdVerify(root, stages, names, flags["reference-tested"])
 	default:
 		fmt.Fprint(os.Stderr, usage)
 		os.Exit(2)
@@ -108,6 +135,16 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
+}
+
+// traced times a step of the tool when LAB_TRACE is set, to see where a
+// check's seconds go: defer traced("what")().
+func traced(what string) func() {
+	if os.Getenv("LAB_TRACE") == "" {
+		return func() {}
+	}
+	start := time.Now()
+	return func() { fmt.Fprintf(os.Stderr, "[trace] %-28s %6.2fs\n", what, time.Since(start).Seconds()) }
 }
 
 func fail(err error) {
@@ -149,8 +186,16 @@ func stageOfBranch() (string, error) {
 
 // output runs a command in dir and returns what it printed.
 func output(dir, name string, args ...string) (string, error) {
+	return outputEnv(dir, nil, name, args...)
+}
+
+// outputEnv is output with env added to this process's environment.
+func outputEnv(dir string, env []string, name string, args ...string) (string, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
+	if len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()

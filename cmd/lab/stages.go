@@ -63,6 +63,18 @@ func (t stageTest) args() []string {
 	return args
 }
 
+// command is the go test command that runs the test by hand, as `lab check`
+// does.
+func (t stageTest) command() string {
+	args := t.args()
+	for i, a := range args {
+		if strings.ContainsAny(a, " *|()^$&!") {
+			args[i] = "'" + a + "'"
+		}
+	}
+	return "go " + strings.Join(args, " ")
+}
+
 // listArgs are go test arguments that only show that the tests exist: they
 // list the matching Go tests, or walk the matching Ginkgo specs without
 // running them (dry run, which also skips BeforeSuite). A filter that matches

@@ -178,6 +178,10 @@ func startAPIServer(t *testing.T, crd *apiextensionsv1.CustomResourceDefinition)
 	env := &envtest.Environment{
 		CRDs:                  []*apiextensionsv1.CustomResourceDefinition{crd},
 		BinaryAssetsDirectory: assets,
+		// This test installs a CRD of its own making; on a shared API server
+		// (USE_EXISTING_CLUSTER, as bin/lab uses) it would replace the one
+		// other tests expect. Always our own.
+		UseExistingCluster: ptr.To(false),
 	}
 	cfg, err := env.Start()
 	if err != nil {

@@ -35,6 +35,7 @@ import (
 
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
@@ -114,6 +115,10 @@ func startAPIServer(webhooks *envtest.WebhookInstallOptions) *apiServer {
 		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "..", "config", "crd", "bases")},
 		ErrorIfCRDPathMissing: true,
 		BinaryAssetsDirectory: envtestAssets(),
+		// Webhook configurations are cluster-wide: installed on a shared API
+		// server (USE_EXISTING_CLUSTER, as bin/lab uses), they would outlive
+		// this suite and refuse every later test's CronJobs. Always our own.
+		UseExistingCluster: ptr.To(false),
 	}
 	if webhooks != nil {
 		env.WebhookInstallOptions = *webhooks

@@ -1,0 +1,121 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+// The progress file remembers the last check of every stage in this clone,
+// so that `lab list` answers at once instead of running every stage's tests.
+// It lives in bin/lab-state/ (ignored by git, so switching lab/ branches
+// keeps it) and is written whole, through a temporary file, so a check that
+// is interrupted never leaves half a file.
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// stateDir holds what the lab tool keeps between runs in a clone.
+func stateDir(root string) string { return filepath.Join(root, "bin", "lab-state") }
+
+type progress struct {
+	Stages map[string]stageResult `json:"stages"`
+}
+
+type stageResult struct {
+	Passed bool      `json:"passed"`
+	Specs  int       `json:"specs"` // tests or specs that ran
+	Failed int       `json:"failed"`
+	Why    string    `json:"why,omitempty"` // the failure in a line
+	At     time.Time `json:"at"`
+	Branch string    `json:"branch,omitempty"`
+}
+
+func progressPath(root string) string { return filepath.Join(stateDir(root), "progress.json") }
+
+// loadProgress reads the progress file; a missing or unreadable one is an
+// empty progress, never an error: it only remembers.
+func loadProgress(root string) *progress {
+	p := &progress{Stages: map[string]stageResult{}}
+	if raw, err := os.ReadFile(progressPath(root)); err == nil {
+		_ = json.Unmarshal(raw, p)
+	}
+	if p.Stages == nil {
+		p.Stages = map[string]stageResult{}
+	}
+	return p
+}
+
+func (p *progress) record(s stage, rs []results, err error) {
+	r := stageResult{Passed: err == nil, At: time.Now().UTC()}
+	for _, one := range rs {
+		r.Specs += one.Passed + one.Failed
+		r.Failed += one.Failed
+	}
+	if err != nil {
+		r.Why = err.Error()
+	}
+	if branch, berr := output("", "git", "branch", "--show-current"); berr == nil {
+		r.Branch = trimLine(branch)
+	}
+	p.Stages[s.ID] = r
+}
+
+func (p *progress) save(root string) error {
+	if err := os.MkdirAll(stateDir(root), 0o755); err != nil {
+		return err
+	}
+	raw, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(progressPath(root), raw)
+}
+
+// describe is the stage's line in `lab list`.
+func (r stageResult) describe() string {
+	switch {
+	case r.At.IsZero():
+		return "not checked yet"
+	case r.Passed:
+		return fmt.Sprintf("pass (%d/%d, %s)", r.Specs-r.Failed, r.Specs, ago(r.At))
+	default:
+		return fmt.Sprintf("FAIL (%d/%d, %s)", r.Specs-r.Failed, r.Specs, ago(r.At))
+	}
+}
+
+func ago(t time.Time) string {
+	d := time.Since(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min ago", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%d h ago", int(d.Hours()))
+	default:
+		return t.Local().Format("Jan 2")
+	}
+}
+
+func trimLine(s string) string {
+	for len(s) > 0 && (s[len(s)-1] == '\n' || s[len(s)-1] == '\r') {
+		s = s[:len(s)-1]
+	}
+	return s
+}

@@ -1,0 +1,296 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+// What `lab check` says about a failure comes from the tests' structured
+// results, not from their text output, where values and panics are easily
+// lost: `go test -json` for Go tests and compile errors, and Ginkgo's JSON
+// report for specs.
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/onsi/ginkgo/v2/types"
+)
+
+// A failure is one failing test or spec.
+type failure struct {
+	Name     string // the test's or spec's full name
+	Location string // file:line of the failing assertion, relative to the tree
+	Message  string // what the assertion said: Gomega's expected and actual values
+	Panic    string // a panic's value, if the test panicked
+	// Frames are a panic's stack frames in this tree as file:line (function),
+	// the attendee's own files first.
+	Frames []string
+}
+
+// results is what one `go test -json` run of a package said.
+type results struct {
+	Passed, Failed int       // tests or specs
+	Failures       []failure // in the order they ran
+	BuildErrors    []string  // compiler messages, file:line: text
+	VetErrors      []string  // go vet's findings, file:line: text
+	Output         string    // all of the text output, for -v
+}
+
+// testEvent is one line of `go test -json` (go doc test2json).
+type testEvent struct {
+	Action     string
+	Package    string
+	ImportPath string
+	Test       string
+	Output     string
+}
+
+// parseGoTestJSON reads `go test -json` output. The Go tests that run a
+// Ginkgo suite are left out when report holds the suite's specs: one failing
+// spec must not count twice.
+func parseGoTestJSON(out []byte, tree, pkg string, owned map[string]bool, ginkgo bool) results {
+	var r results
+	outputs := map[string]*strings.Builder{}
+	var all strings.Builder
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var e testEvent
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			all.WriteString(sc.Text() + "\n") // not JSON: go's own messages
+			continue
+		}
+		switch e.Action {
+		case "build-output":
+			all.WriteString(e.Output)
+			if msg := strings.TrimSpace(e.Output); msg != "" && !strings.HasPrefix(msg, "#") {
+				r.BuildErrors = append(r.BuildErrors, relative(msg, tree))
+			}
+		case "output":
+			all.WriteString(e.Output)
+			b := outputs[e.Test]
+			if b == nil {
+				b = &strings.Builder{}
+				outputs[e.Test] = b
+			}
+			b.WriteString(e.Output)
+		case "pass":
+			if e.Test != "" && !ginkgo && !strings.Contains(e.Test, "/") {
+				r.Passed++
+			}
+		case "fail":
+			if e.Test == "" || ginkgo {
+				continue
+			}
+			if !strings.Contains(e.Test, "/") {
+				r.Failed++
+			}
+			text := ""
+			if b := outputs[e.Test]; b != nil {
+				text = b.String()
+			}
+			r.Failures = append(r.Failures, goTestFailure(e.Test, text, tree, pkg, owned))
+		}
+	}
+	// A panic outside any test (in TestMain, or one that kills the binary)
+	// shows in the package's output only.
+	if out := outputs[""]; out != nil && strings.Contains(out.String(), "panic: ") && len(r.Failures) == 0 {
+		r.Failures = append(r.Failures, goTestFailure("(the test binary)", out.String(), tree, pkg, owned))
+	}
+	r.Output = all.String()
+	return r
+}
+
+// vetFindings keeps the lines of go vet's output that name a place.
+func vetFindings(out, tree string) []string {
+	var found []string
+	for _, line := range strings.Split(out, "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") && strings.Contains(line, ".go:") {
+			found = append(found, relative(line, tree))
+		}
+	}
+	if len(found) == 0 && strings.TrimSpace(out) != "" {
+		found = []string{lastLines(out, 5)}
+	}
+	return found
+}
+
+// assertionLine is a t.Errorf or t.Fatal line: "    x_test.go:12: message".
+var assertionLine = regexp.MustCompile(`^\s+([\w./-]+\.go:\d+): (.*)$`)
+
+// goTestFailure reads a failed Go test's output. t.Errorf names only the
+// file, which is in pkg, the test's package directory.
+func goTestFailure(name, output, tree, pkg string, owned map[string]bool) failure {
+	f := failure{Name: name}
+	lines := strings.Split(output, "\n")
+	var msg []string
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		if m := assertionLine.FindStringSubmatch(line); m != nil {
+			if f.Location == "" {
+				f.Location = filepath.ToSlash(filepath.Join(pkg, m[1]))
+			}
+			msg = append(msg, m[2])
+			// Continuation lines of the same message are indented deeper.
+			for i+1 < len(lines) && strings.HasPrefix(lines[i+1], "        ") && !assertionLine.MatchString(lines[i+1]) {
+				i++
+				msg = append(msg, strings.TrimPrefix(lines[i], "        "))
+			}
+			continue
+		}
+		if p, ok := strings.CutPrefix(line, "panic: "); ok && f.Panic == "" {
+			f.Panic = strings.TrimSuffix(p, " [recovered]")
+			f.Frames = ownFrames(strings.Join(lines[i:], "\n"), tree, owned)
+		}
+	}
+	f.Message = strings.Join(msg, "\n")
+	return f
+}
+
+// readGinkgoReport reads the failing specs of a Ginkgo JSON report, and
+// counts passing and failing specs.
+func readGinkgoReport(path, tree string, owned map[string]bool, r *results) error {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var reports []types.Report
+	if err := json.Unmarshal(raw, &reports); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	for _, report := range reports {
+		for _, spec := range report.SpecReports {
+			switch {
+			case spec.State == types.SpecStatePassed && spec.LeafNodeType == types.NodeTypeIt:
+				r.Passed++
+			case spec.State.Is(types.SpecStateFailureStates):
+				if spec.LeafNodeType == types.NodeTypeIt {
+					r.Failed++
+				}
+				r.Failures = append(r.Failures, specFailure(spec, tree, owned))
+			}
+		}
+	}
+	return nil
+}
+
+func specFailure(spec types.SpecReport, tree string, owned map[string]bool) failure {
+	name := strings.Join(append(append([]string{}, spec.ContainerHierarchyTexts...), spec.LeafNodeText), " › ")
+	if spec.LeafNodeType != types.NodeTypeIt {
+		name = spec.LeafNodeType.String() // BeforeSuite, AfterSuite ...
+	}
+	f := failure{
+		Name:     name,
+		Location: relative(fmt.Sprintf("%s:%d", spec.Failure.Location.FileName, spec.Failure.Location.LineNumber), tree),
+		Message:  strings.TrimSpace(spec.Failure.Message),
+	}
+	if spec.State == types.SpecStatePanicked {
+		f.Panic = spec.Failure.ForwardedPanic
+		f.Message = ""
+		f.Frames = ownFrames(spec.Failure.Location.FullStackTrace, tree, owned)
+	}
+	if spec.State == types.SpecStateTimedout || spec.State == types.SpecStateInterrupted {
+		f.Message = strings.TrimSpace(spec.Failure.Message + "\n" + spec.Failure.ProgressReport.Message)
+	}
+	return f
+}
+
+// frameLine is the file line of a stack frame: "\t/path/file.go:123 +0x1f".
+var frameLine = regexp.MustCompile(`^\s+(/\S+\.go):(\d+)`)
+
+// ownFrames picks a stack's frames that are in tree, as "file:line
+// (function)": those in owned files (the stage's, which the attendee
+// writes) first, then the tests', never the libraries' or the runtime's.
+func ownFrames(stack, tree string, owned map[string]bool) []string {
+	lines := strings.Split(stack, "\n")
+	var mine, others []string
+	for i, line := range lines {
+		m := frameLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		rel, err := filepath.Rel(tree, m[1])
+		if err != nil || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		fn := ""
+		if i > 0 {
+			fn = strings.TrimSpace(lines[i-1])
+			if j := strings.LastIndex(fn, "("); j > 0 {
+				fn = fn[:j]
+			}
+			fn = fn[strings.LastIndex(fn, "/")+1:]
+		}
+		frame := fmt.Sprintf("%s:%s (%s)", rel, m[2], fn)
+		if owned[rel] {
+			mine = append(mine, frame+"  <- your code")
+		} else {
+			others = append(others, frame)
+		}
+	}
+	return append(mine, others...)
+}
+
+// relative turns absolute paths of the tree in s into paths relative to it.
+func relative(s, tree string) string {
+	abs, err := filepath.Abs(tree)
+	if err != nil {
+		return s
+	}
+	return strings.ReplaceAll(s, abs+string(filepath.Separator), "")
+}
+
+// show prints a failure for `lab check`, indented.
+func (f failure) show(indent string) {
+	fmt.Printf("%sFAIL %s\n", indent, f.Name)
+	in := indent + "     "
+	if f.Panic != "" {
+		fmt.Printf("%spanic: %s\n", in, f.Panic)
+		for i, frame := range f.Frames {
+			if i == 6 {
+				fmt.Printf("%s  ... %d more frames (run with -v)\n", in, len(f.Frames)-i)
+				break
+			}
+			fmt.Printf("%s  at %s\n", in, frame)
+		}
+		if f.Location != "" && f.Location != ":0" {
+			fmt.Printf("%sin the spec at %s\n", in, f.Location)
+		}
+		return
+	}
+	if f.Location != "" && f.Location != ":0" {
+		fmt.Printf("%sat %s\n", in, f.Location)
+	}
+	if f.Message != "" {
+		fmt.Println(indentLines(limitLines(f.Message, 20), in))
+	}
+}
+
+func indentLines(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
+
+func limitLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) <= n {
+		return s
+	}
+	return strings.Join(lines[:n], "\n") + fmt.Sprintf("\n... %d more lines (run with -v)", len(lines)-n)
+}

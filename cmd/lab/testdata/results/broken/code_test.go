@@ -1,0 +1,5 @@
+package broken
+
+import "testing"
+
+func TestNext(t *testing.T) { _ = Next() }
