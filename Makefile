@@ -135,6 +135,12 @@ bench: build install ## Upstream's CronJob controller vs cronlab's on the curren
 lab: ## Build the lab tool into bin/lab (bin/lab list, start, check, solution, branches, doctor, verify).
 	go build -o bin/lab ./cmd/lab
 
+BENCH_LAB_ARGS ?=
+
+.PHONY: bench-lab
+bench-lab: setup-envtest ## Time `bin/lab check` after a one-line edit, with and without the shared API server, in a clone of HEAD (BENCH_LAB_ARGS: -stages, -runs, -make-test).
+	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" go run ./hack/bench-lab $(BENCH_LAB_ARGS)
+
 .PHONY: lab-verify
 lab-verify: lab ## For every stage: the starter compiles and vets, its tests fail, the reference passes them.
 	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" bin/lab verify $(LAB_VERIFY_ARGS)
