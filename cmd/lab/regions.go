@@ -46,11 +46,15 @@ import (
 var (
 	beginRE = regexp.MustCompile(`^\s*(//|#|\{\{-?\s*/\*)\s*lab:begin\s+(\S+?)\s*(\*/\s*-?\}\})?\s*$`)
 	endRE   = regexp.MustCompile(`^\s*(//|#|\{\{-?\s*/\*)\s*lab:end\s*(\*/\s*-?\}\})?\s*$`)
-	// emptyCommentRE matches the "//" lines left where markers were removed.
-	emptyCommentRE = regexp.MustCompile(`(?m)^[ \t]*//\n`)
+	// removedMarkerRE matches the lines left where markers were removed (and
+	// nothing else: a bare "//" line is a paragraph break of a doc comment).
+	removedMarkerRE = regexp.MustCompile(`(?m)^[ \t]*` + removedMarker + `\n`)
 	// majorVersionRE matches the "v3" of an import path such as ".../cron/v3".
 	majorVersionRE = regexp.MustCompile(`^v[0-9]+$`)
 )
+
+// removedMarker stands for a removed marker until its line is dropped.
+const removedMarker = "//lab:removed-marker"
 
 // region is a marked span of a file: the lines strictly between its
 // begin and end comments (1-based, inclusive).
@@ -144,7 +148,7 @@ func stubGo(path string, src []byte, stubs map[string]stub) (out []byte, usesTOD
 		if !ok {
 			continue
 		}
-		body, usesErr, err := stubBody(fset, fn, s)
+		body, usesErr, err := stubBody(fset, fn, s, stepComments(fset, file, fn.Body))
 		if err != nil {
 			return nil, false, fmt.Errorf("%s: %s: %w", path, fn.Name.Name, err)
 		}
@@ -154,7 +158,7 @@ func stubGo(path string, src []byte, stubs map[string]stub) (out []byte, usesTOD
 	for _, group := range file.Comments {
 		for _, c := range group.List {
 			if _, ok := inRegion(c.Pos()); ok && strings.HasPrefix(c.Text, "// +kubebuilder:") {
-				edits = append(edits, edit{offset(c.Pos()), offset(c.End()), "//"})
+				edits = append(edits, edit{offset(c.Pos()), offset(c.End()), removedMarker})
 			}
 		}
 	}
@@ -166,8 +170,8 @@ func stubGo(path string, src []byte, stubs map[string]stub) (out []byte, usesTOD
 	for _, e := range edits {
 		out = append(out[:e.from], append([]byte(e.text), out[e.to:]...)...)
 	}
-	// Drop the empty "//" lines left where markers were.
-	out = emptyCommentRE.ReplaceAll(out, nil)
+	// Drop the lines left where markers were.
+	out = removedMarkerRE.ReplaceAll(out, nil)
 	out, err = dropUnusedImports(path, out)
 	if err != nil {
 		return nil, false, err
@@ -325,9 +329,41 @@ func (e labTODO) Error() string { return string(e) }
 `)
 }
 
+// stepComments are the comments of a body that stand between its top-level
+// statements, such as Reconcile's numbered steps: the outline of the
+// lesson, which a starter keeps. Comments inside a statement (in an if or a
+// loop) or after one on its line explain the solution and go with it.
+func stepComments(fset *token.FileSet, file *ast.File, body *ast.BlockStmt) []string {
+	var steps []string
+	for _, group := range file.Comments {
+		if group.Pos() <= body.Lbrace || group.End() >= body.Rbrace {
+			continue
+		}
+		standalone := true
+		for _, stmt := range body.List {
+			inside := group.Pos() >= stmt.Pos() && group.Pos() < stmt.End()
+			sameLine := fset.Position(stmt.End()).Line == fset.Position(group.Pos()).Line
+			if inside || sameLine {
+				standalone = false
+				break
+			}
+		}
+		if !standalone {
+			continue
+		}
+		var lines []string
+		for _, c := range group.List {
+			lines = append(lines, c.Text)
+		}
+		steps = append(steps, strings.Join(lines, "\n"))
+	}
+	return steps
+}
+
 // stubBody writes a function body that returns the zero value of each
-// result, and for an error result an error that says what to do.
-func stubBody(fset *token.FileSet, fn *ast.FuncDecl, s stub) (body string, usesTODO bool, err error) {
+// result, and for an error result an error that says what to do. The
+// body's step comments stay, in order, above it.
+func stubBody(fset *token.FileSet, fn *ast.FuncDecl, s stub, steps []string) (body string, usesTODO bool, err error) {
 	var results []string
 	if fn.Type.Results != nil {
 		for _, field := range fn.Type.Results.List {
@@ -348,6 +384,12 @@ func stubBody(fset *token.FileSet, fn *ast.FuncDecl, s stub) (body string, usesT
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "{\n\t// %s\n", s.todo())
+	for _, step := range steps {
+		fmt.Fprintf(&b, "\n\t%s\n", strings.ReplaceAll(step, "\n", "\n\t"))
+	}
+	if len(steps) > 0 {
+		b.WriteString("\n")
+	}
 	// Keep the parameters "used" so that vet and the compiler stay quiet.
 	if fn.Recv != nil {
 		for _, f := range fn.Recv.List {

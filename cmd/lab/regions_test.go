@@ -145,3 +145,57 @@ func TestStubTextInAHelmTemplateWritesATemplateComment(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
 }
+
+func TestStubGoKeepsTheLessonsScaffolding(t *testing.T) {
+	src := `package demo
+
+// lab:begin steps
+
+// Reconcile does the work in steps.
+//
+// This second paragraph stays a paragraph.
+// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get
+func Reconcile(n int) (int, error) {
+	// 1. Load it.
+	x := n + 1 // a trailing remark about the solution
+
+	// 2. Decide, in two
+	// lines.
+	if x > 2 {
+		// inside the solution: goes with it
+		x--
+	}
+	return x, nil
+}
+
+// lab:end
+`
+	out, _, err := stubGo("demo.go", []byte(src), map[string]stub{"steps": {"04", "exercises/04-x/README.md"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `package demo
+
+// lab:begin steps
+
+// Reconcile does the work in steps.
+//
+// This second paragraph stays a paragraph.
+func Reconcile(n int) (int, error) {
+	// TODO(lab 04): write this; see exercises/04-x/README.md
+
+	// 1. Load it.
+
+	// 2. Decide, in two
+	// lines.
+
+	_ = n
+	return *new(int), labTODO("TODO(lab 04): write this; see exercises/04-x/README.md")
+}
+
+// lab:end
+`
+	if string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}
