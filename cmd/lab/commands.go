@@ -19,6 +19,9 @@ package main
 import (
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -69,12 +72,77 @@ func cmdStart(root string, stages []stage, s stage) error {
 	} else {
 		fmt.Printf("Switched to %s.\n", branch)
 	}
-	fmt.Printf("\nStage %s: %s\n  read:  %s\n  write: the places marked TODO(lab %s), in\n", s.ID, s.Title, s.readme(), s.ID)
-	for _, f := range todoFiles(root, commit, s.ID) {
-		fmt.Printf("           %s\n", f)
+	fmt.Printf("\nStage %s: %s\n  read:  %s\n  write: (each marked TODO(lab %s))\n", s.ID, s.Title, s.readme(), s.ID)
+	ref, err := referenceCommit(root)
+	if err != nil {
+		return err
+	}
+	for _, w := range toWrite(root, ref, s) {
+		fmt.Printf("           %s\n", w)
 	}
 	fmt.Printf("  check: bin/lab check   (bin/lab check -v shows the tests' whole output)\n")
 	return nil
+}
+
+// toWrite lists what the attendee writes in stage s: for each file with one
+// of its regions in the reference commit ref, the functions declared in the
+// regions, or the region's name where it holds no function (markers, YAML,
+// a template).
+func toWrite(root, ref string, s stage) []string {
+	out, _ := output(root, "git", "grep", "-l", "-E", "lab:begin ("+strings.Join(s.Regions, "|")+")( |\\*|$)", ref, "--", ".")
+	wanted := map[string]bool{}
+	for _, r := range s.Regions {
+		wanted[r] = true
+	}
+	var lines []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		path := strings.TrimPrefix(line, ref+":")
+		if path == "" {
+			continue
+		}
+		src, err := output(root, "git", "show", ref+":"+path)
+		if err != nil {
+			continue
+		}
+		regions, err := findRegions(path, []byte(src))
+		if err != nil {
+			continue
+		}
+		var names []string
+		for _, r := range regions {
+			if !wanted[r.name] {
+				continue
+			}
+			fns := functionsIn(path, src, r)
+			if len(fns) == 0 {
+				fns = []string{"the region " + r.name}
+			}
+			names = append(names, fns...)
+		}
+		lines = append(lines, fmt.Sprintf("%-44s %s", path, strings.Join(names, ", ")))
+	}
+	return lines
+}
+
+// functionsIn names the functions declared in region r of a Go file.
+func functionsIn(path, src string, r region) []string {
+	if !strings.HasSuffix(path, ".go") {
+		return nil
+	}
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, decl := range file.Decls {
+		if fn, ok := decl.(*ast.FuncDecl); ok {
+			if line := fset.Position(fn.Pos()).Line; line >= r.first && line < r.end {
+				names = append(names, fn.Name.Name)
+			}
+		}
+	}
+	return names
 }
 
 func cmdCheck(root string, stages []stage, s stage, v verbosity) error {

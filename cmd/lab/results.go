@@ -205,6 +205,15 @@ func specFailure(spec types.SpecReport, tree string, owned map[string]bool) fail
 		f.Panic = spec.Failure.ForwardedPanic
 		f.Message = ""
 		f.Frames = ownFrames(spec.Failure.Location.FullStackTrace, tree, owned)
+		// Ginkgo places a panic where it was raised, often in the runtime;
+		// the place in the spec is the first of the tests' frames.
+		f.Location = ""
+		for _, frame := range f.Frames {
+			if file, _, _ := strings.Cut(frame, ":"); strings.HasSuffix(file, "_test.go") {
+				f.Location = strings.Fields(frame)[0]
+				break
+			}
+		}
 	}
 	if spec.State == types.SpecStateTimedout || spec.State == types.SpecStateInterrupted {
 		f.Message = strings.TrimSpace(spec.Failure.Message + "\n" + spec.Failure.ProgressReport.Message)
@@ -221,12 +230,16 @@ var frameLine = regexp.MustCompile(`^\s+(/\S+\.go):(\d+)`)
 func ownFrames(stack, tree string, owned map[string]bool) []string {
 	lines := strings.Split(stack, "\n")
 	var mine, others []string
+	abs, err := filepath.Abs(tree)
+	if err != nil {
+		return nil
+	}
 	for i, line := range lines {
 		m := frameLine.FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}
-		rel, err := filepath.Rel(tree, m[1])
+		rel, err := filepath.Rel(abs, m[1])
 		if err != nil || strings.HasPrefix(rel, "..") {
 			continue
 		}
@@ -270,7 +283,7 @@ func (f failure) show(indent string) {
 			}
 			fmt.Printf("%s  at %s\n", in, frame)
 		}
-		if f.Location != "" && f.Location != ":0" {
+		if f.Location != "" {
 			fmt.Printf("%sin the spec at %s\n", in, f.Location)
 		}
 		return

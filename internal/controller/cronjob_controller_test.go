@@ -70,7 +70,7 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(res.RequeueAfter).To(Equal(4*time.Minute + 58*time.Second + 100*time.Millisecond))
 
 			got := h.get(cj)
-			Expect(got.Status.LastScheduleTime.Time).To(BeTemporally("==", at(10, 5, 0)))
+			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), "status.lastScheduleTime")
 			Expect(got.Status.Active).To(HaveLen(1))
 			Expect(got.Status.Active[0].Name).To(Equal(job.Name))
 			Expect(got.Status.Active[0].UID).To(Equal(job.UID))
@@ -140,7 +140,7 @@ var _ = Describe("CronJob Reconciler", func() {
 			res := h.mustReconcileAt(at(10, 6, 30), cj)
 			Expect(h.jobs()).To(BeEmpty())
 			Expect(h.events()).To(ConsistOf("Warning MissSchedule Missed scheduled time to start a job: Mon, 07 Jan 2030 10:05:00 +0000"))
-			Expect(h.get(cj).Status.LastScheduleTime.Time).To(BeTemporally("==", at(10, 0, 0)))
+			Expect(h.get(cj).Status.LastScheduleTime).To(beAt(at(10, 0, 0)), "status.lastScheduleTime")
 			Expect(res.RequeueAfter).To(Equal(3*time.Minute + 30*time.Second + 100*time.Millisecond))
 
 			By("starting the next run within the deadline")
@@ -160,7 +160,7 @@ var _ = Describe("CronJob Reconciler", func() {
 			got := h.get(cj)
 			Expect(h.jobs()).To(HaveLen(1))
 			Expect(got.Status.Active).To(ConsistOf(HaveField("UID", existing.UID)))
-			Expect(got.Status.LastScheduleTime.Time).To(BeTemporally("==", at(10, 5, 0)))
+			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), "status.lastScheduleTime")
 			Expect(condition(got, batchv1.ConditionDegraded).Status).To(Equal(metav1.ConditionFalse))
 			Expect(h.events()).To(ConsistOf("Warning UnexpectedJob Saw a job that the controller did not create or forgot: "+existing.Name),
 				"upstream's warning that the status had lost a Job, and no SuccessfulCreate")
@@ -175,7 +175,7 @@ var _ = Describe("CronJob Reconciler", func() {
 
 			got := h.get(cj)
 			Expect(got.Status.Active).To(ConsistOf(HaveField("UID", existing.UID)))
-			Expect(got.Status.LastScheduleTime.Time).To(BeTemporally("==", at(10, 5, 0)))
+			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), "status.lastScheduleTime")
 			Expect(condition(got, batchv1.ConditionDegraded).Status).To(Equal(metav1.ConditionFalse))
 			Expect(h.events()).To(BeEmpty(), "adopting is not an error, and nothing new was created")
 		})
@@ -216,7 +216,7 @@ var _ = Describe("CronJob Reconciler", func() {
 
 			got := h.get(cj)
 			Expect(got.Status.Active).To(BeEmpty())
-			Expect(got.Status.LastScheduleTime.Time).To(BeTemporally("==", at(10, 0, 0)))
+			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 0, 0)), "status.lastScheduleTime")
 			Expect(condition(got, batchv1.ConditionDegraded).Status).To(Equal(metav1.ConditionFalse))
 			Expect(h.events()).To(ConsistOf(HavePrefix("Warning JobNotOwned Job " + minuteName("taken", at(10, 5, 0)))))
 		})
@@ -245,7 +245,7 @@ var _ = Describe("CronJob Reconciler", func() {
 
 			got := h.get(cj)
 			Expect(got.Status.Active).To(BeEmpty())
-			Expect(got.Status.LastSuccessfulTime.Time).To(BeTemporally("==", at(10, 11, 0)))
+			Expect(got.Status.LastSuccessfulTime).To(beAt(at(10, 11, 0)), "status.lastSuccessfulTime")
 			Expect(h.events()).To(ConsistOf(
 				"Normal SawCompletedJob Saw completed job: "+jobs[0].Name+", condition: Complete",
 				"Normal SawCompletedJob Saw completed job: "+jobs[1].Name+", condition: Complete",
@@ -261,7 +261,7 @@ var _ = Describe("CronJob Reconciler", func() {
 
 			h.mustReconcileAt(at(10, 6, 0), cj)
 			Expect(h.jobs()).To(BeEmpty())
-			Expect(h.get(cj).Status.LastScheduleTime.Time).To(BeTemporally("==", at(10, 5, 0)))
+			Expect(h.get(cj).Status.LastScheduleTime).To(beAt(at(10, 5, 0)), "status.lastScheduleTime")
 		})
 
 		It("forgets an active Job that no longer exists", func() {
@@ -298,7 +298,7 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(h.jobs()).To(ConsistOf(HaveField("UID", job.UID)), "the run's own Job is neither deleted nor created again")
 			got := h.get(cj)
 			Expect(got.Status.Active).To(ConsistOf(HaveField("UID", job.UID)))
-			Expect(got.Status.LastScheduleTime.Time).To(BeTemporally("==", at(10, 5, 0)))
+			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), "status.lastScheduleTime")
 			Expect(h.events()).To(BeEmpty(), "no UnexpectedJob: the API server's copy of the CronJob lists the Job")
 		})
 
@@ -403,7 +403,7 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(degraded.Status).To(Equal(metav1.ConditionTrue))
 			Expect(degraded.Reason).To(Equal(batchv1.ReasonFailedCreate))
 			Expect(degraded.Message).To(ContainSubstring("spec.template.spec.containers[0].image: Required value"))
-			Expect(got.Status.LastScheduleTime.Time).To(BeTemporally("==", at(10, 0, 0)))
+			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 0, 0)), "status.lastScheduleTime")
 			Expect(h.events()).To(ContainElements(
 				"Normal SuccessfulDelete Deleted job broken-old",
 				HavePrefix("Warning FailedCreate Error creating job:"),

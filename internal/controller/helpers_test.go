@@ -219,6 +219,13 @@ func condition(cj *batchv1.CronJob, t string) metav1.Condition {
 	return metav1.Condition{}
 }
 
+// beAt matches a *metav1.Time that is set to want. A time the Reconciler
+// never set fails with the field's name (give it as the description), not
+// with a nil pointer panic in the spec.
+func beAt(want time.Time) OmegaMatcher {
+	return And(Not(BeNil()), HaveField("Time", BeTemporally("==", want)))
+}
+
 // haveStatusReason matches a condition's status and reason.
 func haveStatusReason(status metav1.ConditionStatus, reason string) OmegaMatcher {
 	return And(HaveField("Status", status), HaveField("Reason", reason))

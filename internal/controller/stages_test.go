@@ -18,7 +18,7 @@ package controller
 
 // The tests of lab stages 04 and 05 look at one step of the Reconciler at a
 // time, so that a stage can be checked while later stages are still stubs
-// (`go run ./cmd/lab check 04`). The tests in cronjob_controller_test.go
+// (`bin/lab check 04`). The tests in cronjob_controller_test.go
 // drive the whole Reconcile, as stage 06 does.
 
 import (
@@ -108,7 +108,7 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 
 		Expect(h.r.observeJobs(ctx, cj, h.cachedJobs(cj))).To(Succeed())
 		Expect(cj.Status.Active).To(ConsistOf(HaveField("Name", "still")))
-		Expect(cj.Status.LastSuccessfulTime.Time).To(BeTemporally("==", at(9, 20, 0)))
+		Expect(cj.Status.LastSuccessfulTime).To(beAt(at(9, 20, 0)), "status.lastSuccessfulTime")
 		Expect(h.events()).To(ConsistOf(
 			"Normal SawCompletedJob Saw completed job: older, condition: Complete",
 			"Normal SawCompletedJob Saw completed job: newer, condition: Complete",
@@ -136,8 +136,10 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		_, err := h.reconcileAt(at(10, 1, 0), cj)
 		Expect(err == nil || laterStageTODO(err, 4)).To(BeTrue(), "unexpected error: %v", err)
 		got := h.get(cj)
-		Expect(got.Status.LastSuccessfulTime.Time).To(BeTemporally("==", at(9, 30, 0)))
-		Expect(got.Status.ObservedGeneration).To(Equal(got.Generation))
+		Expect(got.Status.LastSuccessfulTime).To(beAt(at(9, 30, 0)),
+			"status.lastSuccessfulTime on the API server: step 6 writes the status with r.Status().Patch "+
+				"(status is a subresource: r.Patch and r.Update of the CronJob leave it as it was)")
+		Expect(got.Status.ObservedGeneration).To(Equal(got.Generation), "status.observedGeneration on the API server")
 	})
 
 	It("does nothing, and no error, for a CronJob that is gone", func() {
@@ -184,7 +186,7 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		Expect(created).To(BeTrue())
 		Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("create", at(10, 5, 0))}))
 		Expect(cj.Status.Active).To(ConsistOf(HaveField("Name", minuteName("create", at(10, 5, 0)))))
-		Expect(cj.Status.LastScheduleTime.Time).To(BeTemporally("==", at(10, 5, 0)))
+		Expect(cj.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), "status.lastScheduleTime")
 	})
 
 	It("adopts a Job of its own that exists already, and leaves a stranger's alone", func() {
@@ -200,7 +202,7 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		Expect(err).NotTo(HaveOccurred(), "a stranger's Job is not an error either")
 		Expect(created).To(BeFalse())
 		Expect(cj.Status.Active).To(HaveLen(1))
-		Expect(cj.Status.LastScheduleTime.Time).To(BeTemporally("==", at(10, 5, 0)))
+		Expect(cj.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), "status.lastScheduleTime")
 	})
 
 	It("labels an adopted Job that lacks the label, so that the cache holds it from then on", func() {

@@ -88,7 +88,8 @@ var _ = BeforeSuite(func() {
 		Cache:   CacheOptions(),
 	})
 	Expect(err).NotTo(HaveOccurred())
-	Expect(IndexJobsByOwner(ctx, mgr.GetFieldIndexer())).To(Succeed())
+	Expect(IndexJobsByOwner(ctx, mgr.GetFieldIndexer())).To(Succeed(),
+		"IndexJobsByOwner (internal/controller/jobs.go) registers the index that listChildJobs lists by")
 	go func() {
 		defer GinkgoRecover()
 		Expect(mgr.Start(ctx)).To(Succeed())
