@@ -359,8 +359,11 @@ func runTest(dir string, env []string, t stageTest, b buildResult, owned map[str
 }
 
 func (r results) counts() string {
-	if len(r.BuildErrors) > 0 {
+	switch {
+	case len(r.BuildErrors) > 0:
 		return "does not compile"
+	case r.Passed+r.Failed == 0 && len(r.Failures) > 0:
+		return "no test ran: the setup failed"
 	}
 	return fmt.Sprintf("%d of %d passed", r.Passed, r.Passed+r.Failed)
 }

@@ -137,8 +137,9 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		Expect(err == nil || laterStageTODO(err, 4)).To(BeTrue(), "unexpected error: %v", err)
 		got := h.get(cj)
 		Expect(got.Status.LastSuccessfulTime).To(beAt(at(9, 30, 0)),
-			"status.lastSuccessfulTime on the API server: step 6 writes the status with r.Status().Patch "+
-				"(status is a subresource: r.Patch and r.Update of the CronJob leave it as it was)")
+			"status.lastSuccessfulTime on the API server: step 6 writes the status with r.Status().Patch, "+
+				"also when step 4 or 5 returned an error (status is a subresource: r.Patch and r.Update of the "+
+				"CronJob leave it as it was)")
 		Expect(got.Status.ObservedGeneration).To(Equal(got.Generation), "status.observedGeneration on the API server")
 	})
 
