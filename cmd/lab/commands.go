@@ -422,6 +422,27 @@ func usesGinkgo(dir, pkg string) bool {
 	return testsMention(dir, pkg, "github.com/onsi/ginkgo/v2")
 }
 
+// selectStages returns the stages named, or all of them.
+func selectStages(stages []stage, names []string) ([]stage, error) {
+	if len(names) == 0 {
+		return stages, nil
+	}
+	var out []stage
+	for _, name := range names {
+		s, err := findStage(stages, name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func isSetupError(err error) bool {
+	var setup setupError
+	return errors.As(err, &setup)
+}
+
 // usesEnvtest tells whether the tests of pkg, a directory under dir, start an
 // API server.
 func usesEnvtest(dir, pkg string) bool {
@@ -544,16 +565,9 @@ func ensureControllerGen(root string) error {
 // `make test` first): then verify only checks that each stage's tests exist,
 // which saves a third of its time.
 func cmdVerify(root string, stages []stage, only []string, referenceTested bool) error {
-	todo := stages
-	if len(only) > 0 {
-		todo = nil
-		for _, name := range only {
-			s, err := findStage(stages, name)
-			if err != nil {
-				return err
-			}
-			todo = append(todo, s)
-		}
+	todo, err := selectStages(stages, only)
+	if err != nil {
+		return err
 	}
 	if err := ensureControllerGen(root); err != nil {
 		return err
@@ -566,7 +580,9 @@ func cmdVerify(root string, stages []stage, only []string, referenceTested bool)
 	if dirty, _ := output(root, "git", "status", "--porcelain"); strings.TrimSpace(dirty) != "" {
 		fmt.Println("note: starters are made from the last commit; uncommitted changes are in the reference checks only")
 	}
-	var problems []string
+	var problems, scores []string
+	var scratch string // where the mistakes are made, once a stage has some
+	var removeScratch func()
 	for _, s := range todo {
 		start := time.Now()
 		fmt.Printf("stage %s (%s)\n", s.ID, s.Title)
@@ -613,8 +629,23 @@ func cmdVerify(root string, stages []stage, only []string, referenceTested bool)
 			}
 		}
 		cleanup()
+		if len(s.Mistakes) > 0 {
+			if scratch == "" {
+				var err error
+				if scratch, removeScratch, err = scratchTree(root); err != nil {
+					return err
+				}
+				defer removeScratch()
+			}
+			caught, found := checkMistakes(root, scratch, s)
+			problems = append(problems, found...)
+			scores = append(scores, fmt.Sprintf("  %s  %-22s %d / %d", s.ID, s.Slug, caught, len(s.Mistakes)))
+		} else {
+			scores = append(scores, fmt.Sprintf("  %s  %-22s no catalogue yet", s.ID, s.Slug))
+		}
 		fmt.Printf("        (%.0fs)\n", time.Since(start).Seconds())
 	}
+	fmt.Printf("\nMistakes caught by each stage's check (caught / catalogue):\n%s\n", strings.Join(scores, "\n"))
 	if len(problems) > 0 {
 		return fmt.Errorf("verify found %d problem(s):\n%s", len(problems), strings.Join(problems, "\n"))
 	}

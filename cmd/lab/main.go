@@ -52,10 +52,14 @@ const usage = `usage: lab <command> [stage]
   solution <stage>  show the reference code of the stage, as a diff against its starter
   branches          make every lab/<stage> branch, for an instructor to push
   doctor            check what the workshop needs on this machine, and say how to fix what is missing
+  mistakes [<stage>…]
+                    only the catalogue of mistakes: make each in a copy of the reference and
+                    show whether the stage's check catches it
   stop              stop the API server that checks share (it also stops itself after 30 idle minutes;
                     LAB_SHARED_APISERVER=off makes every test start its own)
   verify [<stage>…] for every stage (or those named): the starter compiles and vets, its tests fail;
-                    the reference passes them, and the previous stage passes on the starter.
+                    the reference passes them, the previous stage passes on the starter, and
+                    the stage's check fails on each mistake of its catalogue (stage.yaml).
                     --reference-tested: make test has just passed here, so only check that
                     the stage's tests exist on the reference (CI)
 `
@@ -115,19 +119,15 @@ func main() {
 		err = cmdDoctor(root)
 	case "stop":
 		err = cmdStop(root)
+	case "mistakes":
+		err = cmdMistakes(root, stages, positional(os.Args[2:]))
 	case "serve-apiserver": // started by check; see apiserver.go
 		if len(os.Args) != 4 {
 			fail(fmt.Errorf("usage: lab serve-apiserver DIR CRD-HASH"))
 		}
 		err = serveAPIServer(os.Args[2], os.Args[3])
 	case "verify":
-		var names []string
-		for _, a := range os.Args[2:] {
-			if !strings.HasPrefix(a, "-") {
-				names = append(names, a)
-			}
-		}
-		err = cmdVerify(root, stages, names, flags["reference-tested"])
+		err = cmdVerify(root, stages, positional(os.Args[2:]), flags["reference-tested"])
 	default:
 		fmt.Fprint(os.Stderr, usage)
 		os.Exit(2)
@@ -145,6 +145,17 @@ func traced(what string) func() {
 	}
 	start := time.Now()
 	return func() { fmt.Fprintf(os.Stderr, "[trace] %-28s %6.2fs\n", what, time.Since(start).Seconds()) }
+}
+
+// positional are the arguments that are not flags.
+func positional(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 func fail(err error) {

@@ -42,6 +42,9 @@ type stage struct {
 	Tests []stageTest `json:"tests"`
 	// Hint is printed when the tests fail.
 	Hint string `json:"hint"`
+	// Mistakes are what an attendee might write instead of the reference,
+	// each of which the stage's check must fail on (mistakes.go).
+	Mistakes []mistake `json:"mistakes,omitempty"`
 }
 
 type stageTest struct {

@@ -1,0 +1,181 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+// The catalogue of attendee mistakes. A stage's check is only as good as
+// the mistakes it catches, so each stage.yaml lists realistic ones, made on
+// the reference: a reversed comparison, Patch for Status().Patch, a missing
+// owner reference, a spec that asserts nothing. `lab verify` makes each
+// mistake in a scratch copy of the reference and fails when the stage's
+// check still passes. (Not to be confused with the mutants_test.go files of
+// stages 07 and 15: those are Reconcilers with bugs that the attendee's own
+// specs must catch, and they run inside the stage's check.)
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// A mistake is one or more edits of the reference: what an attendee might
+// write instead.
+type mistake struct {
+	Name  string `json:"name"`
+	Edits []edit `json:"edits"`
+}
+
+// An edit replaces a piece of a file. Replace must occur exactly once in
+// File, so that a catalogue that no longer matches the reference fails
+// verify instead of silently testing nothing.
+type edit struct {
+	File    string `json:"file"`
+	Replace string `json:"replace"`
+	With    string `json:"with"`
+}
+
+// apply makes the mistake in the tree at dir and returns the function that
+// undoes it, also when only some of its edits could be made.
+func (m mistake) apply(dir string) (undo func(), err error) {
+	saved := map[string][]byte{}
+	undo = func() {
+		for path, orig := range saved {
+			_ = os.WriteFile(path, orig, 0o644)
+		}
+	}
+	for _, e := range m.Edits {
+		path := filepath.Join(dir, e.File)
+		src, err := os.ReadFile(path)
+		if err != nil {
+			undo()
+			return nil, fmt.Errorf("mistake %q: %w", m.Name, err)
+		}
+		if _, ok := saved[path]; !ok {
+			saved[path] = src
+		}
+		if n := strings.Count(string(src), e.Replace); n != 1 {
+			undo()
+			return nil, fmt.Errorf("mistake %q: %s has the text to replace %d times, not once: update the catalogue in stage.yaml", m.Name, e.File, n)
+		}
+		if err := os.WriteFile(path, []byte(strings.Replace(string(src), e.Replace, e.With, 1)), 0o644); err != nil {
+			undo()
+			return nil, err
+		}
+	}
+	return undo, nil
+}
+
+// scratchTree is a worktree of the reference in which verify makes the
+// mistakes. Its path is fixed, so that Go's build cache, which keys
+// compiled packages by their directory, serves it again on the next run.
+func scratchTree(root string) (dir string, cleanup func(), err error) {
+	ref, err := referenceCommit(root)
+	if err != nil {
+		return "", nil, err
+	}
+	dir = filepath.Join(stateDir(root), "mistakes-tree")
+	_, _ = output(root, "git", "worktree", "remove", "--force", dir)
+	_ = os.RemoveAll(dir)
+	_, _ = output(root, "git", "worktree", "prune")
+	if _, err := output(root, "git", "worktree", "add", "--detach", dir, ref); err != nil {
+		return "", nil, err
+	}
+	// Tools the stages' before-commands use (controller-gen, helm) come from
+	// the clone's bin/, as in starterTree.
+	if err := linkTools(root, dir); err != nil {
+		return "", nil, err
+	}
+	return dir, func() { _, _ = output(root, "git", "worktree", "remove", "--force", dir) }, nil
+}
+
+// linkTools makes dir/bin point at the tools in root/bin, so that make in
+// dir finds them instead of installing them again.
+func linkTools(root, dir string) error {
+	entries, err := os.ReadDir(filepath.Join(root, "bin"))
+	if err != nil {
+		return nil // no tools yet: make installs them
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.IsDir() || e.Name() == "lab" {
+			continue
+		}
+		_ = os.Symlink(filepath.Join(root, "bin", e.Name()), filepath.Join(dir, "bin", e.Name()))
+	}
+	return nil
+}
+
+// checkMistakes makes each mistake of stage s in the scratch tree and runs
+// the stage's check. It returns how many were caught, and a problem for
+// each one that passed or could not be made.
+func checkMistakes(root, scratch string, s stage) (caught int, problems []string) {
+	for _, m := range s.Mistakes {
+		start := time.Now()
+		undo, err := m.apply(scratch)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("stage %s: %v", s.ID, err))
+			fmt.Printf("  FAIL  mistake %q cannot be made: %v\n", m.Name, err)
+			continue
+		}
+		_, err = runChecks(root, scratch, s, quiet)
+		undo()
+		switch {
+		case err == nil:
+			problems = append(problems, fmt.Sprintf("stage %s: the check passes with the mistake %q: add a test that catches it", s.ID, m.Name))
+			fmt.Printf("  FAIL  the check passes with the mistake %q\n", m.Name)
+		case isSetupError(err):
+			problems = append(problems, fmt.Sprintf("stage %s: mistake %q: %v", s.ID, m.Name, err))
+			fmt.Printf("  FAIL  mistake %q: the check could not run: %v\n", m.Name, err)
+		default:
+			caught++
+			fmt.Printf("  ok    caught: %s (%.0fs)\n", m.Name, time.Since(start).Seconds())
+		}
+	}
+	return caught, problems
+}
+
+// cmdMistakes is `lab mistakes`: the catalogues of the stages named (or of
+// every stage), without the rest of verify.
+func cmdMistakes(root string, stages []stage, only []string) error {
+	todo, err := selectStages(stages, only)
+	if err != nil {
+		return err
+	}
+	scratch, cleanup, err := scratchTree(root)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	var problems, scores []string
+	for _, s := range todo {
+		if len(s.Mistakes) == 0 {
+			continue
+		}
+		fmt.Printf("stage %s (%s)\n", s.ID, s.Title)
+		caught, found := checkMistakes(root, scratch, s)
+		problems = append(problems, found...)
+		scores = append(scores, fmt.Sprintf("  %s  %-22s %d / %d", s.ID, s.Slug, caught, len(s.Mistakes)))
+	}
+	fmt.Printf("\nMistakes caught (caught / catalogue):\n%s\n", strings.Join(scores, "\n"))
+	if len(problems) > 0 {
+		return fmt.Errorf("%d problem(s):\n%s", len(problems), strings.Join(problems, "\n"))
+	}
+	return nil
+}
