@@ -438,6 +438,15 @@ func selectStages(stages []stage, names []string) ([]stage, error) {
 	return out, nil
 }
 
+func selected(todo []stage, s stage) bool {
+	for _, t := range todo {
+		if t.ID == s.ID {
+			return true
+		}
+	}
+	return false
+}
+
 func isSetupError(err error) bool {
 	var setup setupError
 	return errors.As(err, &setup)
@@ -580,9 +589,8 @@ func cmdVerify(root string, stages []stage, only []string, referenceTested bool)
 	if dirty, _ := output(root, "git", "status", "--porcelain"); strings.TrimSpace(dirty) != "" {
 		fmt.Println("note: starters are made from the last commit; uncommitted changes are in the reference checks only")
 	}
-	var problems, scores []string
-	var scratch string // where the mistakes are made, once a stage has some
-	var removeScratch func()
+	var problems []string
+	catalogue := newCatalogueRun()
 	for _, s := range todo {
 		start := time.Now()
 		fmt.Printf("stage %s (%s)\n", s.ID, s.Title)
@@ -626,26 +634,30 @@ func cmdVerify(root string, stages []stage, only []string, referenceTested bool)
 				} else {
 					fmt.Printf("  ok    the tests of stage %s pass on it\n", prev.ID)
 				}
+				// This starter is what an attendee has who has just done
+				// stage prev: the place to make prev's mistakes.
+				if selected(todo, prev) {
+					found := catalogue.check(root, dir, prev)
+					problems = append(problems, found...)
+				}
 			}
 		}
 		cleanup()
-		if len(s.Mistakes) > 0 {
-			if scratch == "" {
-				var err error
-				if scratch, removeScratch, err = scratchTree(root); err != nil {
-					return err
-				}
-				defer removeScratch()
-			}
-			caught, found := checkMistakes(root, scratch, s)
-			problems = append(problems, found...)
-			scores = append(scores, fmt.Sprintf("  %s  %-22s %d / %d", s.ID, s.Slug, caught, len(s.Mistakes)))
-		} else {
-			scores = append(scores, fmt.Sprintf("  %s  %-22s no catalogue yet", s.ID, s.Slug))
-		}
 		fmt.Printf("        (%.0fs)\n", time.Since(start).Seconds())
 	}
-	fmt.Printf("\nMistakes caught by each stage's check (caught / catalogue):\n%s\n", strings.Join(scores, "\n"))
+	// The catalogues that no starter of this run served.
+	for _, s := range todo {
+		if catalogue.done[s.ID] {
+			continue
+		}
+		fmt.Printf("stage %s: its mistakes\n", s.ID)
+		found, err := catalogue.checkOnOwnTree(root, stages, s)
+		if err != nil {
+			return err
+		}
+		problems = append(problems, found...)
+	}
+	fmt.Printf("\nMistakes caught by each stage's check (caught / catalogue):\n%s\n", catalogue.scores(todo))
 	if len(problems) > 0 {
 		return fmt.Errorf("verify found %d problem(s):\n%s", len(problems), strings.Join(problems, "\n"))
 	}

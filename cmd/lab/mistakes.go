@@ -80,9 +80,111 @@ func (m mistake) apply(dir string) (undo func(), err error) {
 	return undo, nil
 }
 
-// scratchTree is a worktree of the reference in which verify makes the
-// mistakes. Its path is fixed, so that Go's build cache, which keys
-// compiled packages by their directory, serves it again on the next run.
+// A catalogueRun checks the catalogues of several stages and keeps their
+// scores.
+type catalogueRun struct {
+	done   map[string]bool
+	caught map[string]int
+}
+
+func newCatalogueRun() *catalogueRun {
+	return &catalogueRun{done: map[string]bool{}, caught: map[string]int{}}
+}
+
+// check makes each mistake of stage s in the tree at dir (the starter of
+// the stage after s: s solved, later stages still stubs, as the attendee
+// has it) and runs the stage's check, which must fail.
+func (c *catalogueRun) check(root, dir string, s stage) (problems []string) {
+	c.done[s.ID] = true
+	for _, m := range s.Mistakes {
+		start := time.Now()
+		undo, err := m.apply(dir)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("stage %s: %v", s.ID, err))
+			fmt.Printf("  FAIL  mistake of stage %s %q cannot be made: %v\n", s.ID, m.Name, err)
+			continue
+		}
+		_, err = runChecks(root, dir, s, quiet)
+		undo()
+		switch {
+		case err == nil:
+			problems = append(problems, fmt.Sprintf("stage %s: the check passes with the mistake %q: add a test that catches it", s.ID, m.Name))
+			fmt.Printf("  FAIL  the check of stage %s passes with the mistake %q\n", s.ID, m.Name)
+		case isSetupError(err):
+			problems = append(problems, fmt.Sprintf("stage %s: mistake %q: %v", s.ID, m.Name, err))
+			fmt.Printf("  FAIL  mistake of stage %s %q: the check could not run: %v\n", s.ID, m.Name, err)
+		default:
+			c.caught[s.ID]++
+			fmt.Printf("  ok    the check of stage %s catches: %s (%.0fs)\n", s.ID, m.Name, time.Since(start).Seconds())
+		}
+	}
+	return problems
+}
+
+// checkOnOwnTree checks the catalogue of s on the starter of the next stage,
+// or for the last stage on the reference.
+func (c *catalogueRun) checkOnOwnTree(root string, stages []stage, s stage) ([]string, error) {
+	if len(s.Mistakes) == 0 {
+		c.done[s.ID] = true
+		return nil, nil
+	}
+	var dir string
+	var cleanup func()
+	var err error
+	if next, ok := nextStage(stages, s); ok {
+		dir, _, cleanup, err = starterTree(root, stages, next)
+	} else {
+		dir, cleanup, err = scratchTree(root)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	return c.check(root, dir, s), nil
+}
+
+func (c *catalogueRun) scores(stages []stage) string {
+	var lines []string
+	for _, s := range stages {
+		if len(s.Mistakes) == 0 {
+			lines = append(lines, fmt.Sprintf("  %s  %-22s no catalogue yet", s.ID, s.Slug))
+		} else {
+			lines = append(lines, fmt.Sprintf("  %s  %-22s %d / %d", s.ID, s.Slug, c.caught[s.ID], len(s.Mistakes)))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// cmdMistakes is `lab mistakes`: the catalogues of the stages named (or of
+// every stage), without the rest of verify.
+func cmdMistakes(root string, stages []stage, only []string) error {
+	if err := ensureControllerGen(root); err != nil {
+		return err
+	}
+	todo, err := selectStages(stages, only)
+	if err != nil {
+		return err
+	}
+	c := newCatalogueRun()
+	var problems []string
+	for _, s := range todo {
+		fmt.Printf("stage %s (%s)\n", s.ID, s.Title)
+		found, err := c.checkOnOwnTree(root, stages, s)
+		if err != nil {
+			return err
+		}
+		problems = append(problems, found...)
+	}
+	fmt.Printf("\nMistakes caught (caught / catalogue):\n%s\n", c.scores(todo))
+	if len(problems) > 0 {
+		return fmt.Errorf("%d problem(s):\n%s", len(problems), strings.Join(problems, "\n"))
+	}
+	return nil
+}
+
+// scratchTree is a worktree of the reference, for the mistakes of the last
+// stage. Its path is fixed, so that Go's build cache, which keys compiled
+// packages by their directory, serves it again on the next run.
 func scratchTree(root string) (dir string, cleanup func(), err error) {
 	ref, err := referenceCommit(root)
 	if err != nil {
@@ -95,87 +197,5 @@ func scratchTree(root string) (dir string, cleanup func(), err error) {
 	if _, err := output(root, "git", "worktree", "add", "--detach", dir, ref); err != nil {
 		return "", nil, err
 	}
-	// Tools the stages' before-commands use (controller-gen, helm) come from
-	// the clone's bin/, as in starterTree.
-	if err := linkTools(root, dir); err != nil {
-		return "", nil, err
-	}
 	return dir, func() { _, _ = output(root, "git", "worktree", "remove", "--force", dir) }, nil
-}
-
-// linkTools makes dir/bin point at the tools in root/bin, so that make in
-// dir finds them instead of installing them again.
-func linkTools(root, dir string) error {
-	entries, err := os.ReadDir(filepath.Join(root, "bin"))
-	if err != nil {
-		return nil // no tools yet: make installs them
-	}
-	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if e.IsDir() || e.Name() == "lab" {
-			continue
-		}
-		_ = os.Symlink(filepath.Join(root, "bin", e.Name()), filepath.Join(dir, "bin", e.Name()))
-	}
-	return nil
-}
-
-// checkMistakes makes each mistake of stage s in the scratch tree and runs
-// the stage's check. It returns how many were caught, and a problem for
-// each one that passed or could not be made.
-func checkMistakes(root, scratch string, s stage) (caught int, problems []string) {
-	for _, m := range s.Mistakes {
-		start := time.Now()
-		undo, err := m.apply(scratch)
-		if err != nil {
-			problems = append(problems, fmt.Sprintf("stage %s: %v", s.ID, err))
-			fmt.Printf("  FAIL  mistake %q cannot be made: %v\n", m.Name, err)
-			continue
-		}
-		_, err = runChecks(root, scratch, s, quiet)
-		undo()
-		switch {
-		case err == nil:
-			problems = append(problems, fmt.Sprintf("stage %s: the check passes with the mistake %q: add a test that catches it", s.ID, m.Name))
-			fmt.Printf("  FAIL  the check passes with the mistake %q\n", m.Name)
-		case isSetupError(err):
-			problems = append(problems, fmt.Sprintf("stage %s: mistake %q: %v", s.ID, m.Name, err))
-			fmt.Printf("  FAIL  mistake %q: the check could not run: %v\n", m.Name, err)
-		default:
-			caught++
-			fmt.Printf("  ok    caught: %s (%.0fs)\n", m.Name, time.Since(start).Seconds())
-		}
-	}
-	return caught, problems
-}
-
-// cmdMistakes is `lab mistakes`: the catalogues of the stages named (or of
-// every stage), without the rest of verify.
-func cmdMistakes(root string, stages []stage, only []string) error {
-	todo, err := selectStages(stages, only)
-	if err != nil {
-		return err
-	}
-	scratch, cleanup, err := scratchTree(root)
-	if err != nil {
-		return err
-	}
-	defer cleanup()
-	var problems, scores []string
-	for _, s := range todo {
-		if len(s.Mistakes) == 0 {
-			continue
-		}
-		fmt.Printf("stage %s (%s)\n", s.ID, s.Title)
-		caught, found := checkMistakes(root, scratch, s)
-		problems = append(problems, found...)
-		scores = append(scores, fmt.Sprintf("  %s  %-22s %d / %d", s.ID, s.Slug, caught, len(s.Mistakes)))
-	}
-	fmt.Printf("\nMistakes caught (caught / catalogue):\n%s\n", strings.Join(scores, "\n"))
-	if len(problems) > 0 {
-		return fmt.Errorf("%d problem(s):\n%s", len(problems), strings.Join(problems, "\n"))
-	}
-	return nil
 }
