@@ -28,6 +28,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"cronlab.dev/cronlab/test/utils"
 )
 
 // cmdList shows every stage with the result of its last check in this
@@ -204,7 +206,16 @@ func runChecks(root, dir string, s stage, v verbosity) ([]results, error) {
 	owned := ownedFiles(root, dir, s)
 	var failed []string
 	var all []results
+	// The tests find etcd and kube-apiserver through KUBEBUILDER_ASSETS or
+	// the clone's bin/envtest-assets-path, which a tree made by the tool
+	// (a starter, a copy for the mistakes) does not have.
 	var env []string
+	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
+		if assets, err := utils.EnvtestAssets(root); err == nil {
+			env = append(env, "KUBEBUILDER_ASSETS="+assets)
+		}
+	}
+	shared := false
 	// Every test binary builds while the shared API server is made ready:
 	// neither needs the other until the tests run.
 	builds := make([]chan buildResult, len(s.Tests))
@@ -215,16 +226,16 @@ func runChecks(root, dir string, s stage, v verbosity) ([]results, error) {
 	for i, t := range s.Tests {
 		start := time.Now()
 		built := builds[i]
-		if env == nil && sharedEnabled() && usesEnvtest(dir, t.Package) {
-			var release func()
-			var err error
-			if env, release, err = newSharedServer(root).acquire(dir); err != nil {
+		if !shared && sharedEnabled() && usesEnvtest(dir, t.Package) {
+			sharedEnv, release, err := newSharedServer(root).acquire(dir)
+			if err != nil {
 				for _, b := range builds[i:] {
 					<-b
 				}
 				return nil, err
 			}
 			defer release()
+			env, shared = append(env, sharedEnv...), true
 		}
 		r, err := runTest(dir, env, t, <-built, owned)
 		all = append(all, r)
@@ -633,12 +644,12 @@ func cmdVerify(root string, stages []stage, only []string, referenceTested bool)
 					problems = append(problems, fmt.Sprintf("stage %s: the tests of stage %s fail on its starter, so stage %s depends on code of stage %s or later: %v", s.ID, prev.ID, prev.ID, s.ID, err))
 				} else {
 					fmt.Printf("  ok    the tests of stage %s pass on it\n", prev.ID)
-				}
-				// This starter is what an attendee has who has just done
-				// stage prev: the place to make prev's mistakes.
-				if selected(todo, prev) {
-					found := catalogue.check(root, dir, prev)
-					problems = append(problems, found...)
+					// This starter is what an attendee has who has just
+					// done stage prev: the place to make prev's mistakes.
+					if selected(todo, prev) {
+						found := catalogue.check(root, dir, prev)
+						problems = append(problems, found...)
+					}
 				}
 			}
 		}

@@ -104,9 +104,12 @@ func (c *catalogueRun) check(root, dir string, s stage) (problems []string) {
 			fmt.Printf("  FAIL  mistake of stage %s %q cannot be made: %v\n", s.ID, m.Name, err)
 			continue
 		}
-		_, err = runChecks(root, dir, s, quiet)
+		rs, err := runChecks(root, dir, s, quiet)
 		undo()
 		switch {
+		case compileErrors(rs) != "":
+			problems = append(problems, fmt.Sprintf("stage %s: mistake %q does not compile, so it tests the compiler, not the check: %s", s.ID, m.Name, compileErrors(rs)))
+			fmt.Printf("  FAIL  mistake of stage %s %q does not compile: %s\n", s.ID, m.Name, compileErrors(rs))
 		case err == nil:
 			problems = append(problems, fmt.Sprintf("stage %s: the check passes with the mistake %q: add a test that catches it", s.ID, m.Name))
 			fmt.Printf("  FAIL  the check of stage %s passes with the mistake %q\n", s.ID, m.Name)
@@ -115,10 +118,34 @@ func (c *catalogueRun) check(root, dir string, s stage) (problems []string) {
 			fmt.Printf("  FAIL  mistake of stage %s %q: the check could not run: %v\n", s.ID, m.Name, err)
 		default:
 			c.caught[s.ID]++
-			fmt.Printf("  ok    the check of stage %s catches: %s (%.0fs)\n", s.ID, m.Name, time.Since(start).Seconds())
+			fmt.Printf("  ok    the check of stage %s catches: %s (%.0fs)\n        failing: %s\n", s.ID, m.Name, time.Since(start).Seconds(), firstFailure(rs, err))
 		}
 	}
 	return problems
+}
+
+func compileErrors(rs []results) string {
+	for _, r := range rs {
+		if len(r.BuildErrors) > 0 {
+			return r.BuildErrors[0]
+		}
+	}
+	return ""
+}
+
+// firstFailure names what failed first, to show that a mistake was caught
+// by a spec about it.
+func firstFailure(rs []results, err error) string {
+	for _, r := range rs {
+		if len(r.VetErrors) > 0 {
+			return "go vet: " + r.VetErrors[0]
+		}
+		if len(r.Failures) > 0 {
+			f := r.Failures[0]
+			return f.Name + ": " + firstLine(f.Panic+f.Message)
+		}
+	}
+	return err.Error()
 }
 
 // checkOnOwnTree checks the catalogue of s on the starter of the next stage,
@@ -140,6 +167,12 @@ func (c *catalogueRun) checkOnOwnTree(root string, stages []stage, s stage) ([]s
 		return nil, err
 	}
 	defer cleanup()
+	// Without any mistake the check must pass here, or its failures with
+	// one would say nothing.
+	if _, err := runChecks(root, dir, s, quiet); err != nil {
+		c.done[s.ID] = true
+		return []string{fmt.Sprintf("stage %s: its check fails on %s before any mistake is made: %v", s.ID, dir, err)}, nil
+	}
 	return c.check(root, dir, s), nil
 }
 
@@ -198,4 +231,9 @@ func scratchTree(root string) (dir string, cleanup func(), err error) {
 		return "", nil, err
 	}
 	return dir, func() { _, _ = output(root, "git", "worktree", "remove", "--force", dir) }, nil
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
 }

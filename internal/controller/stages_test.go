@@ -35,6 +35,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -75,11 +76,32 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		h.createJob("mine-b", mine)
 		h.createJob("others", other)
 		h.createJob("nobodys", nil)
+		// Owned by the CronJob, but not controlled: another controller's Job
+		// that only points at it (for example for garbage collection).
+		notControlled := h.createJob("owned-not-controlled", other)
+		Expect(controllerutil.SetOwnerReference(mine, notControlled, k8sClient.Scheme())).To(Succeed())
+		Expect(k8sClient.Update(ctx, notControlled)).To(Succeed())
 		h.waitForCache(mine)
 
 		jobs, err := h.r.listChildJobs(ctx, mine)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(jobNames(jobs)).To(ConsistOf("mine-a", "mine-b"))
+		Expect(jobNames(jobs)).To(ConsistOf("mine-a", "mine-b"),
+			"the Jobs whose controller reference (metav1.GetControllerOf) points at the CronJob, and no other")
+	})
+
+	It("does not list the Jobs of an earlier CronJob of the same name", func() {
+		earlier := h.createCronJob("again", "@hourly", at(10, 0, 0))
+		h.createJob("again-earlier", earlier)
+		Expect(k8sClient.Delete(ctx, earlier)).To(Succeed())
+		// No garbage collector runs here, so the Job stays, as it does for a
+		// while in a real cluster.
+		renewed := h.createCronJob("again", "@hourly", at(10, 0, 0))
+		h.waitForCache(renewed)
+
+		jobs, err := h.r.listChildJobs(ctx, renewed)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(jobNames(jobs)).To(BeEmpty(),
+			"a Job of the deleted CronJob of the same name was listed: index the controller's UID, not its name")
 	})
 
 	It("tells finished Jobs from running ones, and how they finished", func() {
@@ -126,6 +148,18 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 			"Warning UnexpectedJob Saw a job that the controller did not create or forgot: running",
 			"Normal MissingJob Active job went missing: gone",
 		))
+	})
+
+	It("keeps an active Job that the cache does not list yet, while the API server has it", func() {
+		cj := h.createCronJob("lagging", "@hourly", at(10, 0, 0))
+		job := h.createJob("just-created", cj)
+		cj.Status.Active = []corev1.ObjectReference{jobReference(job)}
+
+		// The cache has not seen the new Job yet: observeJobs gets no Jobs.
+		Expect(h.r.observeJobs(ctx, cj, nil)).To(Succeed())
+		Expect(cj.Status.Active).To(ConsistOf(HaveField("Name", "just-created")),
+			"an active Job that the API server still has stays active: ask r.jobGone before removing it")
+		Expect(h.events()).To(BeEmpty())
 	})
 
 	It("writes what it observed to the status, once per reconcile, with observedGeneration", func() {
