@@ -78,8 +78,9 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		h.createJob("nobodys", nil)
 		// Owned by the CronJob, but not controlled: another controller's Job
 		// that only points at it (for example for garbage collection).
-		notControlled := h.createJob("owned-not-controlled", other)
+		notControlled := h.createJob("owned-not-controlled", nil)
 		Expect(controllerutil.SetOwnerReference(mine, notControlled, k8sClient.Scheme())).To(Succeed())
+		Expect(controllerutil.SetControllerReference(other, notControlled, k8sClient.Scheme())).To(Succeed())
 		Expect(k8sClient.Update(ctx, notControlled)).To(Succeed())
 		h.waitForCache(mine)
 
