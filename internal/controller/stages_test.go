@@ -81,6 +81,7 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		notControlled := h.createJob("owned-not-controlled", nil)
 		Expect(controllerutil.SetOwnerReference(mine, notControlled, k8sClient.Scheme())).To(Succeed())
 		Expect(controllerutil.SetControllerReference(other, notControlled, k8sClient.Scheme())).To(Succeed())
+		notControlled.Labels = map[string]string{batchv1.CronJobLabel: mine.Name} // so that the cache holds it
 		Expect(k8sClient.Update(ctx, notControlled)).To(Succeed())
 		h.waitForCache(mine)
 
