@@ -194,6 +194,7 @@ const (
 // clone at root. Tests that start envtest use root's shared API server
 // (apiserver.go). It returns the results of each test package.
 func runChecks(root, dir string, s stage, v verbosity) ([]results, error) {
+	defer traced("check of stage " + s.ID)()
 	for _, before := range s.Before {
 		args := strings.Fields(before)
 		if out, err := output(dir, args[0], args[1:]...); err != nil {
@@ -594,8 +595,8 @@ func cmdVerify(root string, stages []stage, only []string, referenceTested bool)
 	}
 	// Without envtest every starter "fails its tests" for the wrong reason,
 	// and every previous stage "depends on later code": say so once instead.
-	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
-		return fmt.Errorf("KUBEBUILDER_ASSETS is not set, so the envtest tests cannot run: use `make lab-verify` (it sets it), or run `make setup-envtest` and export KUBEBUILDER_ASSETS=$(cat bin/envtest-assets-path)")
+	if _, err := utils.EnvtestAssets(root); err != nil {
+		return fmt.Errorf("the envtest tests cannot run: %w", err)
 	}
 	if dirty, _ := output(root, "git", "status", "--porcelain"); strings.TrimSpace(dirty) != "" {
 		fmt.Println("note: starters are made from the last commit; uncommitted changes are in the reference checks only")
@@ -626,7 +627,10 @@ func cmdVerify(root string, stages []stage, only []string, referenceTested bool)
 		// go vet compiles every package and its tests to check them, so a
 		// starter that does not compile fails here too; a separate go build
 		// would only add the link step, and a third of a stage's time.
-		if out, err := output(dir, "go", "vet", "./..."); err != nil {
+		doneVet := traced("go vet ./... of the starter")
+		out, err := output(dir, "go", "vet", "./...")
+		doneVet()
+		if err != nil {
 			problems = append(problems, fmt.Sprintf("stage %s: the starter does not compile or vet:\n%s", s.ID, out))
 		} else {
 			fmt.Println("  ok    the starter compiles and vets (go vet ./..., tests included)")
@@ -658,7 +662,7 @@ func cmdVerify(root string, stages []stage, only []string, referenceTested bool)
 	}
 	// The catalogues that no starter of this run served.
 	for _, s := range todo {
-		if catalogue.done[s.ID] {
+		if catalogue.done[s.ID] || len(s.Mistakes) == 0 {
 			continue
 		}
 		fmt.Printf("stage %s: its mistakes\n", s.ID)

@@ -228,6 +228,7 @@ func lastLines(s string, n int) string {
 // commits it there. It returns the worktree, the starter commit, and a
 // function that removes the worktree.
 func starterTree(root string, stages []stage, s stage) (dir, commit string, cleanup func(), err error) {
+	defer traced("make the starter of " + s.ID)()
 	ref, err := referenceCommit(root)
 	if err != nil {
 		return "", "", nil, err
@@ -251,7 +252,10 @@ func starterTree(root string, stages []stage, s stage) (dir, commit string, clea
 	// What `make generate manifests` would give the attendee, from the
 	// starter's own Go types (the markers of later stages are gone).
 	regen := []string{"CONTROLLER_GEN=" + filepath.Join(root, "bin", "controller-gen"), "manifests", "generate"}
-	if _, err = output(dir, "make", regen...); err != nil {
+	doneRegen := traced("make manifests generate")
+	_, err = output(dir, "make", regen...)
+	doneRegen()
+	if err != nil {
 		cleanup()
 		return "", "", nil, err
 	}

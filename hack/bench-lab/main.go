@@ -15,9 +15,9 @@ limitations under the License.
 */
 
 // Command bench-lab measures what an attendee waits for: `bin/lab check` of
-// a stage after a one-line edit, with every test starting its own API server
-// (LAB_SHARED_APISERVER=off, as before the shared server) and with the
-// shared one. `make bench-lab` runs it. It works in a clone of this
+// a stage after a one-line edit, three ways: with the lab tool of an earlier
+// commit (before), with this one while every test starts its own API server
+// (LAB_SHARED_APISERVER=off), and with its shared API server. `make bench-lab` runs it. It works in a clone of this
 // repository with the working tree's tracked changes (git stash create), so
 // the edits never touch your tree, and prints the figures of
 // docs/performance.md's "Fast feedback" section.
@@ -46,7 +46,8 @@ import (
 func main() {
 	stages := flag.String("stages", "04,06,15,16", "the stages to check, comma-separated")
 	runs := flag.Int("runs", 5, "checks after an edit per stage and mode, after the first")
-	modes := flag.String("modes", "own,shared", "own: every test starts its own API server; shared: bin/lab's shared one")
+	modes := flag.String("modes", "before,own,shared", "before: the lab tool of -before; own: this lab tool, every test starting its own API server; shared: this lab tool with its shared API server")
+	before := flag.String("before", "0784148", "the commit whose lab tool the before mode runs (the last one without the shared API server)")
 	makeTest := flag.Bool("make-test", false, "also time `make test` in the clone, twice (the second is the warm figure)")
 	flag.Parse()
 
@@ -75,6 +76,12 @@ func main() {
 	run(clone, "git", "fetch", "-q", root, rev)
 	run(clone, "git", "checkout", "-q", "--detach", "FETCH_HEAD")
 	run(clone, "go", "build", "-o", "bin/lab", "./cmd/lab")
+	if strings.Contains(*modes, "before") {
+		old := filepath.Join(clone, "bin", "lab-before-src")
+		run(clone, "git", "worktree", "add", "-q", "--detach", old, *before)
+		run(old, "go", "build", "-o", filepath.Join(clone, "bin", "lab-before"), "./cmd/lab")
+		run(clone, "git", "worktree", "remove", "--force", old)
+	}
 	env := append(os.Environ(), "KUBEBUILDER_ASSETS="+assets)
 	// Whatever happens, the clone's shared API server is stopped.
 	defer func() { _, _ = timed(clone, env, "bin/lab", "stop") }()
@@ -89,14 +96,18 @@ func main() {
 		file := regionFile(clone, id)
 		for _, mode := range strings.Split(*modes, ",") {
 			modeEnv := append(env[:len(env):len(env)], "LAB_SHARED_APISERVER=on")
-			if mode == "own" {
+			lab := "bin/lab"
+			switch mode {
+			case "own":
 				modeEnv = append(env[:len(env):len(env)], "LAB_SHARED_APISERVER=off")
+			case "before":
+				lab = "bin/lab-before"
 			}
 			_, _ = timed(clone, env, "bin/lab", "stop")
 			r := row{stage: id, mode: mode}
 			for i := 0; i <= *runs; i++ {
 				edit(filepath.Join(clone, file), fmt.Sprintf("%s-%d", mode, i))
-				d, err := timed(clone, modeEnv, "bin/lab", "check", id)
+				d, err := timed(clone, modeEnv, lab, "check", id)
 				if err != nil {
 					fail("stage %s (%s) failed on the reference: %v", id, mode, err)
 				}
@@ -112,7 +123,7 @@ func main() {
 	}
 
 	fmt.Printf("\n`bin/lab check` after a one-line edit, %d runs after the first (%s, %d CPUs):\n\n", *runs, time.Now().UTC().Format("2006-01-02"), runtime.NumCPU())
-	fmt.Println("| stage | API server | first check | median after an edit | max after an edit |")
+	fmt.Println("| stage | lab tool | first check | median after an edit | max after an edit |")
 	fmt.Println("|---|---|---|---|---|")
 	for _, r := range rows {
 		fmt.Printf("| %s | %s | %.1f s | %.1f s | %.1f s |\n", r.stage, r.mode, r.first.Seconds(), median(r.after).Seconds(), maxOf(r.after).Seconds())
