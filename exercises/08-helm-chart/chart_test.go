@@ -21,6 +21,7 @@ package helmchart
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,9 +67,18 @@ func render(t *testing.T, set ...string) (*appsv1.Deployment, string) {
 	if err != nil {
 		return nil, stderr.String()
 	}
+	// Decoded as the API server decodes what kubectl or helm send: YAML to
+	// JSON without knowing the types, then JSON into the Deployment. So an
+	// unquoted `value: false` stays a boolean, which no env value accepts.
+	js, err := yaml.YAMLToJSON(out)
+	if err != nil {
+		t.Fatalf("the chart renders no YAML: %v\n%s", err, out)
+	}
 	var d appsv1.Deployment
-	if err := yaml.UnmarshalStrict(out, &d); err != nil {
-		t.Fatalf("the Deployment the chart renders is not valid: %v\n%s", err, out)
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&d); err != nil {
+		t.Fatalf("the API server would refuse the Deployment the chart renders: %v\n%s", err, out)
 	}
 	if d.Kind != "Deployment" {
 		t.Fatalf("templates/deployment.yaml renders no Deployment:\n%s", out)
