@@ -28,6 +28,7 @@ import (
 
 	kbatchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
@@ -71,7 +72,12 @@ func TestListThenWatch(t *testing.T) {
 	var out lockedBuffer
 	watchCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
-	go func() { _, err := listThenWatch(watchCtx, dyn, jobs, ns, "", &out); done <- err }()
+	var returned string // the resourceVersion listThenWatch says to resume from
+	go func() {
+		var err error
+		returned, err = listThenWatch(watchCtx, dyn, jobs, ns, "", &out)
+		done <- err
+	}()
 	out.waitFor(t, "LIST resourceVersion=")
 
 	if _, err := kube.BatchV1().Jobs(ns).Create(ctx, newJob("b"), metav1.CreateOptions{}); err != nil {
@@ -113,6 +119,13 @@ func TestListThenWatch(t *testing.T) {
 		previous = rv
 	}
 
+	// What it returns is where a watch that stops here resumes: the last
+	// version it saw (the DELETED event's, or a later bookmark's), never the
+	// list's, which would bring every change again.
+	if rv, err := strconv.Atoi(returned); err != nil || rv < previous {
+		t.Errorf("listThenWatch returned resourceVersion %q, want the last one it saw (%d or a later bookmark's)", returned, previous)
+	}
+
 	// Resuming at the MODIFIED event's version brings only what came after.
 	var resumed lockedBuffer
 	resumeCtx, stopResume := context.WithCancel(ctx)
@@ -122,6 +135,22 @@ func TestListThenWatch(t *testing.T) {
 	<-done
 	if got := resumed.events(); len(got) != 1 {
 		t.Errorf("a watch resumed at resourceVersion %s printed %v, want only the later DELETED a", a.ResourceVersion, got)
+	}
+}
+
+// TestAWatchFromAVersionTooOldEndsWithGone: the API server keeps a window of
+// recent changes; a watch that resumes before it gets an ERROR event with
+// 410 Gone, and must say so, so that its caller lists again (as an
+// informer's reflector does).
+func TestAWatchFromAVersionTooOldEndsWithGone(t *testing.T) {
+	cfg := utils.StartAPIServer(t, filepath.Join("..", ".."))
+	dyn := dynamic.NewForConfigOrDie(cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var out lockedBuffer
+	_, err := listThenWatch(ctx, dyn, jobs, "default", "1", &out)
+	if !apierrors.IsResourceExpired(err) && !apierrors.IsGone(err) {
+		t.Errorf("a watch from resourceVersion 1 returned %v, want the API server's 410 Gone (an ERROR event)", err)
 	}
 }
 

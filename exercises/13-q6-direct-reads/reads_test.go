@@ -193,3 +193,21 @@ func must(t *testing.T, err error) {
 		t.Fatal(fmt.Sprint(err))
 	}
 }
+
+// TestOnlyWatchesLag: the lag holds back watch events and nothing else. A
+// List of a paused resource through the same lagging configuration answers
+// at once (the 10 seconds are only there to fail instead of hanging).
+func TestOnlyWatchesLag(t *testing.T) {
+	cfg := utils.StartAPIServer(t, filepath.Join("..", ".."))
+	lagging := lag.NewWatches()
+	lagging.Pause("cronjobs", "jobs")
+	defer lagging.Resume("cronjobs", "jobs")
+	c, err := client.New(lagging.Config(cfg), client.Options{Scheme: utils.Scheme(t)})
+	must(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var jobs kbatchv1.JobList
+	if err := c.List(ctx, &jobs); err != nil {
+		t.Fatalf("a List through the lagging config failed (%v): only watches may be held back; every other request must pass at once", err)
+	}
+}

@@ -278,7 +278,7 @@ var _ = Describe("CronJob Reconciler", func() {
 	})
 
 	Describe("a cache that lags behind (see the bonus lesson)", func() {
-		It("does not replace the Job it just created when the cached CronJob predates its own status write", func() {
+		It("does not replace the Job it just created when the cached CronJob predates its own status write", Label("lab-06"), func() {
 			cj := h.createCronJob("ulag", "*/5 * * * *", at(10, 0, 0), func(cj *batchv1.CronJob) {
 				cj.Spec.ConcurrencyPolicy = batchv1.ReplaceConcurrent
 			})

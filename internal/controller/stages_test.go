@@ -280,6 +280,10 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 			err = nil // another test registered a controller of that name in this process
 		}
 		Expect(err).NotTo(HaveOccurred())
+		// The field index is registered by now, so registering it again fails
+		// (client-go: "indexer conflict").
+		Expect(IndexJobsByOwner(ctx, m.GetFieldIndexer())).NotTo(Succeed(),
+			"SetupWithManager must register IndexJobsByOwner's field index with the manager: listChildJobs lists by it")
 	})
 })
 

@@ -61,6 +61,14 @@ func TestExpectations(t *testing.T) {
 		},
 		want: true,
 	}, {
+		name: "creates add up: after two, one observation is not enough",
+		do: func(e *Expectations, _ *clocktesting.FakeClock) {
+			e.Expect("ns/a", 1)
+			e.Expect("ns/a", 1)
+			e.Observed("ns/a")
+		},
+		want: false,
+	}, {
 		name: "an observation for another owner does not count",
 		do: func(e *Expectations, _ *clocktesting.FakeClock) {
 			e.Expect("ns/a", 1)
