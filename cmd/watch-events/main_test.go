@@ -28,7 +28,6 @@ import (
 
 	kbatchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
@@ -135,22 +134,6 @@ func TestListThenWatch(t *testing.T) {
 	<-done
 	if got := resumed.events(); len(got) != 1 {
 		t.Errorf("a watch resumed at resourceVersion %s printed %v, want only the later DELETED a", a.ResourceVersion, got)
-	}
-}
-
-// TestAWatchFromAVersionTooOldEndsWithGone: the API server keeps a window of
-// recent changes; a watch that resumes before it gets an ERROR event with
-// 410 Gone, and must say so, so that its caller lists again (as an
-// informer's reflector does).
-func TestAWatchFromAVersionTooOldEndsWithGone(t *testing.T) {
-	cfg := utils.StartAPIServer(t, filepath.Join("..", ".."))
-	dyn := dynamic.NewForConfigOrDie(cfg)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	var out lockedBuffer
-	_, err := listThenWatch(ctx, dyn, jobs, "default", "1", &out)
-	if !apierrors.IsResourceExpired(err) && !apierrors.IsGone(err) {
-		t.Errorf("a watch from resourceVersion 1 returned %v, want the API server's 410 Gone (an ERROR event)", err)
 	}
 }
 
