@@ -57,10 +57,11 @@ var (
 const removedMarker = "//lab:removed-marker"
 
 // region is a marked span of a file: the lines strictly between its
-// begin and end comments (1-based, inclusive).
+// begin and end comments, numbered from 1: first is the line after
+// "lab:begin", end the line of "lab:end", so the region is [first, end).
 type region struct {
 	name       string
-	first, end int // first line inside, and the line of "lab:end"
+	first, end int
 }
 
 // findRegions lists the regions of a file and checks that they pair up.

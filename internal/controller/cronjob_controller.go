@@ -51,8 +51,10 @@ type CronJobReconciler struct {
 	// writes to the API server.
 	client.Client
 	// APIReader reads from the API server itself. It is used only where a
-	// stale cache would make the Reconciler do something wrong: to confirm
-	// that a Job is really gone, or to look at a Job that already existed.
+	// stale cache would make the Reconciler do something wrong: to read the
+	// CronJob again when its cached copy predates our own status write
+	// (refreshIfStale), to confirm that a Job is really gone, or to look at
+	// a Job that already existed.
 	APIReader client.Reader
 	Scheme    *runtime.Scheme
 	// Recorder writes Events, which `kubectl describe cronjob` shows.
@@ -66,8 +68,8 @@ type CronJobReconciler struct {
 }
 
 // The RBAC markers below become config/rbac/role.yaml (`make manifests`).
-// They grant only what Reconcile does: read CronJobs, write their status,
-// create, read and delete Jobs, and write Events.
+// They grant only what Reconcile does: read CronJobs, patch their status,
+// create, read, label (patch) and delete Jobs, and create or patch Events.
 
 // +kubebuilder:rbac:groups=batch.cronlab.dev,resources=cronjobs,verbs=get;list;watch
 // +kubebuilder:rbac:groups=batch.cronlab.dev,resources=cronjobs/status,verbs=patch

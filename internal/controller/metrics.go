@@ -22,8 +22,10 @@ import (
 )
 
 // jobCreationSkew is the one metric upstream's CronJob controller has:
-// how late Jobs start. It is measured from the scheduled time to the moment
-// the Create call returned, on the Reconciler's clock. Registering it with
+// how late Jobs start. It is measured from the scheduled time to the start
+// of the reconcile that created the Job (the `now` that every decision of
+// that reconcile uses, on the Reconciler's clock), so the time the Create
+// call itself takes is not in it. Registering it with
 // controller-runtime's registry puts it on the manager's /metrics endpoint,
 // next to the built-in reconcile and workqueue metrics.
 var jobCreationSkew = prometheus.NewHistogram(prometheus.HistogramOpts{
