@@ -196,7 +196,7 @@ func TestWithWebhooksOnAndNoCertificateItStopsAtOnceAndSaysHowToFixIt(t *testing
 				if p.err == nil {
 					t.Fatalf("the manager exited with status 0; it must fail:\n%s", p.output())
 				}
-			case <-time.After(30 * time.Second):
+			case <-time.After(10 * time.Second):
 				t.Fatalf("webhooks on and no certificate: the manager must stop at once with an error, but it is still running:\n%s", p.output())
 			}
 			for _, fix := range []string{"ENABLE_WEBHOOKS=false", "make run-webhooks", "cert-manager", "tls.crt"} {

@@ -227,7 +227,7 @@ func TestOwnsAndWatchesEnqueueTheSameRequests(t *testing.T) {
 // waitFor waits until the requests of every queue satisfy ok.
 func waitFor(t *testing.T, queues map[string]*recordingQueue, ok func(name string, added []string) bool, what string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(10 * time.Second)
 	for {
 		done := true
 		for name, q := range queues {
@@ -237,7 +237,7 @@ func waitFor(t *testing.T, queues map[string]*recordingQueue, ok func(name strin
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the controllers did not see %s within 30s", what)
+			t.Fatalf("the controllers did not see %s within 10s", what)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -85,13 +85,13 @@ func TestTheHandWrittenControllerStartsARunAndSeesItFinish(t *testing.T) {
 	// The informers' initial list → the queue → a worker → sync → a Job.
 	var job kbatchv1.Job
 	key := client.ObjectKey{Namespace: ns.Name, Name: "hourly-31566840"}
-	within(t, 20*time.Second, "the 10:00 Job was not created; "+hint, func() bool {
+	within(t, 10*time.Second, "the 10:00 Job was not created; "+hint, func() bool {
 		return direct.Get(ctx, key, &job) == nil
 	})
 	if !metav1.IsControlledBy(&job, cj) {
 		t.Errorf("the Job must be controlled by the CronJob; owners: %v", job.OwnerReferences)
 	}
-	within(t, 20*time.Second, "status.active does not list the Job", func() bool {
+	within(t, 10*time.Second, "status.active does not list the Job", func() bool {
 		must(t, direct.Get(ctx, client.ObjectKeyFromObject(cj), cj))
 		return len(cj.Status.Active) == 1 && cj.Status.Active[0].UID == job.UID &&
 			cj.Status.LastScheduleTime.Time.Equal(tenAM)
@@ -106,7 +106,7 @@ func TestTheHandWrittenControllerStartsARunAndSeesItFinish(t *testing.T) {
 		{Type: kbatchv1.JobComplete, Status: corev1.ConditionTrue, LastTransitionTime: end},
 	}
 	must(t, direct.Status().Update(ctx, &job))
-	within(t, 20*time.Second, "the finished Job is still in status.active: does a Job's event enqueue its CronJob? "+hint, func() bool {
+	within(t, 10*time.Second, "the finished Job is still in status.active: does a Job's event enqueue its CronJob? "+hint, func() bool {
 		must(t, direct.Get(ctx, client.ObjectKeyFromObject(cj), cj))
 		return len(cj.Status.Active) == 0
 	})
