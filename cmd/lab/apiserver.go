@@ -160,6 +160,11 @@ func (s sharedServer) acquire(treeDir string) (env []string, release func(), err
 		running = false
 	}
 	if !running {
+		// A server that was killed may have left its etcd and kube-apiserver
+		// running: stop what it recorded before starting anew.
+		if err := s.stop(); err != nil {
+			return fail(err)
+		}
 		if err := s.start(hash); err != nil {
 			return fail(err)
 		}
@@ -255,7 +260,8 @@ func (s sharedServer) stop() error {
 		return nil // never started, or already stopped
 	}
 	signalled := []process{state.Server}
-	if !state.Server.ours() {
+	orphans := !state.Server.ours()
+	if orphans {
 		signalled = state.Children
 	}
 	for _, p := range signalled {
@@ -264,10 +270,20 @@ func (s sharedServer) stop() error {
 		}
 	}
 	all := append([]process{state.Server}, state.Children...)
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+	start := time.Now()
+	for deadline := start.Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		if !anyOurs(all) {
 			_ = os.Remove(s.path("server.json"))
 			return nil
+		}
+		// Without its etcd, a kube-apiserver left by a killed server may
+		// take minutes to shut down gracefully; nothing is left to save.
+		if orphans && time.Since(start) > 5*time.Second {
+			for _, p := range state.Children {
+				if p.ours() {
+					_ = syscall.Kill(p.PID, syscall.SIGKILL)
+				}
+			}
 		}
 	}
 	return fmt.Errorf("the shared API server (PID %d) did not stop within 30s; see %s", state.Server.PID, s.path("log"))
