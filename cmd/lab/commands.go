@@ -91,17 +91,12 @@ func cmdStart(root string, stages []stage, s stage) error {
 // regions, or the region's name where it holds no function (markers, YAML,
 // a template).
 func toWrite(root, ref string, s stage) []string {
-	out, _ := output(root, "git", "grep", "-l", "-E", "lab:begin ("+strings.Join(s.Regions, "|")+")( |\\*|$)", ref, "--", ".")
 	wanted := map[string]bool{}
 	for _, r := range s.Regions {
 		wanted[r] = true
 	}
 	var lines []string
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		path := strings.TrimPrefix(line, ref+":")
-		if path == "" {
-			continue
-		}
+	for _, path := range regionFiles(root, ref, s) {
 		src, err := output(root, "git", "show", ref+":"+path)
 		if err != nil {
 			continue
@@ -419,13 +414,23 @@ func ownedFiles(root, dir string, s stage) map[string]bool {
 	if err != nil || len(s.Regions) == 0 {
 		return owned
 	}
-	out, _ := output(root, "git", "grep", "-l", "-E", "lab:begin ("+strings.Join(s.Regions, "|")+")( |\\*|$)", ref, "--", ".")
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		if line != "" {
-			owned[strings.TrimPrefix(line, ref+":")] = true
-		}
+	for _, path := range regionFiles(root, ref, s) {
+		owned[path] = true
 	}
 	return owned
+}
+
+// regionFiles lists the files of commit ref that hold one of the stage's
+// regions.
+func regionFiles(root, ref string, s stage) []string {
+	out, _ := output(root, "git", "grep", "-l", "-E", "lab:begin ("+strings.Join(s.Regions, "|")+")( |\\*|$)", ref, "--", ".")
+	var paths []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if line != "" {
+			paths = append(paths, strings.TrimPrefix(line, ref+":"))
+		}
+	}
+	return paths
 }
 
 // usesGinkgo tells whether the tests of pkg are a Ginkgo suite, which takes
@@ -485,10 +490,6 @@ func testsMention(dir, pkg string, words ...string) bool {
 		}
 	}
 	return false
-}
-
-func indent(s, prefix string) string {
-	return prefix + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n"+prefix)
 }
 
 // todoFiles lists the files of revision rev (empty: the working tree) that

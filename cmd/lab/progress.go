@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -71,7 +72,7 @@ func (p *progress) record(s stage, rs []results, err error) {
 		r.Why = err.Error()
 	}
 	if branch, berr := output("", "git", "branch", "--show-current"); berr == nil {
-		r.Branch = trimLine(branch)
+		r.Branch = strings.TrimSpace(branch)
 	}
 	p.Stages[s.ID] = r
 }
@@ -111,11 +112,4 @@ func ago(t time.Time) string {
 	default:
 		return t.Local().Format("Jan 2")
 	}
-}
-
-func trimLine(s string) string {
-	for len(s) > 0 && (s[len(s)-1] == '\n' || s[len(s)-1] == '\r') {
-		s = s[:len(s)-1]
-	}
-	return s
 }
