@@ -16,12 +16,16 @@ limitations under the License.
 
 // Package clientgo checks the comparison stage: the CronJob controller
 // written by hand with client-go (internal/handwritten) starts a due run,
-// and learns through its Job informer that the run finished.
+// learns through its Job informer that the run finished, and gives every
+// run of an "@every 10s" schedule a Job of its own.
 package clientgo
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -36,63 +40,33 @@ import (
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	"cronlab.dev/cronlab/internal/handwritten"
+	"cronlab.dev/cronlab/internal/runs"
 	"cronlab.dev/cronlab/test/utils"
 )
 
 const hint = "is the work loop written (processNextWorkItem and enqueueOwner in internal/handwritten; see exercises/16-client-go/README.md)?"
 
+// The tests of this package share one API server (utils.StartAPIServer),
+// each in namespaces of its own; it stops after the last test.
+func TestMain(m *testing.M) { os.Exit(utils.RunTests(m)) }
+
 func TestTheHandWrittenControllerStartsARunAndSeesItFinish(t *testing.T) {
-	cfg := utils.StartAPIServer(t, filepath.Join("..", ".."))
-	direct, err := client.New(cfg, client.Options{Scheme: utils.Scheme(t)})
-	must(t, err)
-	kube := kubernetes.NewForConfigOrDie(cfg)
-	dyn := dynamic.NewForConfigOrDie(cfg)
-
 	tenAM := time.Date(2030, time.January, 7, 10, 0, 0, 0, time.UTC)
-	ctl, err := handwritten.New(kube, dyn, clocktesting.NewFakeClock(tenAM.Add(30*time.Second)))
-	must(t, err)
-	ctx := context.Background()
-
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "client-go-"}}
-	must(t, direct.Create(ctx, ns))
-	cj := &batchv1.CronJob{
-		ObjectMeta: metav1.ObjectMeta{Name: "hourly", Namespace: ns.Name},
-		Spec: batchv1.CronJobSpec{
-			Schedule: "0 * * * *",
-			TimeZone: ptr.To("Etc/UTC"),
-			JobTemplate: kbatchv1.JobTemplateSpec{Spec: kbatchv1.JobSpec{Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
-				RestartPolicy: corev1.RestartPolicyNever,
-				Containers:    []corev1.Container{{Name: "c", Image: "busybox"}},
-			}}}},
-		},
-	}
-	must(t, direct.Create(ctx, cj))
-	cj.Status.LastScheduleTime = &metav1.Time{Time: tenAM.Add(-time.Hour)}
-	must(t, direct.Status().Update(ctx, cj))
-
-	// Start the controller only now, so that its first look at the CronJob
-	// is this state, not a race with the two writes above.
-	runCtx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- ctl.Run(runCtx, 2) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	})
+	h := newHarness(t, tenAM.Add(30*time.Second))
+	cj := h.createCronJob("hourly", "0 * * * *", tenAM.Add(-time.Hour))
+	h.run()
 
 	// The informers' initial list → the queue → a worker → sync → a Job.
 	var job kbatchv1.Job
-	key := client.ObjectKey{Namespace: ns.Name, Name: "hourly-31566840"}
-	within(t, 10*time.Second, "the 10:00 Job was not created; "+hint, func() bool {
-		return direct.Get(ctx, key, &job) == nil
+	key := client.ObjectKey{Namespace: h.ns, Name: "hourly-31566840"}
+	within(t, 5*time.Second, "the 10:00 Job was not created; "+hint, func() bool {
+		return h.direct.Get(h.ctx, key, &job) == nil
 	})
 	if !metav1.IsControlledBy(&job, cj) {
 		t.Errorf("the Job must be controlled by the CronJob; owners: %v", job.OwnerReferences)
 	}
-	within(t, 10*time.Second, "status.active does not list the Job", func() bool {
-		must(t, direct.Get(ctx, client.ObjectKeyFromObject(cj), cj))
+	within(t, 5*time.Second, "status.active does not list the Job", func() bool {
+		must(t, h.direct.Get(h.ctx, client.ObjectKeyFromObject(cj), cj))
 		return len(cj.Status.Active) == 1 && cj.Status.Active[0].UID == job.UID &&
 			cj.Status.LastScheduleTime.Time.Equal(tenAM)
 	})
@@ -105,17 +79,118 @@ func TestTheHandWrittenControllerStartsARunAndSeesItFinish(t *testing.T) {
 		{Type: kbatchv1.JobSuccessCriteriaMet, Status: corev1.ConditionTrue, LastTransitionTime: end},
 		{Type: kbatchv1.JobComplete, Status: corev1.ConditionTrue, LastTransitionTime: end},
 	}
-	must(t, direct.Status().Update(ctx, &job))
-	within(t, 10*time.Second, "the finished Job is still in status.active: does a Job's event enqueue its CronJob? "+hint, func() bool {
-		must(t, direct.Get(ctx, client.ObjectKeyFromObject(cj), cj))
+	must(t, h.direct.Status().Update(h.ctx, &job))
+	within(t, 5*time.Second, "the finished Job is still in status.active: does a Job's event enqueue its CronJob? "+hint, func() bool {
+		must(t, h.direct.Get(h.ctx, client.ObjectKeyFromObject(cj), cj))
 		return len(cj.Status.Active) == 0
 	})
-
-	var jobs kbatchv1.JobList
-	must(t, direct.List(ctx, &jobs, client.InNamespace(ns.Name)))
-	if len(jobs.Items) != 1 {
-		t.Errorf("%d Jobs, want 1: the 10:00 run must start once", len(jobs.Items))
+	if names := h.jobNames(); len(names) != 1 {
+		t.Errorf("Jobs %v, want one: the 10:00 run must start once", names)
 	}
+}
+
+// Runs of "@every 10s" are ten seconds apart, so several fall within one
+// minute: each needs a Job of its own name (runs.JobName), or the second
+// run's create finds the first run's Job and takes it for its own.
+func TestTheHandWrittenControllerStartsEveryRunOfAnEvery10sSchedule(t *testing.T) {
+	tenAM := time.Date(2030, time.January, 7, 10, 0, 0, 0, time.UTC)
+	h := newHarness(t, tenAM.Add(25*time.Second))
+	cj := h.createCronJob("every", "@every 10s", tenAM)
+	h.run()
+
+	first := runs.JobName(cj, tenAM.Add(20*time.Second))
+	within(t, 5*time.Second, "the Job of the 10:00:20 run was not created; "+hint, func() bool {
+		return len(h.jobNames()) > 0
+	})
+	if names := h.jobNames(); !slices.Equal(names, []string{first}) {
+		t.Fatalf("Jobs %v, want [%s]: a run between whole minutes is named with its seconds since 1970 (runs.JobName)", names, first)
+	}
+
+	// Ten seconds later by the controller's clock; any change to the
+	// CronJob makes the controller look at it now.
+	h.clock.SetTime(tenAM.Add(35 * time.Second))
+	must(t, h.direct.Get(h.ctx, client.ObjectKeyFromObject(cj), cj))
+	metav1.SetMetaDataAnnotation(&cj.ObjectMeta, "cronlab.dev/poke", "1")
+	must(t, h.direct.Update(h.ctx, cj))
+
+	second := runs.JobName(cj, tenAM.Add(30*time.Second))
+	within(t, 5*time.Second, fmt.Sprintf("the 10:00:30 run has no Job of its own (Jobs: %v): the runs of one minute need names of their own", h.jobNames()), func() bool {
+		must(t, h.direct.Get(h.ctx, client.ObjectKeyFromObject(cj), cj))
+		return cj.Status.LastScheduleTime.Time.Equal(tenAM.Add(30 * time.Second))
+	})
+	if names := h.jobNames(); !slices.Equal(names, []string{first, second}) {
+		t.Errorf("Jobs %v, want %v: one Job for each run", names, []string{first, second})
+	}
+}
+
+// harness is an API server, a namespace, and a hand-written controller
+// whose clock the test sets.
+type harness struct {
+	t      *testing.T
+	ctx    context.Context
+	direct client.Client
+	ns     string
+	clock  *clocktesting.FakeClock
+	ctl    *handwritten.Controller
+}
+
+func newHarness(t *testing.T, now time.Time) *harness {
+	cfg := utils.StartAPIServer(t, filepath.Join("..", ".."))
+	direct, err := client.New(cfg, client.Options{Scheme: utils.Scheme(t)})
+	must(t, err)
+	h := &harness{t: t, ctx: context.Background(), direct: direct, clock: clocktesting.NewFakeClock(now)}
+	h.ctl, err = handwritten.New(kubernetes.NewForConfigOrDie(cfg), dynamic.NewForConfigOrDie(cfg), h.clock)
+	must(t, err)
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "client-go-"}}
+	must(t, direct.Create(h.ctx, ns))
+	h.ns = ns.Name
+	return h
+}
+
+// createCronJob creates a CronJob whose last run was at last.
+func (h *harness) createCronJob(name, schedule string, last time.Time) *batchv1.CronJob {
+	cj := &batchv1.CronJob{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: h.ns},
+		Spec: batchv1.CronJobSpec{
+			Schedule: schedule,
+			TimeZone: ptr.To("Etc/UTC"),
+			JobTemplate: kbatchv1.JobTemplateSpec{Spec: kbatchv1.JobSpec{Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+				RestartPolicy: corev1.RestartPolicyNever,
+				Containers:    []corev1.Container{{Name: "c", Image: "busybox"}},
+			}}}},
+		},
+	}
+	must(h.t, h.direct.Create(h.ctx, cj))
+	cj.Status.LastScheduleTime = &metav1.Time{Time: last}
+	must(h.t, h.direct.Status().Update(h.ctx, cj))
+	return cj
+}
+
+// run starts the controller until the test ends. Tests start it after
+// creating their CronJob, so that its first look at the CronJob is that
+// state, not a race with the writes.
+func (h *harness) run() {
+	runCtx, cancel := context.WithCancel(h.ctx)
+	done := make(chan error, 1)
+	go func() { done <- h.ctl.Run(runCtx, 2) }()
+	h.t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			h.t.Error(err)
+		}
+	})
+}
+
+// jobNames lists the names of the namespace's Jobs, sorted.
+func (h *harness) jobNames() []string {
+	var jobs kbatchv1.JobList
+	must(h.t, h.direct.List(h.ctx, &jobs, client.InNamespace(h.ns)))
+	var names []string
+	for _, job := range jobs.Items {
+		names = append(names, job.Name)
+	}
+	slices.Sort(names)
+	return names
 }
 
 func within(t *testing.T, d time.Duration, failure string, ok func() bool) {

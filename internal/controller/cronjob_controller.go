@@ -41,6 +41,7 @@ import (
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/internal/runs"
 )
 
 // CronJobReconciler starts the Jobs of CronJobs on schedule and keeps their
@@ -143,17 +144,10 @@ func (r *CronJobReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 		return ctrl.Result{}, nil
 	}
 	log.V(1).Info("waiting for the next run", "next", next)
-	return ctrl.Result{RequeueAfter: requeueDelay(now, next)}, nil
+	return ctrl.Result{RequeueAfter: runs.RequeueDelay(now, next)}, nil
 }
 
 // lab:end
-
-// requeueDelay is how long to wait for the run at next. The small extra
-// delay makes sure the clock reads at least next when Reconcile runs again,
-// even if the timer and the clock disagree by a few milliseconds.
-func requeueDelay(now, next time.Time) time.Duration {
-	return next.Sub(now) + 100*time.Millisecond
-}
 
 func (r *CronJobReconciler) now() time.Time {
 	if r.Clock == nil {

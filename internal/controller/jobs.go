@@ -35,6 +35,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/internal/runs"
 )
 
 // lab:begin children
@@ -70,32 +71,11 @@ func (r *CronJobReconciler) listChildJobs(ctx context.Context, cronJob *batchv1.
 	return jobs.Items, nil
 }
 
-// jobFinished reports whether a Job has finished, and how: JobComplete or
-// JobFailed. Only the Job controller decides that, through these conditions.
-func jobFinished(job *kbatchv1.Job) (bool, kbatchv1.JobConditionType) {
-	for _, c := range job.Status.Conditions {
-		if (c.Type == kbatchv1.JobComplete || c.Type == kbatchv1.JobFailed) && c.Status == corev1.ConditionTrue {
-			return true, c.Type
-		}
-	}
-	return false, ""
-}
-
 // lab:end
 
-// status.active lists references to the running Jobs. These helpers keep it;
-// every stage uses them, so they are given rather than written in the lab.
-
-func jobReference(job *kbatchv1.Job) corev1.ObjectReference {
-	return corev1.ObjectReference{
-		APIVersion:      kbatchv1.SchemeGroupVersion.String(),
-		Kind:            "Job",
-		Namespace:       job.Namespace,
-		Name:            job.Name,
-		UID:             job.UID,
-		ResourceVersion: job.ResourceVersion,
-	}
-}
+// status.active lists references to the running Jobs (runs.JobReference).
+// These helpers keep it; every stage uses them, so they are given rather
+// than written in the lab.
 
 func activeHas(cronJob *batchv1.CronJob, uid types.UID) bool {
 	return slices.ContainsFunc(cronJob.Status.Active, func(ref corev1.ObjectReference) bool { return ref.UID == uid })
@@ -110,25 +90,12 @@ func removeActive(cronJob *batchv1.CronJob, uid types.UID) {
 
 // lab:begin build-job
 
-// jobName is the name of the Job for the run scheduled at t. It is the same
-// every time it is computed, and that is what makes creating a Job safe to
-// repeat: a second attempt for the same run fails with AlreadyExists instead
-// of starting the run twice (discussion question 5). Like upstream, runs on
-// whole minutes are numbered in minutes since 1970; runs between minutes,
-// which only "@every" schedules have, in seconds, so they never collide.
-func jobName(cronJob *batchv1.CronJob, t time.Time) string {
-	if t.Second() == 0 {
-		return fmt.Sprintf("%s-%d", cronJob.Name, t.Unix()/60)
-	}
-	return fmt.Sprintf("%s-%d", cronJob.Name, t.Unix())
-}
-
 // buildJob makes the Job for the run scheduled at run from the template.
 func (r *CronJobReconciler) buildJob(cronJob *batchv1.CronJob, run time.Time) (*kbatchv1.Job, error) {
 	tmpl := cronJob.Spec.JobTemplate
 	job := &kbatchv1.Job{
 		ObjectMeta: metav1.ObjectMeta{
-			Name:        jobName(cronJob, run),
+			Name:        runs.JobName(cronJob, run),
 			Namespace:   cronJob.Namespace,
 			Labels:      map[string]string{},
 			Annotations: map[string]string{},
@@ -191,8 +158,8 @@ func (r *CronJobReconciler) createJob(ctx context.Context, cronJob *batchv1.Cron
 	default:
 		return false, err
 	}
-	if finished, _ := jobFinished(job); !finished && !activeHas(cronJob, job.UID) {
-		cronJob.Status.Active = append(cronJob.Status.Active, jobReference(job))
+	if finished, _ := runs.JobFinished(job); !finished && !activeHas(cronJob, job.UID) {
+		cronJob.Status.Active = append(cronJob.Status.Active, runs.JobReference(job))
 	}
 	cronJob.Status.LastScheduleTime = &metav1.Time{Time: run}
 	return created, nil
@@ -251,7 +218,7 @@ func (r *CronJobReconciler) pruneHistory(ctx context.Context, cronJob *batchv1.C
 		if job.DeletionTimestamp != nil {
 			continue // already on its way out
 		}
-		switch _, how := jobFinished(job); how {
+		switch _, how := runs.JobFinished(job); how {
 		case kbatchv1.JobComplete:
 			succeeded = append(succeeded, job)
 		case kbatchv1.JobFailed:

@@ -41,6 +41,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/internal/runs"
 )
 
 // laterStageTODO matches the error of a stub of a stage after `stage`. Such
@@ -113,20 +114,25 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		h.finish(failed, kbatchv1.JobFailed, at(9, 0, 0), at(9, 1, 0))
 		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(running), running)).To(Succeed())
 
-		finished, how := jobFinished(done)
+		finished, how := runs.JobFinished(done)
 		Expect(finished).To(BeTrue())
 		Expect(how).To(Equal(kbatchv1.JobComplete))
-		finished, how = jobFinished(failed)
+		finished, how = runs.JobFinished(failed)
 		Expect(finished).To(BeTrue())
 		Expect(how).To(Equal(kbatchv1.JobFailed))
-		finished, _ = jobFinished(running)
+		finished, _ = runs.JobFinished(running)
 		Expect(finished).To(BeFalse())
+		notYet := &kbatchv1.Job{Status: kbatchv1.JobStatus{Conditions: []kbatchv1.JobCondition{
+			{Type: kbatchv1.JobComplete, Status: corev1.ConditionFalse},
+		}}}
+		finished, _ = runs.JobFinished(notYet)
+		Expect(finished).To(BeFalse(), "a condition counts only when its status is True")
 	})
 
 	It("moves finished Jobs out of active and keeps the newest successful completion", func() {
 		cj := h.createCronJob("observe", "@hourly", at(10, 0, 0))
 		older, newer, still := h.createJob("older", cj), h.createJob("newer", cj), h.createJob("still", cj)
-		cj.Status.Active = []corev1.ObjectReference{jobReference(older), jobReference(newer), jobReference(still)}
+		cj.Status.Active = []corev1.ObjectReference{runs.JobReference(older), runs.JobReference(newer), runs.JobReference(still)}
 		h.finish(older, kbatchv1.JobComplete, at(9, 0, 0), at(9, 5, 0))
 		h.finish(newer, kbatchv1.JobComplete, at(9, 10, 0), at(9, 20, 0))
 
@@ -155,7 +161,7 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 	It("keeps an active Job that the cache does not list yet, while the API server has it", func() {
 		cj := h.createCronJob("lagging", "@hourly", at(10, 0, 0))
 		job := h.createJob("just-created", cj)
-		cj.Status.Active = []corev1.ObjectReference{jobReference(job)}
+		cj.Status.Active = []corev1.ObjectReference{runs.JobReference(job)}
 
 		// The cache has not seen the new Job yet: observeJobs gets no Jobs.
 		Expect(h.r.observeJobs(ctx, cj, nil)).To(Succeed())
@@ -192,8 +198,8 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 
 	It("names Jobs after their scheduled time: minutes, or seconds between minutes", func() {
 		cj := &batchv1.CronJob{ObjectMeta: metav1.ObjectMeta{Name: "report"}}
-		Expect(jobName(cj, at(10, 5, 0))).To(Equal(fmt.Sprintf("report-%d", at(10, 5, 0).Unix()/60)))
-		Expect(jobName(cj, at(10, 5, 10))).To(Equal(fmt.Sprintf("report-%d", at(10, 5, 10).Unix())))
+		Expect(runs.JobName(cj, at(10, 5, 0))).To(Equal(fmt.Sprintf("report-%d", at(10, 5, 0).Unix()/60)))
+		Expect(runs.JobName(cj, at(10, 5, 10))).To(Equal(fmt.Sprintf("report-%d", at(10, 5, 10).Unix())))
 	})
 
 	It("builds the Job from the template, annotated with its run and controlled by the CronJob", func() {

@@ -38,6 +38,7 @@ import (
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/internal/runs"
 	"cronlab.dev/cronlab/internal/schedule"
 )
 
@@ -51,7 +52,7 @@ func (r *CronJobReconciler) observeJobs(ctx context.Context, cronJob *batchv1.Cr
 	for i := range jobs {
 		job := &jobs[i]
 		seen[job.UID] = true
-		finished, how := jobFinished(job)
+		finished, how := runs.JobFinished(job)
 		switch {
 		case !finished && !activeHas(cronJob, job.UID):
 			if err := r.adoptRunningJob(ctx, cronJob, job); err != nil {
@@ -115,7 +116,7 @@ func activeMatchesJobs(cronJob *batchv1.CronJob, jobs []kbatchv1.Job) bool {
 	there := make(map[types.UID]bool, len(jobs))
 	for i := range jobs {
 		there[jobs[i].UID] = true
-		if finished, _ := jobFinished(&jobs[i]); !finished && !activeHas(cronJob, jobs[i].UID) {
+		if finished, _ := runs.JobFinished(&jobs[i]); !finished && !activeHas(cronJob, jobs[i].UID) {
 			return false
 		}
 	}
@@ -140,7 +141,7 @@ func (r *CronJobReconciler) adoptRunningJob(ctx context.Context, cronJob *batchv
 	}
 	r.Recorder.Eventf(cronJob, job, corev1.EventTypeWarning, "UnexpectedJob", "Observe",
 		"Saw a job that the controller did not create or forgot: %s", job.Name)
-	cronJob.Status.Active = append(cronJob.Status.Active, jobReference(job))
+	cronJob.Status.Active = append(cronJob.Status.Active, runs.JobReference(job))
 	return nil
 }
 
@@ -188,15 +189,7 @@ func (r *CronJobReconciler) startDueRun(ctx context.Context, cronJob *batchv1.Cr
 		return time.Time{}, nil
 	}
 
-	last := cronJob.CreationTimestamp.Time
-	if cronJob.Status.LastScheduleTime != nil {
-		last = cronJob.Status.LastScheduleTime.Time
-	}
-	var deadline *time.Duration
-	if s := cronJob.Spec.StartingDeadlineSeconds; s != nil {
-		deadline = ptr.To(time.Duration(*s) * time.Second)
-	}
-	due := sched.Due(last, now, deadline)
+	due := runs.Due(cronJob, sched, now)
 	r.setReady(cronJob, now, metav1.ConditionTrue, batchv1.ReasonScheduling, nextRunMessage(due.Next, sched.Location()))
 
 	if due.TooMany() {
@@ -243,7 +236,7 @@ func (r *CronJobReconciler) startDueRun(ctx context.Context, cronJob *batchv1.Cr
 	}
 	if created {
 		jobCreationSkew.Observe(now.Sub(run).Seconds())
-		r.Recorder.Eventf(cronJob, nil, corev1.EventTypeNormal, "SuccessfulCreate", "Create", "Created job %s", jobName(cronJob, run))
+		r.Recorder.Eventf(cronJob, nil, corev1.EventTypeNormal, "SuccessfulCreate", "Create", "Created job %s", runs.JobName(cronJob, run))
 	}
 	return due.Next, nil
 }
@@ -256,7 +249,7 @@ func runStarted(cronJob *batchv1.CronJob, jobs []kbatchv1.Job, t time.Time) bool
 	if cronJob.Status.LastScheduleTime.Equal(&metav1.Time{Time: t}) {
 		return true
 	}
-	name := jobName(cronJob, t)
+	name := runs.JobName(cronJob, t)
 	for _, job := range jobs {
 		if job.Name == name {
 			cronJob.Status.LastScheduleTime = &metav1.Time{Time: t}

@@ -22,8 +22,10 @@ limitations under the License.
 // controller-runtime's builder, manager and Reconciler interface do for
 // you.
 //
-// It reuses internal/schedule and does a part of the reference's job: it
-// starts due runs and keeps status.lastScheduleTime and status.active. No
+// It makes the reference's decisions with the same functions (internal/runs
+// and internal/schedule: which run is due, the Job's name, whether a Job has
+// finished) and does a part of the reference's job: it starts due runs and
+// keeps status.lastScheduleTime and status.active. No
 // concurrency policy, history limits, conditions or Events: the point is the
 // machinery around the logic, not the logic.
 package handwritten
@@ -53,6 +55,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/internal/runs"
 	"cronlab.dev/cronlab/internal/schedule"
 )
 
@@ -229,8 +232,9 @@ func (c *Controller) sync(ctx context.Context, key string) (requeueAfter time.Du
 	status := cj.Status.DeepCopy()
 	status.Active = nil
 	for _, o := range owned {
-		if job := o.(*kbatchv1.Job); !finished(job) {
-			status.Active = append(status.Active, reference(job))
+		job := o.(*kbatchv1.Job)
+		if finished, _ := runs.JobFinished(job); !finished {
+			status.Active = append(status.Active, runs.JobReference(job))
 		}
 	}
 
@@ -241,15 +245,7 @@ func (c *Controller) sync(ctx context.Context, key string) (requeueAfter time.Du
 		return 0, nil
 	}
 	now := c.clock.Now()
-	last := cj.CreationTimestamp.Time
-	if status.LastScheduleTime != nil {
-		last = status.LastScheduleTime.Time
-	}
-	var deadline *time.Duration
-	if cj.Spec.StartingDeadlineSeconds != nil {
-		deadline = ptr.To(time.Duration(*cj.Spec.StartingDeadlineSeconds) * time.Second)
-	}
-	due := sched.Due(last, now, deadline)
+	due := runs.Due(&cj, sched, now)
 	if !due.Run.IsZero() && !due.TooLate && !ptr.Deref(cj.Spec.Suspend, false) {
 		job, err := c.createJob(ctx, &cj, due.Run)
 		if err != nil {
@@ -257,7 +253,7 @@ func (c *Controller) sync(ctx context.Context, key string) (requeueAfter time.Du
 		}
 		status.LastScheduleTime = &metav1.Time{Time: due.Run}
 		if !hasActive(status.Active, job.UID) {
-			status.Active = append(status.Active, reference(job))
+			status.Active = append(status.Active, runs.JobReference(job))
 		}
 	}
 
@@ -275,7 +271,7 @@ func (c *Controller) sync(ctx context.Context, key string) (requeueAfter time.Du
 	if due.Next.IsZero() {
 		return 0, nil
 	}
-	return due.Next.Sub(now) + 100*time.Millisecond, nil
+	return runs.RequeueDelay(now, due.Next), nil
 }
 
 // createJob creates the Job of the run at t, named after it; a Job of that
@@ -283,7 +279,7 @@ func (c *Controller) sync(ctx context.Context, key string) (requeueAfter time.Du
 func (c *Controller) createJob(ctx context.Context, cj *batchv1.CronJob, t time.Time) (*kbatchv1.Job, error) {
 	job := &kbatchv1.Job{
 		ObjectMeta: metav1.ObjectMeta{
-			Name:            fmt.Sprintf("%s-%d", cj.Name, t.Unix()/60),
+			Name:            runs.JobName(cj, t),
 			Namespace:       cj.Namespace,
 			Labels:          cj.Spec.JobTemplate.Labels,
 			Annotations:     map[string]string{batchv1.ScheduledTimeAnnotation: t.Format(time.RFC3339)},
@@ -303,22 +299,6 @@ func (c *Controller) createJob(ctx context.Context, cj *batchv1.CronJob, t time.
 		return existing, nil
 	}
 	return created, err
-}
-
-func finished(job *kbatchv1.Job) bool {
-	for _, c := range job.Status.Conditions {
-		if (c.Type == kbatchv1.JobComplete || c.Type == kbatchv1.JobFailed) && c.Status == corev1.ConditionTrue {
-			return true
-		}
-	}
-	return false
-}
-
-func reference(job *kbatchv1.Job) corev1.ObjectReference {
-	return corev1.ObjectReference{
-		APIVersion: "batch/v1", Kind: "Job", Namespace: job.Namespace, Name: job.Name,
-		UID: job.UID, ResourceVersion: job.ResourceVersion,
-	}
 }
 
 func hasActive(active []corev1.ObjectReference, uid types.UID) bool {

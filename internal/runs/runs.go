@@ -1,0 +1,110 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package runs holds what a CronJob controller decides about a run and its
+// Job without talking to the API server: which run is due, the name of its
+// Job, whether a Job has finished, how status.active refers to it, and when
+// to look again. Both controllers of the lab call these functions: the
+// reference (internal/controller, with controller-runtime) and the one
+// written by hand (internal/handwritten, client-go only, stage 16), so the
+// two differ only in the machinery around the decisions.
+//
+// Nothing here imports a client: the functions are tested with plain
+// values (runs_test.go), as upstream tests its cronjob utils.
+package runs
+
+import (
+	"fmt"
+	"time"
+
+	kbatchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/utils/ptr"
+
+	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/internal/schedule"
+)
+
+// lab:begin children
+
+// JobFinished reports whether a Job has finished, and how: JobComplete or
+// JobFailed. Only the Job controller decides that, through these conditions.
+func JobFinished(job *kbatchv1.Job) (bool, kbatchv1.JobConditionType) {
+	for _, c := range job.Status.Conditions {
+		if (c.Type == kbatchv1.JobComplete || c.Type == kbatchv1.JobFailed) && c.Status == corev1.ConditionTrue {
+			return true, c.Type
+		}
+	}
+	return false, ""
+}
+
+// lab:end
+
+// JobReference is how status.active refers to a running Job.
+func JobReference(job *kbatchv1.Job) corev1.ObjectReference {
+	return corev1.ObjectReference{
+		APIVersion:      kbatchv1.SchemeGroupVersion.String(),
+		Kind:            "Job",
+		Namespace:       job.Namespace,
+		Name:            job.Name,
+		UID:             job.UID,
+		ResourceVersion: job.ResourceVersion,
+	}
+}
+
+// lab:begin build-job
+
+// JobName is the name of the Job for the run scheduled at t. It is the same
+// every time it is computed, and that is what makes creating a Job safe to
+// repeat: a second attempt for the same run fails with AlreadyExists instead
+// of starting the run twice (discussion question 5). Like upstream, runs on
+// whole minutes are numbered in minutes since 1970; runs between minutes,
+// which only "@every" schedules have, in seconds, so they never collide.
+func JobName(cronJob *batchv1.CronJob, t time.Time) string {
+	if t.Second() == 0 {
+		return fmt.Sprintf("%s-%d", cronJob.Name, t.Unix()/60)
+	}
+	return fmt.Sprintf("%s-%d", cronJob.Name, t.Unix())
+}
+
+// lab:end
+
+// lab:begin start-run
+
+// Due tells which run of the CronJob is due at now, if any, and when the
+// next one is. The runs counted are those after the last one started
+// (status.lastScheduleTime), or after the CronJob was created if none has
+// started yet; startingDeadlineSeconds bounds how late a run may start.
+func Due(cronJob *batchv1.CronJob, sched *schedule.Schedule, now time.Time) schedule.Due {
+	last := cronJob.CreationTimestamp.Time
+	if cronJob.Status.LastScheduleTime != nil {
+		last = cronJob.Status.LastScheduleTime.Time
+	}
+	var deadline *time.Duration
+	if s := cronJob.Spec.StartingDeadlineSeconds; s != nil {
+		deadline = ptr.To(time.Duration(*s) * time.Second)
+	}
+	return sched.Due(last, now, deadline)
+}
+
+// lab:end
+
+// RequeueDelay is how long to wait for the run at next. The small extra
+// delay makes sure the clock reads at least next when the controller looks
+// again, even if the timer and the clock disagree by a few milliseconds.
+func RequeueDelay(now, next time.Time) time.Duration {
+	return next.Sub(now) + 100*time.Millisecond
+}

@@ -1,0 +1,148 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package runs
+
+import (
+	"testing"
+	"time"
+
+	kbatchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/internal/schedule"
+)
+
+// tenAM is a Monday, 2030-01-07 10:00 UTC.
+var tenAM = time.Date(2030, time.January, 7, 10, 0, 0, 0, time.UTC)
+
+func TestJobName(t *testing.T) {
+	cj := &batchv1.CronJob{ObjectMeta: metav1.ObjectMeta{Name: "report"}}
+	tests := []struct {
+		name string
+		run  time.Time
+		want string
+	}{
+		{"a run on a whole minute is numbered in minutes", tenAM, "report-31566840"},
+		{"a run between minutes (@every 10s) in seconds", tenAM.Add(10 * time.Second), "report-1894010410"},
+		{"the next run of @every 10s gets a name of its own", tenAM.Add(20 * time.Second), "report-1894010420"},
+		{"the time zone does not change the name", tenAM.In(time.FixedZone("UTC+2", 2*3600)), "report-31566840"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := JobName(cj, tc.run); got != tc.want {
+				t.Errorf("JobName(%s) = %q, want %q", tc.run, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestJobFinished(t *testing.T) {
+	condition := func(typ kbatchv1.JobConditionType, status corev1.ConditionStatus) kbatchv1.JobCondition {
+		return kbatchv1.JobCondition{Type: typ, Status: status}
+	}
+	tests := []struct {
+		name       string
+		conditions []kbatchv1.JobCondition
+		finished   bool
+		how        kbatchv1.JobConditionType
+	}{
+		{"no condition: running", nil, false, ""},
+		{"complete", []kbatchv1.JobCondition{condition(kbatchv1.JobSuccessCriteriaMet, corev1.ConditionTrue), condition(kbatchv1.JobComplete, corev1.ConditionTrue)}, true, kbatchv1.JobComplete},
+		{"failed", []kbatchv1.JobCondition{condition(kbatchv1.JobFailureTarget, corev1.ConditionTrue), condition(kbatchv1.JobFailed, corev1.ConditionTrue)}, true, kbatchv1.JobFailed},
+		{"success criteria met, not complete yet: still running", []kbatchv1.JobCondition{condition(kbatchv1.JobSuccessCriteriaMet, corev1.ConditionTrue)}, false, ""},
+		{"a condition that is not True does not count", []kbatchv1.JobCondition{condition(kbatchv1.JobComplete, corev1.ConditionFalse)}, false, ""},
+		{"suspended: not finished", []kbatchv1.JobCondition{condition(kbatchv1.JobSuspended, corev1.ConditionTrue)}, false, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			job := &kbatchv1.Job{Status: kbatchv1.JobStatus{Conditions: tc.conditions}}
+			finished, how := JobFinished(job)
+			if finished != tc.finished || how != tc.how {
+				t.Errorf("JobFinished = %v, %q; want %v, %q", finished, how, tc.finished, tc.how)
+			}
+		})
+	}
+}
+
+func TestDue(t *testing.T) {
+	tests := []struct {
+		name     string
+		schedule string
+		created  time.Time
+		last     *time.Time
+		deadline *int64
+		now      time.Time
+		wantRun  time.Time
+		tooLate  bool
+		wantNext time.Time
+	}{
+		{
+			name: "counts from the creation until a run has started", schedule: "*/5 * * * *",
+			created: tenAM.Add(-7 * time.Minute), now: tenAM.Add(30 * time.Second),
+			wantRun: tenAM, wantNext: tenAM.Add(5 * time.Minute),
+		},
+		{
+			name: "then from status.lastScheduleTime", schedule: "*/5 * * * *",
+			created: tenAM.Add(-time.Hour), last: ptr.To(tenAM), now: tenAM.Add(4 * time.Minute),
+			wantNext: tenAM.Add(5 * time.Minute),
+		},
+		{
+			name: "the most recent missed run is the one due", schedule: "*/5 * * * *",
+			created: tenAM.Add(-time.Hour), last: ptr.To(tenAM.Add(-30 * time.Minute)), now: tenAM.Add(time.Minute),
+			wantRun: tenAM, wantNext: tenAM.Add(5 * time.Minute),
+		},
+		{
+			name: "startingDeadlineSeconds: a run later than the deadline is too late", schedule: "*/5 * * * *",
+			created: tenAM.Add(-time.Hour), last: ptr.To(tenAM.Add(-5 * time.Minute)), deadline: ptr.To[int64](30), now: tenAM.Add(time.Minute),
+			wantRun: tenAM, tooLate: true, wantNext: tenAM.Add(5 * time.Minute),
+		},
+		{
+			name: "@every 10s: runs between whole minutes", schedule: "@every 10s",
+			created: tenAM.Add(-time.Hour), last: ptr.To(tenAM), now: tenAM.Add(25 * time.Second),
+			wantRun: tenAM.Add(20 * time.Second), wantNext: tenAM.Add(30 * time.Second),
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			sched, err := schedule.Parse(tc.schedule, "Etc/UTC")
+			if err != nil {
+				t.Fatal(err)
+			}
+			cj := &batchv1.CronJob{
+				ObjectMeta: metav1.ObjectMeta{CreationTimestamp: metav1.NewTime(tc.created)},
+				Spec:       batchv1.CronJobSpec{Schedule: tc.schedule, StartingDeadlineSeconds: tc.deadline},
+			}
+			if tc.last != nil {
+				cj.Status.LastScheduleTime = &metav1.Time{Time: *tc.last}
+			}
+			due := Due(cj, sched, tc.now)
+			if !due.Run.Equal(tc.wantRun) || due.TooLate != tc.tooLate || !due.Next.Equal(tc.wantNext) {
+				t.Errorf("Due = run %s (too late: %v), next %s; want run %s (too late: %v), next %s",
+					due.Run, due.TooLate, due.Next, tc.wantRun, tc.tooLate, tc.wantNext)
+			}
+		})
+	}
+}
+
+func TestRequeueDelay(t *testing.T) {
+	if got, want := RequeueDelay(tenAM, tenAM.Add(5*time.Minute)), 5*time.Minute+100*time.Millisecond; got != want {
+		t.Errorf("RequeueDelay = %v, want %v: the controller must look again just after the run is due", got, want)
+	}
+}
