@@ -397,7 +397,7 @@ func deleteNamespace(ctx context.Context, kube kubernetes.Interface, name string
 // kube-apiserver, kept until a signal or sharedIdle without a check.
 func serveAPIServer(dir, hash string) error {
 	s := sharedServer{dir: dir}
-	env := &envtest.Environment{UseExistingCluster: ptr.To(false)}
+	env := utils.WithoutWatchCache(&envtest.Environment{UseExistingCluster: ptr.To(false)})
 	if _, err := env.Start(); err != nil {
 		return err
 	}
@@ -437,7 +437,8 @@ func serveAPIServer(dir, hash string) error {
 	}
 }
 
-// crdHash identifies the CRDs that the tests of the tree at dir install.
+// crdHash identifies the CRDs that the tests of the tree at dir install,
+// and the flags the server starts with.
 func crdHash(dir string) (string, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "config", "crd", "bases", "*.yaml"))
 	if err != nil {
@@ -445,6 +446,9 @@ func crdHash(dir string) (string, error) {
 	}
 	sort.Strings(files)
 	h := sha256.New()
+	// How the server is started counts too: a server a lab tool of before
+	// started with other flags is replaced.
+	fmt.Fprintf(h, "flags %v\n", utils.APIServerFlags)
 	for _, f := range files {
 		raw, err := os.ReadFile(f)
 		if err != nil {

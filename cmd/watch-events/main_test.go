@@ -180,7 +180,7 @@ func (b *lockedBuffer) events() []string {
 // own goroutine. It waits for output, never for a clock.
 func (b *lockedBuffer) waitFor(t *testing.T, text string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
 		b.mu.Lock()
 		found := strings.Contains(b.buf.String(), text)
@@ -190,5 +190,5 @@ func (b *lockedBuffer) waitFor(t *testing.T, text string) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatalf("no %q in the output after 10s:\n%s", text, strings.Join(b.events(), "\n"))
+	t.Fatalf("no %q in the output after 5s:\n%s", text, strings.Join(b.events(), "\n"))
 }

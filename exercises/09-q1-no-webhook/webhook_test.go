@@ -53,11 +53,11 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	env := &envtest.Environment{
+	env := utils.WithoutWatchCache(&envtest.Environment{
 		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "config", "crd", "bases")},
 		ErrorIfCRDPathMissing: true,
 		BinaryAssetsDirectory: assets,
-	}
+	})
 	if _, err := env.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "starting envtest:", err)
 		return 1
@@ -196,7 +196,7 @@ func TestWithWebhooksOnAndNoCertificateItStopsAtOnceAndSaysHowToFixIt(t *testing
 				if p.err == nil {
 					t.Fatalf("the manager exited with status 0; it must fail:\n%s", p.output())
 				}
-			case <-time.After(10 * time.Second):
+			case <-time.After(5 * time.Second):
 				t.Fatalf("webhooks on and no certificate: the manager must stop at once with an error, but it is still running:\n%s", p.output())
 			}
 			for _, fix := range []string{"ENABLE_WEBHOOKS=false", "make run-webhooks", "cert-manager", "tls.crt"} {

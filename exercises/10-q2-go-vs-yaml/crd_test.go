@@ -23,7 +23,6 @@ package goyaml
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -81,7 +80,7 @@ func TestTheCommittedCRDIsWhatTheGoTypesSay(t *testing.T) {
 }
 
 func TestTheAPIServerRefusesABadTimeZoneName(t *testing.T) {
-	c, _ := startAPIServer(t, loadCRD(t))
+	c, _ := apiServer(t)
 	cj := cronJob("bad-zone", "Europe/Ber lin")
 	err := c.Create(context.Background(), cj)
 	if err == nil {
@@ -102,7 +101,9 @@ func TestAFieldMissingFromTheCRDIsDroppedUntilTheCRDIsReinstalled(t *testing.T) 
 	// Go type: the same file without spec.timeZone.
 	stale := current.DeepCopy()
 	delete(stale.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].Properties, "timeZone")
-	c, warnings := startAPIServer(t, stale)
+	c, warnings := apiServer(t)
+	install(t, c, stale, false)
+	warnings.reset()
 
 	// A Go client sends the field. The API server prunes what its schema
 	// does not know, stores the rest, and only warns.
@@ -123,30 +124,7 @@ func TestAFieldMissingFromTheCRDIsDroppedUntilTheCRDIsReinstalled(t *testing.T) 
 	}
 
 	// Reinstall the CRD as it is now (`make install` after `make manifests`).
-	var installed apiextensionsv1.CustomResourceDefinition
-	if err := c.Get(ctx, client.ObjectKey{Name: current.Name}, &installed); err != nil {
-		t.Fatal(err)
-	}
-	installed.Spec = current.Spec
-	if err := c.Update(ctx, &installed); err != nil {
-		t.Fatal(err)
-	}
-	// The API server rebuilds its handler for the new schema in the
-	// background: wait until a create keeps the field.
-	deadline := time.Now().Add(30 * time.Second)
-	for i := 0; ; i++ {
-		kept := cronJob(fmt.Sprintf("kept-%d", i), "Europe/Berlin")
-		if err := c.Create(ctx, kept); err != nil {
-			t.Fatal(err)
-		}
-		if get(t, c, kept).Spec.TimeZone != nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the reinstalled CRD was not served within 30s")
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	install(t, c, current, true)
 	// And now the marker works too.
 	if err := c.Create(ctx, cronJob("bad-zone", "Not a zone!")); !apierrors.IsInvalid(err) {
 		t.Errorf("with the regenerated CRD installed, a bad time zone name must be Invalid; got %v. "+
@@ -167,40 +145,103 @@ func loadCRD(t *testing.T) *apiextensionsv1.CustomResourceDefinition {
 	return &crd
 }
 
-// startAPIServer starts an envtest API server with crd installed, and
-// returns a direct client and what the API server warns it about.
-func startAPIServer(t *testing.T, crd *apiextensionsv1.CustomResourceDefinition) (client.Client, *warningLog) {
+// The tests of this package share one API server, started by the first test
+// that asks for it (apiServer) and stopped by TestMain: starting one takes
+// seconds, and the tests only need the CRD each installs.
+var server struct {
+	once     sync.Once
+	env      *envtest.Environment
+	c        client.Client
+	warnings *warningLog
+	err      error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if server.env != nil {
+		_ = server.env.Stop()
+	}
+	os.Exit(code)
+}
+
+// apiServer returns a direct client of an envtest API server on which the
+// CRD of config/crd/bases is installed, and what the API server warns the
+// client about.
+func apiServer(t *testing.T) (client.Client, *warningLog) {
 	t.Helper()
+	server.once.Do(func() { server.c, server.warnings, server.err = startAPIServer(loadCRD(t)) })
+	if server.err != nil {
+		t.Fatal(server.err)
+	}
+	// A test that installs another version of the CRD puts back the current
+	// one when it ends.
+	t.Cleanup(func() { install(t, server.c, loadCRD(t), true) })
+	return server.c, server.warnings
+}
+
+func startAPIServer(crd *apiextensionsv1.CustomResourceDefinition) (client.Client, *warningLog, error) {
 	assets, err := utils.EnvtestAssets(root)
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
-	env := &envtest.Environment{
+	server.env = utils.WithoutWatchCache(&envtest.Environment{
 		CRDs:                  []*apiextensionsv1.CustomResourceDefinition{crd},
 		BinaryAssetsDirectory: assets,
-		// This test installs a CRD of its own making; on a shared API server
-		// (USE_EXISTING_CLUSTER, as bin/lab uses) it would replace the one
-		// other tests expect. Always our own.
+		// These tests install CRDs of their own making; on a shared API
+		// server (USE_EXISTING_CLUSTER, as bin/lab uses) they would replace
+		// the one other tests expect. Always our own.
 		UseExistingCluster: ptr.To(false),
-	}
-	cfg, err := env.Start()
+	})
+	cfg, err := server.env.Start()
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
-	t.Cleanup(func() { _ = env.Stop() })
 	warnings := &warningLog{}
 	cfg.WarningHandler = warnings
 	scheme := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{batchv1.AddToScheme, apiextensionsv1.AddToScheme} {
 		if err := add(scheme); err != nil {
-			t.Fatal(err)
+			return nil, nil, err
 		}
 	}
 	c, err := client.New(cfg, client.Options{Scheme: scheme})
-	if err != nil {
+	return c, warnings, err
+}
+
+// install replaces the installed CRD's spec with crd's (what `make install`
+// does) and waits until the API server serves it: the API server rebuilds
+// its handler for a new schema in the background. keepsTimeZone says
+// whether the new schema has spec.timeZone, which is how the wait tells.
+func install(t *testing.T, c client.Client, crd *apiextensionsv1.CustomResourceDefinition, keepsTimeZone bool) {
+	t.Helper()
+	ctx := context.Background()
+	var installed apiextensionsv1.CustomResourceDefinition
+	if err := c.Get(ctx, client.ObjectKey{Name: crd.Name}, &installed); err != nil {
 		t.Fatal(err)
 	}
-	return c, warnings
+	installed.Spec = crd.Spec
+	if err := c.Update(ctx, &installed); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		probe := cronJob("", "Europe/Berlin")
+		probe.GenerateName = "probe-"
+		if err := c.Create(ctx, probe); err != nil {
+			t.Fatal(err)
+		}
+		kept := get(t, c, probe).Spec.TimeZone != nil
+		if err := c.Delete(ctx, probe); err != nil {
+			t.Fatal(err)
+		}
+		if kept == keepsTimeZone {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the reinstalled CRD was not served within 30s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 func cronJob(name, zone string) *batchv1.CronJob {
@@ -236,6 +277,12 @@ func (w *warningLog) HandleWarningHeader(_ int, _ string, text string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.list = append(w.list, text)
+}
+
+func (w *warningLog) reset() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.list = nil
 }
 
 func (w *warningLog) all() []string {

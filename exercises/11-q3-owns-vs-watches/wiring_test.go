@@ -227,7 +227,7 @@ func TestOwnsAndWatchesEnqueueTheSameRequests(t *testing.T) {
 // waitFor waits until the requests of every queue satisfy ok.
 func waitFor(t *testing.T, queues map[string]*recordingQueue, ok func(name string, added []string) bool, what string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(5 * time.Second)
 	for {
 		done := true
 		for name, q := range queues {
@@ -237,7 +237,7 @@ func waitFor(t *testing.T, queues map[string]*recordingQueue, ok func(name strin
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the controllers did not see %s within 10s", what)
+			t.Fatalf("the controllers did not see %s within 5s", what)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -249,11 +249,11 @@ func startManager(t *testing.T) (client.Client, ctrl.Manager) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := &envtest.Environment{
+	env := utils.WithoutWatchCache(&envtest.Environment{
 		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "config", "crd", "bases")},
 		ErrorIfCRDPathMissing: true,
 		BinaryAssetsDirectory: assets,
-	}
+	})
 	cfg, err := env.Start()
 	if err != nil {
 		t.Fatal(err)

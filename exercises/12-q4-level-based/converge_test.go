@@ -23,6 +23,7 @@ package levelbased
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -159,6 +160,10 @@ func versions(jobs []kbatchv1.Job) []string {
 	slices.Sort(v)
 	return v
 }
+
+// The tests of this package share one API server (utils.StartAPIServer),
+// each in namespaces of its own; it stops after the last test.
+func TestMain(m *testing.M) { os.Exit(utils.RunTests(m)) }
 
 func TestItConvergesFromAnyStartingState(t *testing.T) {
 	cfg := utils.StartAPIServer(t, filepath.Join("..", ".."))

@@ -23,6 +23,7 @@ package directreads
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -107,6 +108,10 @@ func (w *world) caughtUp(t *testing.T, obj client.Object) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// The tests of this package share one API server (utils.StartAPIServer),
+// each in namespaces of its own; it stops after the last test.
+func TestMain(m *testing.M) { os.Exit(utils.RunTests(m)) }
 
 func TestACachedReadRightAfterAWriteIsStaleWhileTheWatchLags(t *testing.T) {
 	w := newWorld(t)
@@ -209,7 +214,7 @@ func TestOnlyWatchesLag(t *testing.T) {
 	select {
 	case err := <-listed:
 		must(t, err)
-	case <-time.After(10 * time.Second):
+	case <-time.After(5 * time.Second):
 		lagging.Resume("cronjobs", "jobs") // so that the held List ends
 		t.Fatal("a List of Jobs through the lagging config was held back while Jobs are paused: only watches may lag; every other request must pass at once")
 	}

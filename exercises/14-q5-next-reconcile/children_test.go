@@ -24,6 +24,7 @@ package nextreconcile
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -172,6 +173,10 @@ func (r expectingReconciler) Reconcile(ctx context.Context, req reconcile.Reques
 	}
 	return r.inner.Reconcile(ctx, req)
 }
+
+// The tests of this package share one API server (utils.StartAPIServer),
+// each in namespaces of its own; it stops after the last test.
+func TestMain(m *testing.M) { os.Exit(utils.RunTests(m)) }
 
 func TestTheNextReconcileBeforeTheCacheHasSeenTheJob(t *testing.T) {
 	cfg := utils.StartAPIServer(t, filepath.Join("..", ".."))

@@ -23,6 +23,7 @@ package stalecache
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -56,6 +57,10 @@ var (
 	scheme    *runtime.Scheme
 	k8sClient client.Client // direct: for setup and assertions
 )
+
+// The tests of this package share one API server (utils.StartAPIServer),
+// each in namespaces of its own; it stops after the last test.
+func TestMain(m *testing.M) { os.Exit(utils.RunTests(m)) }
 
 func TestStaleCache(t *testing.T) {
 	RegisterFailHandler(Fail)

@@ -69,11 +69,11 @@ var _ = BeforeSuite(func() {
 	Expect(batchv1.AddToScheme(scheme.Scheme)).To(Succeed())
 
 	By("starting etcd and kube-apiserver")
-	testEnv = &envtest.Environment{
+	testEnv = utils.WithoutWatchCache(&envtest.Environment{
 		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "config", "crd", "bases")},
 		ErrorIfCRDPathMissing: true,
 		BinaryAssetsDirectory: envtestAssets(),
-	}
+	})
 	var err error
 	cfg, err = testEnv.Start()
 	Expect(err).NotTo(HaveOccurred())

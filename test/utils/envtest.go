@@ -23,6 +23,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"testing"
 
 	"github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -56,27 +58,80 @@ type TB interface {
 	Cleanup(func())
 }
 
-// StartAPIServer starts etcd and kube-apiserver with cronlab's CRDs (from
-// config/crd/bases under root) for one test, and stops them when it ends.
-// The lesson of how this works is stage 07 (exercises/07-envtest).
+// StartAPIServer returns the config of an etcd and kube-apiserver with
+// cronlab's CRDs (from config/crd/bases under root). The first test of a
+// package that asks starts them; the package's later tests share them, and
+// RunTests stops them after the last test. Starting a pair takes seconds,
+// and a test needs a namespace of its own, not an API server of its own:
+// the tests that call this create their objects in fresh namespaces, as
+// they do on bin/lab's shared API server. The lesson of how envtest works
+// is stage 07 (exercises/07-envtest).
 func StartAPIServer(t TB, root string) *rest.Config {
 	t.Helper()
-	assets, err := EnvtestAssets(root)
-	if err != nil {
-		t.Fatal(err)
+	if !shared.managed {
+		t.Fatal("utils.StartAPIServer shares one API server among the package's tests: " +
+			"add `func TestMain(m *testing.M) { os.Exit(utils.RunTests(m)) }` so that it is stopped after them")
 	}
-	env := &envtest.Environment{
-		CRDDirectoryPaths:     []string{filepath.Join(root, "config", "crd", "bases")},
-		ErrorIfCRDPathMissing: true,
-		BinaryAssetsDirectory: assets,
+	shared.once.Do(func() {
+		assets, err := EnvtestAssets(root)
+		if err != nil {
+			shared.err = err
+			return
+		}
+		shared.env = WithoutWatchCache(&envtest.Environment{
+			CRDDirectoryPaths:     []string{filepath.Join(root, "config", "crd", "bases")},
+			ErrorIfCRDPathMissing: true,
+			BinaryAssetsDirectory: assets,
+		})
+		shared.cfg, shared.err = shared.env.Start()
+	})
+	if shared.err != nil {
+		t.Fatal(shared.err)
 	}
-	cfg, err := env.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = env.Stop() })
-	return cfg
+	return rest.CopyConfig(shared.cfg)
 }
+
+// shared is the API server of StartAPIServer, one per test binary.
+var shared struct {
+	managed bool // RunTests runs the tests, and stops the server after them
+	once    sync.Once
+	env     *envtest.Environment
+	cfg     *rest.Config
+	err     error
+}
+
+// RunTests runs a package's tests (call it from TestMain) and then stops
+// the API server that StartAPIServer started for them, if any.
+func RunTests(m *testing.M) int {
+	shared.managed = true
+	code := m.Run()
+	if shared.env != nil {
+		if err := shared.env.Stop(); err != nil {
+			fmt.Fprintln(os.Stderr, "stopping etcd and kube-apiserver:", err)
+		}
+	}
+	return code
+}
+
+// WithoutWatchCache makes env's kube-apiserver read from etcd instead of its
+// watch cache, and returns env. Since Kubernetes 1.34 a list served by the
+// watch cache first waits until the cache has caught up with etcd, which
+// the API server learns from a progress notification it asks etcd for every
+// 100 ms (k8s.io/apiserver/pkg/storage/cacher/progress). A test that writes
+// and then lists waits for it, up to 100 ms a list, for hundreds of lists;
+// etcd with a few hundred objects answers in a millisecond. Clusters keep
+// the cache: it protects etcd from many clients, which a test does not have.
+// What the tests check does not change: a list without a resourceVersion
+// is as consistent from etcd as from the cache, and watches are the same.
+func WithoutWatchCache(env *envtest.Environment) *envtest.Environment {
+	for flag, value := range APIServerFlags {
+		env.ControlPlane.GetAPIServer().Configure().Set(flag, value)
+	}
+	return env
+}
+
+// APIServerFlags are the flags WithoutWatchCache gives kube-apiserver.
+var APIServerFlags = map[string]string{"watch-cache": "false"}
 
 // Scheme knows the built-in kinds and cronlab's.
 func Scheme(t TB) *runtime.Scheme {

@@ -111,7 +111,7 @@ var _ = AfterSuite(func() {
 
 func startAPIServer(webhooks *envtest.WebhookInstallOptions) *apiServer {
 	GinkgoHelper()
-	env := &envtest.Environment{
+	env := utils.WithoutWatchCache(&envtest.Environment{
 		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "..", "config", "crd", "bases")},
 		ErrorIfCRDPathMissing: true,
 		BinaryAssetsDirectory: envtestAssets(),
@@ -119,7 +119,7 @@ func startAPIServer(webhooks *envtest.WebhookInstallOptions) *apiServer {
 		// server (USE_EXISTING_CLUSTER, as bin/lab uses), they would outlive
 		// this suite and refuse every later test's CronJobs. Always our own.
 		UseExistingCluster: ptr.To(false),
-	}
+	})
 	if webhooks != nil {
 		env.WebhookInstallOptions = *webhooks
 	}
