@@ -29,9 +29,12 @@ import (
 // named in stubs become stubs. The lab tool itself is never touched. In
 // exercises/ only the files with regions are (stage 07's specs are the
 // attendee's to write); the tests that check a stage have none.
-func makeStarter(dir string, stubs map[string]stub) error {
+// markersGone reports whether a stub took +kubebuilder markers away: only
+// then do the generated files differ from the reference's (a stub keeps
+// every type and field, and controller-gen reads nothing else).
+func makeStarter(dir string, stubs map[string]stub) (markersGone bool, err error) {
 	todoPackages := map[string]string{} // directory -> package name
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -66,17 +69,19 @@ func makeStarter(dir string, stubs map[string]stub) error {
 		if err != nil {
 			return err
 		}
+		const marker = "+kubebuilder:"
+		markersGone = markersGone || strings.Count(string(out), marker) < strings.Count(string(src), marker)
 		return os.WriteFile(path, out, 0o644)
 	})
 	if err != nil {
-		return err
+		return false, err
 	}
 	for pkgDir, name := range todoPackages {
 		if err := os.WriteFile(filepath.Join(pkgDir, "zz_lab_todo.go"), todoFile(name), 0o644); err != nil {
-			return err
+			return false, err
 		}
 	}
-	return nil
+	return markersGone, nil
 }
 
 func packageName(path string, src []byte) string {
