@@ -59,7 +59,7 @@ func cmdStart(root string, stages []stage, s stage) error {
 	}
 	branch := "lab/" + s.ID
 	fmt.Printf("Making %s: the reference with stage %s and later stages to write ...\n", branch, s.ID)
-	_, commit, cleanup, err := starterTree(root, stages, s)
+	_, commit, cleanup, err := starterTree(root, stages, s, "")
 	if err != nil {
 		return err
 	}
@@ -519,7 +519,7 @@ func cmdSolution(root string, stages []stage, s stage) error {
 	if err := ensureControllerGen(root); err != nil {
 		return err
 	}
-	_, commit, cleanup, err := starterTree(root, stages, s)
+	_, commit, cleanup, err := starterTree(root, stages, s, "")
 	if err != nil {
 		return err
 	}
@@ -538,7 +538,7 @@ func cmdSolution(root string, stages []stage, s stage) error {
 		return err
 	}
 	if next.ID != "99" {
-		_, nextCommit, cleanupNext, err := starterTree(root, stages, next)
+		_, nextCommit, cleanupNext, err := starterTree(root, stages, next, "")
 		if err != nil {
 			return err
 		}
@@ -558,7 +558,7 @@ func cmdBranches(root string, stages []stage) error {
 		return err
 	}
 	for _, s := range stages {
-		_, commit, cleanup, err := starterTree(root, stages, s)
+		_, commit, cleanup, err := starterTree(root, stages, s, "")
 		if err != nil {
 			return err
 		}
@@ -621,7 +621,7 @@ func cmdVerify(root string, stages []stage, only []string, referenceTested bool)
 		} else {
 			fmt.Println("  ok    the reference passes the stage's tests")
 		}
-		dir, _, cleanup, err := starterTree(root, stages, s)
+		dir, _, cleanup, err := starterTree(root, stages, s, verifyTree(root))
 		if err != nil {
 			return err
 		}

@@ -224,17 +224,24 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// starterTree makes the starter of stage s in a temporary git worktree and
-// commits it there. It returns the worktree, the starter commit, and a
-// function that removes the worktree.
-func starterTree(root string, stages []stage, s stage) (dir, commit string, cleanup func(), err error) {
+// starterTree makes the starter of stage s in a git worktree and commits it
+// there. It returns the worktree, the starter commit, and a function that
+// removes the worktree. The worktree is a new temporary directory, or at,
+// if at is set: lab verify makes every starter at the same place, because
+// Go keys what it compiled by the package's directory; there, each starter
+// compiles and vets again only the packages that differ from the last one.
+func starterTree(root string, stages []stage, s stage, at string) (dir, commit string, cleanup func(), err error) {
 	defer traced("make the starter of " + s.ID)()
 	ref, err := referenceCommit(root)
 	if err != nil {
 		return "", "", nil, err
 	}
-	dir, err = os.MkdirTemp("", "cronlab-starter-"+s.ID+"-")
-	if err != nil {
+	if at != "" {
+		dir = at
+		_, _ = output(root, "git", "worktree", "remove", "--force", dir)
+		_ = os.RemoveAll(dir)
+		_, _ = output(root, "git", "worktree", "prune")
+	} else if dir, err = os.MkdirTemp("", "cronlab-starter-"+s.ID+"-"); err != nil {
 		return "", "", nil, err
 	}
 	cleanup = func() {

@@ -159,7 +159,7 @@ func (c *catalogueRun) checkOnOwnTree(root string, stages []stage, s stage) ([]s
 	var cleanup func()
 	var err error
 	if next, ok := nextStage(stages, s); ok {
-		dir, _, cleanup, err = starterTree(root, stages, next)
+		dir, _, cleanup, err = starterTree(root, stages, next, verifyTree(root))
 	} else {
 		dir, cleanup, err = scratchTree(root)
 	}
@@ -232,6 +232,9 @@ func scratchTree(root string) (dir string, cleanup func(), err error) {
 	}
 	return dir, func() { _, _ = output(root, "git", "worktree", "remove", "--force", dir) }, nil
 }
+
+// verifyTree is where lab verify makes its starters, one after the other.
+func verifyTree(root string) string { return filepath.Join(stateDir(root), "verify-tree") }
 
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")

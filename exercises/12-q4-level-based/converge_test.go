@@ -174,18 +174,24 @@ func TestItConvergesFromAnyStartingState(t *testing.T) {
 		// want is checked once nothing changes any more.
 		wantJobs   []string
 		wantActive []string
+		// wantChanged is how many reconciles change something on the way:
+		// one, since the Reconciler acts on the whole difference it sees,
+		// or none when the state is steady already.
+		wantChanged int
 	}{{
-		name:       "the 10:00 run is due and nothing exists",
-		setup:      func(*testing.T, *world, *batchv1.CronJob) {},
-		wantJobs:   []string{"hourly-31566840"},
-		wantActive: []string{"hourly-31566840"},
+		name:        "the 10:00 run is due and nothing exists",
+		setup:       func(*testing.T, *world, *batchv1.CronJob) {},
+		wantJobs:    []string{"hourly-31566840"},
+		wantActive:  []string{"hourly-31566840"},
+		wantChanged: 1,
 	}, {
 		name: "the 10:00 Job exists but the status forgot it",
 		setup: func(t *testing.T, w *world, cj *batchv1.CronJob) {
 			w.job(t, cj, "hourly-31566840", false)
 		},
-		wantJobs:   []string{"hourly-31566840"},
-		wantActive: []string{"hourly-31566840"},
+		wantJobs:    []string{"hourly-31566840"},
+		wantActive:  []string{"hourly-31566840"},
+		wantChanged: 1,
 	}, {
 		name: "the status lists a Job that no longer exists",
 		setup: func(t *testing.T, w *world, cj *batchv1.CronJob) {
@@ -194,8 +200,9 @@ func TestItConvergesFromAnyStartingState(t *testing.T) {
 			cj.Status.Active = []corev1.ObjectReference{{Kind: "Job", Namespace: w.ns, Name: "hourly-31566780", UID: types.UID("gone")}}
 			must(t, w.direct.Status().Update(context.Background(), cj))
 		},
-		wantJobs:   []string{"hourly-31566840"},
-		wantActive: []string{"hourly-31566840"},
+		wantJobs:    []string{"hourly-31566840"},
+		wantActive:  []string{"hourly-31566840"},
+		wantChanged: 1,
 	}, {
 		name: "a finished Job is still listed as active, and the history is too long",
 		setup: func(t *testing.T, w *world, cj *batchv1.CronJob) {
@@ -208,8 +215,20 @@ func TestItConvergesFromAnyStartingState(t *testing.T) {
 			cj.Status.Active = []corev1.ObjectReference{{Kind: "Job", Namespace: w.ns, Name: done.Name, UID: done.UID}}
 			must(t, w.direct.Status().Update(context.Background(), cj))
 		},
-		wantJobs:   []string{"hourly-31566840"},
-		wantActive: nil,
+		wantJobs:    []string{"hourly-31566840"},
+		wantActive:  nil,
+		wantChanged: 1,
+	}, {
+		name: "a reconcile has just settled everything",
+		setup: func(t *testing.T, w *world, cj *batchv1.CronJob) {
+			w.waitForCache(t, cj)
+			if _, err := w.r.Reconcile(context.Background(), reconcile.Request{NamespacedName: client.ObjectKeyFromObject(cj)}); err != nil {
+				t.Fatal(err)
+			}
+		},
+		wantJobs:    []string{"hourly-31566840"},
+		wantActive:  []string{"hourly-31566840"},
+		wantChanged: 0,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorld(t, cfg)
@@ -217,7 +236,19 @@ func TestItConvergesFromAnyStartingState(t *testing.T) {
 			tc.setup(t, w, cj)
 
 			changed := reconcileUntilSteady(t, w, cj, 3)
-			t.Logf("steady after %d reconcile(s) that changed something", changed)
+			if changed != tc.wantChanged {
+				t.Errorf("reconcileUntilSteady says %d reconcile(s) changed something; want %d: count a reconcile only when "+
+					"w.state after it differs from w.state before it, and stop at the first that changes nothing", changed, tc.wantChanged)
+			}
+			// Steady means that one more reconcile changes nothing.
+			before := w.state(t, cj)
+			w.waitForCache(t, cj)
+			if _, err := w.r.Reconcile(context.Background(), reconcile.Request{NamespacedName: client.ObjectKeyFromObject(cj)}); err != nil {
+				t.Fatal(err)
+			}
+			if after := w.state(t, cj); !slices.Equal(after, before) {
+				t.Errorf("reconcileUntilSteady returned before the fixed point: one more reconcile changed %v to %v", before, after)
+			}
 			var jobs kbatchv1.JobList
 			must(t, w.direct.List(context.Background(), &jobs, client.InNamespace(w.ns)))
 			if got := names(jobs.Items); !slices.Equal(got, tc.wantJobs) {

@@ -37,8 +37,6 @@ import (
 	"github.com/robfig/cron/v3"
 )
 
-// lab:begin schedule-parse
-
 // Schedule is a parsed cron schedule read in one time zone.
 type Schedule struct {
 	spec string
@@ -162,8 +160,6 @@ func (s *Schedule) Next(t time.Time) time.Time {
 	}
 	return s.table.Next(t.In(s.loc))
 }
-
-// lab:end
 
 // lab:begin schedule-due
 
