@@ -104,7 +104,7 @@ func (c *catalogueRun) check(root, dir string, s stage) (problems []string) {
 			fmt.Printf("  FAIL  mistake of stage %s %q cannot be made: %v\n", s.ID, m.Name, err)
 			continue
 		}
-		rs, err := runChecks(root, dir, s, quiet)
+		rs, err := runChecksToFail(root, dir, s)
 		undo()
 		switch {
 		case compileErrors(rs) != "":

@@ -38,7 +38,7 @@ func fixture(t *testing.T, name string) (dir string, test stageTest) {
 func TestResultsOfGoTests(t *testing.T) {
 	dir, test := fixture(t, "plain")
 	owned := map[string]bool{"cmd/lab/testdata/results/plain/code.go": true}
-	r, err := runTest(dir, nil, test, buildTest(dir, test), owned)
+	r, err := runTest(dir, nil, test, buildTest(dir, test), owned, false)
 	if err == nil {
 		t.Fatal("the fixture's tests passed")
 	}
@@ -63,7 +63,7 @@ func TestResultsOfGoTests(t *testing.T) {
 func TestResultsOfGinkgoSpecs(t *testing.T) {
 	dir, test := fixture(t, "suite")
 	owned := map[string]bool{"cmd/lab/testdata/results/suite/code.go": true}
-	r, err := runTest(dir, nil, test, buildTest(dir, test), owned)
+	r, err := runTest(dir, nil, test, buildTest(dir, test), owned, false)
 	if err == nil {
 		t.Fatal("the fixture's specs passed")
 	}
@@ -85,7 +85,7 @@ func TestResultsOfGinkgoSpecs(t *testing.T) {
 
 func TestResultsOfCodeThatDoesNotCompile(t *testing.T) {
 	dir, test := fixture(t, "broken")
-	r, err := runTest(dir, nil, test, buildTest(dir, test), nil)
+	r, err := runTest(dir, nil, test, buildTest(dir, test), nil, false)
 	if err == nil || err.Error() != "does not compile" {
 		t.Fatalf("error %v, want: does not compile", err)
 	}
