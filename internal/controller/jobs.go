@@ -165,6 +165,8 @@ func (r *CronJobReconciler) createJob(ctx context.Context, cronJob *batchv1.Cron
 	return created, nil
 }
 
+// lab:end
+
 // labelAsOurs gives an adopted Job the CronJobLabel if it lacks it (someone
 // removed it, or an older version created the Job). Without the label the
 // cache would never hold the Job, and the next reconcile would report it
@@ -180,6 +182,8 @@ func (r *CronJobReconciler) labelAsOurs(ctx context.Context, cronJob *batchv1.Cr
 	}
 	return nil
 }
+
+// lab:begin create-job
 
 // deleteJob deletes a Job and its pods. Background propagation returns at
 // once and lets the garbage collector remove the pods afterwards. The UID
@@ -243,6 +247,8 @@ func (r *CronJobReconciler) pruneHistory(ctx context.Context, cronJob *batchv1.C
 	return firstErr
 }
 
+// lab:end
+
 // olderFirst orders Jobs by start time, Jobs that never started last, and
 // by name when the times are equal, as upstream does.
 func olderFirst(a, b *kbatchv1.Job) int {
@@ -259,5 +265,3 @@ func olderFirst(a, b *kbatchv1.Job) int {
 	}
 	return strings.Compare(a.Name, b.Name)
 }
-
-// lab:end
