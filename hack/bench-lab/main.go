@@ -15,8 +15,9 @@ limitations under the License.
 */
 
 // Command bench-lab measures what an attendee waits for: `bin/lab check` of
-// a stage after a one-line edit, three ways: with the lab tool of an earlier
-// commit (before), with this one while every test starts its own API server
+// a stage after a one-line edit, three ways: in a worktree of an earlier
+// commit with its lab tool, tests and code (before), with this one while
+// every test starts its own API server
 // (LAB_SHARED_APISERVER=off), and with its shared API server. `make bench-lab` runs it. It works in a clone of this
 // repository with the working tree's tracked changes (git stash create), so
 // the edits never touch your tree, and prints the figures of
@@ -93,27 +94,27 @@ func main() {
 	}
 	var rows []row
 	for _, id := range strings.Split(*stages, ",") {
-		file := regionFile(clone, id)
 		for _, mode := range strings.Split(*modes, ",") {
+			// The earlier tool runs in a worktree of its own commit: its
+			// stage.yaml files, its tests, its code.
+			dir := clone
+			if mode == "before" {
+				dir = filepath.Join(clone, "bin", "lab-before-src")
+			}
+			file := regionFile(dir, id)
 			modeEnv := append(env[:len(env):len(env)], "LAB_SHARED_APISERVER=on")
 			lab := "bin/lab"
 			switch mode {
 			case "own":
 				modeEnv = append(env[:len(env):len(env)], "LAB_SHARED_APISERVER=off")
 			case "before":
-				lab = "bin/lab-before"
+				lab = filepath.Join(clone, "bin", "lab-before")
 			}
 			_, _ = timed(clone, env, "bin/lab", "stop")
-			// The earlier tool reads the stage.yaml files of its own commit
-			// (it refuses fields it does not know); the code under test stays
-			// this tree's.
-			if mode == "before" {
-				run(clone, "git", "checkout", "-q", *before, "--", "exercises")
-			}
 			r := row{stage: id, mode: mode}
 			for i := 0; i <= *runs; i++ {
-				edit(filepath.Join(clone, file), fmt.Sprintf("%s-%d", mode, i))
-				d, err := timed(clone, modeEnv, lab, "check", id)
+				edit(filepath.Join(dir, file), fmt.Sprintf("%s-%d", mode, i))
+				d, err := timed(dir, modeEnv, lab, "check", id)
 				if err != nil {
 					fail("stage %s (%s) failed on the reference: %v", id, mode, err)
 				}
@@ -123,9 +124,6 @@ func main() {
 					r.after = append(r.after, d)
 				}
 				fmt.Printf("  stage %s, %-6s check %d after editing %s: %.1fs\n", id, mode, i, file, d.Seconds())
-			}
-			if mode == "before" {
-				run(clone, "git", "checkout", "-q", "HEAD", "--", "exercises")
 			}
 			rows = append(rows, r)
 		}
