@@ -81,7 +81,6 @@ func main() {
 		old := filepath.Join(clone, "bin", "lab-before-src")
 		run(clone, "git", "worktree", "add", "-q", "--detach", old, *before)
 		run(old, "go", "build", "-o", filepath.Join(clone, "bin", "lab-before"), "./cmd/lab")
-		run(clone, "git", "worktree", "remove", "--force", old)
 	}
 	env := append(os.Environ(), "KUBEBUILDER_ASSETS="+assets)
 	// Whatever happens, the clone's shared API server is stopped.
