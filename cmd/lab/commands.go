@@ -211,6 +211,30 @@ func runChecksWith(root, dir string, s stage, v verbosity, failFast bool) ([]res
 			return nil, fmt.Errorf("%q failed", before)
 		}
 	}
+	return runBuilt(root, dir, s, v, failFast, buildOpts{}, startBuilds(dir, s, buildOpts{}))
+}
+
+// buildOpts says how a check's tests are built: with a build overlay that
+// replaces source files (go build -overlay: lab verify's mistakes), into a
+// directory of their own. Zero: the tree as it is, into bin/lab-state/tests.
+type buildOpts struct {
+	overlay string
+	out     string
+}
+
+// startBuilds builds the test binaries of a stage's tests, all at once, and
+// returns where each will be.
+func startBuilds(dir string, s stage, o buildOpts) []chan buildResult {
+	builds := make([]chan buildResult, len(s.Tests))
+	for i, t := range s.Tests {
+		builds[i] = make(chan buildResult, 1)
+		go func() { builds[i] <- buildTest(dir, t, o) }()
+	}
+	return builds
+}
+
+// runBuilt runs the tests of a stage as their builds finish.
+func runBuilt(root, dir string, s stage, v verbosity, failFast bool, o buildOpts, builds []chan buildResult) ([]results, error) {
 	owned := ownedFiles(root, dir, s)
 	var failed []string
 	var all []results
@@ -223,14 +247,14 @@ func runChecksWith(root, dir string, s stage, v verbosity, failFast bool) ([]res
 			env = append(env, "KUBEBUILDER_ASSETS="+assets)
 		}
 	}
+	// A test that runs go itself (stage 09 builds the manager) builds with
+	// the overlay too.
+	if o.overlay != "" {
+		env = append(env, "GOFLAGS=-overlay="+o.overlay)
+	}
 	shared := false
 	// Every test binary builds while the shared API server is made ready:
 	// neither needs the other until the tests run.
-	builds := make([]chan buildResult, len(s.Tests))
-	for i, t := range s.Tests {
-		builds[i] = make(chan buildResult, 1)
-		go func() { builds[i] <- buildTest(dir, t) }()
-	}
 	for i, t := range s.Tests {
 		start := time.Now()
 		built := builds[i]
@@ -290,14 +314,18 @@ type buildResult struct {
 // vet the package first, then build; vetting beside the build is the same
 // check, and seconds sooner. -ldflags=-w leaves out the tables debuggers
 // read, for a faster link; stack traces keep their files and lines.
-func buildTest(dir string, t stageTest) buildResult {
+func buildTest(dir string, t stageTest, o buildOpts) buildResult {
 	defer traced("build " + t.Package)()
+	var overlay []string
+	if o.overlay != "" {
+		overlay = []string{"-overlay=" + o.overlay}
+	}
 	vetDone := make(chan string, 1)
 	go func() {
 		defer traced("go vet " + t.Package)()
 		// At a lower priority: on two cores the build is what the check
 		// waits for.
-		vet := []string{"go", "vet", t.Package}
+		vet := append(append([]string{"go", "vet"}, overlay...), t.Package)
 		if _, err := exec.LookPath("nice"); err == nil {
 			vet = append([]string{"nice"}, vet...)
 		}
@@ -308,11 +336,15 @@ func buildTest(dir string, t stageTest) buildResult {
 		close(vetDone)
 	}()
 	bins := filepath.Join(dir, "bin", "lab-state", "tests")
+	if o.out != "" {
+		bins = o.out
+	}
 	b := buildResult{binary: filepath.Join(bins, strings.NewReplacer("/", "_", ".", "_").Replace(strings.Trim(t.Package, "./"))+".test")}
 	if err := os.MkdirAll(bins, 0o755); err != nil {
 		return buildResult{err: err}
 	}
-	b.buildJSON, b.err = output(dir, "go", "test", "-c", "-json", "-vet=off", "-ldflags=-w", "-o", b.binary, t.Package)
+	args := append([]string{"test", "-c", "-json", "-vet=off", "-ldflags=-w", "-o", b.binary}, overlay...)
+	b.buildJSON, b.err = output(dir, "go", append(args, t.Package)...)
 	b.vet = <-vetDone
 	return b
 }
@@ -619,6 +651,13 @@ func cmdVerify(root string, stages []stage, only []string, referenceTested bool)
 	if err := ensureControllerGen(root); err != nil {
 		return err
 	}
+	// Verify runs a few hundred checks and then none: the shared API server
+	// does not wait its 30 idle minutes (in CI it would outlive the job).
+	defer func() {
+		if err := cmdStop(root); err != nil {
+			fmt.Println("stopping the shared API server:", err)
+		}
+	}()
 	// Without envtest every starter "fails its tests" for the wrong reason,
 	// and every previous stage "depends on later code": say so once instead.
 	if _, err := utils.EnvtestAssets(root); err != nil {

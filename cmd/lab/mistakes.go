@@ -26,9 +26,11 @@ package main
 // specs must catch, and they run inside the stage's check.)
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -49,35 +51,83 @@ type edit struct {
 	With    string `json:"with"`
 }
 
+// edited returns the files of the tree at dir that the mistake changes,
+// with its edits made, by path.
+func (m mistake) edited(dir string) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	for _, e := range m.Edits {
+		path := filepath.Join(dir, e.File)
+		src, ok := files[path]
+		if !ok {
+			var err error
+			if src, err = os.ReadFile(path); err != nil {
+				return nil, fmt.Errorf("mistake %q: %w", m.Name, err)
+			}
+		}
+		if n := strings.Count(string(src), e.Replace); n != 1 {
+			return nil, fmt.Errorf("mistake %q: %s has the text to replace %d times, not once: update the catalogue in stage.yaml", m.Name, e.File, n)
+		}
+		files[path] = []byte(strings.Replace(string(src), e.Replace, e.With, 1))
+	}
+	return files, nil
+}
+
 // apply makes the mistake in the tree at dir and returns the function that
-// undoes it, also when only some of its edits could be made.
+// undoes it.
 func (m mistake) apply(dir string) (undo func(), err error) {
+	files, err := m.edited(dir)
+	if err != nil {
+		return nil, err
+	}
 	saved := map[string][]byte{}
 	undo = func() {
 		for path, orig := range saved {
 			_ = os.WriteFile(path, orig, 0o644)
 		}
 	}
-	for _, e := range m.Edits {
-		path := filepath.Join(dir, e.File)
-		src, err := os.ReadFile(path)
+	for path, content := range files {
+		orig, err := os.ReadFile(path)
+		if err == nil {
+			saved[path] = orig
+			err = os.WriteFile(path, content, 0o644)
+		}
 		if err != nil {
-			undo()
-			return nil, fmt.Errorf("mistake %q: %w", m.Name, err)
-		}
-		if _, ok := saved[path]; !ok {
-			saved[path] = src
-		}
-		if n := strings.Count(string(src), e.Replace); n != 1 {
-			undo()
-			return nil, fmt.Errorf("mistake %q: %s has the text to replace %d times, not once: update the catalogue in stage.yaml", m.Name, e.File, n)
-		}
-		if err := os.WriteFile(path, []byte(strings.Replace(string(src), e.Replace, e.With, 1)), 0o644); err != nil {
 			undo()
 			return nil, err
 		}
 	}
 	return undo, nil
+}
+
+// overlay writes the mistake's files under at and returns a build overlay
+// (go build -overlay) that puts them in place of the tree's: Go then builds
+// the tree with the mistake made, which stays as it was on disk, so that
+// the next mistake can build while this one's tests run.
+func (m mistake) overlay(dir, at string) (string, error) {
+	files, err := m.edited(dir)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(at, 0o755); err != nil {
+		return "", err
+	}
+	replace := map[string]string{}
+	for path, content := range files {
+		if !strings.HasSuffix(path, ".go") {
+			return "", fmt.Errorf("mistake %q edits %s: a build overlay holds only Go files", m.Name, path)
+		}
+		copyPath := filepath.Join(at, fmt.Sprintf("%d-%s", len(replace), filepath.Base(path)))
+		if err := os.WriteFile(copyPath, content, 0o644); err != nil {
+			return "", err
+		}
+		replace[path] = copyPath
+	}
+	raw, err := json.Marshal(map[string]map[string]string{"Replace": replace})
+	if err != nil {
+		return "", err
+	}
+	overlay := filepath.Join(at, "overlay.json")
+	return overlay, os.WriteFile(overlay, raw, 0o644)
 }
 
 // A catalogueRun checks the catalogues of several stages and keeps their
@@ -96,32 +146,112 @@ func newCatalogueRun() *catalogueRun {
 // has it) and runs the stage's check, which must fail.
 func (c *catalogueRun) check(root, dir string, s stage) (problems []string) {
 	c.done[s.ID] = true
-	for _, m := range s.Mistakes {
+	if !overlayable(s) {
+		for _, m := range s.Mistakes {
+			start := time.Now()
+			undo, err := m.apply(dir)
+			if err != nil {
+				problems = append(problems, c.cannotMake(s, m, err))
+				continue
+			}
+			rs, err := runChecksToFail(root, dir, s)
+			undo()
+			problems = append(problems, c.judge(s, m, rs, err, start)...)
+		}
+		return problems
+	}
+
+	// Each mistake is a build overlay of the tree, so the next one's test
+	// binaries build while this one's tests run: a build is mostly the
+	// link, on one core, and the tests mostly wait for the API server.
+	type prepared struct {
+		opts   buildOpts
+		builds []chan buildResult
+		err    error
+	}
+	ready := make([]chan prepared, len(s.Mistakes))
+	for i := range ready {
+		ready[i] = make(chan prepared, 1)
+	}
+	ahead := make(chan struct{}, 2) // one mistake checked, the next one built
+	go func() {
+		for i, m := range s.Mistakes {
+			ahead <- struct{}{}
+			// Under "_mistakes": go's ./... patterns skip directories whose
+			// names start with "_", so these copies are never a package.
+			at, err := filepath.Abs(filepath.Join(dir, "bin", "lab-state", "_mistakes", strconv.Itoa(i)))
+			if err != nil {
+				ready[i] <- prepared{err: err}
+				continue
+			}
+			overlay, err := m.overlay(dir, at)
+			if err != nil {
+				ready[i] <- prepared{err: err}
+				continue
+			}
+			o := buildOpts{overlay: overlay, out: filepath.Join(at, "tests")}
+			builds := startBuilds(dir, s, o)
+			for _, b := range builds { // built, before the next one starts
+				r := <-b
+				b <- r
+			}
+			ready[i] <- prepared{opts: o, builds: builds}
+		}
+	}()
+	for i, m := range s.Mistakes {
 		start := time.Now()
-		undo, err := m.apply(dir)
-		if err != nil {
-			problems = append(problems, fmt.Sprintf("stage %s: %v", s.ID, err))
-			fmt.Printf("  FAIL  mistake of stage %s %q cannot be made: %v\n", s.ID, m.Name, err)
+		p := <-ready[i]
+		if p.err != nil {
+			problems = append(problems, c.cannotMake(s, m, p.err))
+			<-ahead
 			continue
 		}
-		rs, err := runChecksToFail(root, dir, s)
-		undo()
-		switch {
-		case compileErrors(rs) != "":
-			problems = append(problems, fmt.Sprintf("stage %s: mistake %q does not compile, so it tests the compiler, not the check: %s", s.ID, m.Name, compileErrors(rs)))
-			fmt.Printf("  FAIL  mistake of stage %s %q does not compile: %s\n", s.ID, m.Name, compileErrors(rs))
-		case err == nil:
-			problems = append(problems, fmt.Sprintf("stage %s: the check passes with the mistake %q: add a test that catches it", s.ID, m.Name))
-			fmt.Printf("  FAIL  the check of stage %s passes with the mistake %q\n", s.ID, m.Name)
-		case isSetupError(err):
-			problems = append(problems, fmt.Sprintf("stage %s: mistake %q: %v", s.ID, m.Name, err))
-			fmt.Printf("  FAIL  mistake of stage %s %q: the check could not run: %v\n", s.ID, m.Name, err)
-		default:
-			c.caught[s.ID]++
-			fmt.Printf("  ok    the check of stage %s catches: %s (%.0fs)\n        failing: %s\n", s.ID, m.Name, time.Since(start).Seconds(), firstFailure(rs, err))
-		}
+		rs, err := runBuilt(root, dir, s, quiet, true, p.opts, p.builds)
+		<-ahead
+		problems = append(problems, c.judge(s, m, rs, err, start)...)
 	}
 	return problems
+}
+
+// overlayable tells whether the mistakes of s can be build overlays: Go
+// files only, and no command before the tests that reads the tree
+// (make manifests reads the Go files on disk).
+func overlayable(s stage) bool {
+	if len(s.Before) > 0 {
+		return false
+	}
+	for _, m := range s.Mistakes {
+		for _, e := range m.Edits {
+			if !strings.HasSuffix(e.File, ".go") {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (c *catalogueRun) cannotMake(s stage, m mistake, err error) string {
+	fmt.Printf("  FAIL  mistake of stage %s %q cannot be made: %v\n", s.ID, m.Name, err)
+	return fmt.Sprintf("stage %s: %v", s.ID, err)
+}
+
+// judge reads the check's outcome with mistake m made: it must fail, in a
+// test, not in the compiler or the setup.
+func (c *catalogueRun) judge(s stage, m mistake, rs []results, err error, start time.Time) (problems []string) {
+	switch {
+	case compileErrors(rs) != "":
+		fmt.Printf("  FAIL  mistake of stage %s %q does not compile: %s\n", s.ID, m.Name, compileErrors(rs))
+		return []string{fmt.Sprintf("stage %s: mistake %q does not compile, so it tests the compiler, not the check: %s", s.ID, m.Name, compileErrors(rs))}
+	case err == nil:
+		fmt.Printf("  FAIL  the check of stage %s passes with the mistake %q\n", s.ID, m.Name)
+		return []string{fmt.Sprintf("stage %s: the check passes with the mistake %q: add a test that catches it", s.ID, m.Name)}
+	case isSetupError(err):
+		fmt.Printf("  FAIL  mistake of stage %s %q: the check could not run: %v\n", s.ID, m.Name, err)
+		return []string{fmt.Sprintf("stage %s: mistake %q: %v", s.ID, m.Name, err)}
+	}
+	c.caught[s.ID]++
+	fmt.Printf("  ok    the check of stage %s catches: %s (%.0fs)\n        failing: %s\n", s.ID, m.Name, time.Since(start).Seconds(), firstFailure(rs, err))
+	return nil
 }
 
 func compileErrors(rs []results) string {
@@ -169,9 +299,9 @@ func (c *catalogueRun) checkOnOwnTree(root string, stages []stage, s stage) ([]s
 	defer cleanup()
 	// Without any mistake the check must pass here, or its failures with
 	// one would say nothing.
-	if _, err := runChecks(root, dir, s, quiet); err != nil {
+	if rs, err := runChecks(root, dir, s, quiet); err != nil {
 		c.done[s.ID] = true
-		return []string{fmt.Sprintf("stage %s: its check fails on %s before any mistake is made: %v", s.ID, dir, err)}, nil
+		return []string{fmt.Sprintf("stage %s: its check fails on %s before any mistake is made: %s", s.ID, dir, firstFailure(rs, err))}, nil
 	}
 	return c.check(root, dir, s), nil
 }

@@ -17,6 +17,8 @@ limitations under the License.
 package main
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,7 +40,7 @@ func fixture(t *testing.T, name string) (dir string, test stageTest) {
 func TestResultsOfGoTests(t *testing.T) {
 	dir, test := fixture(t, "plain")
 	owned := map[string]bool{"cmd/lab/testdata/results/plain/code.go": true}
-	r, err := runTest(dir, nil, test, buildTest(dir, test), owned, false)
+	r, err := runTest(dir, nil, test, buildTest(dir, test, buildOpts{}), owned, false)
 	if err == nil {
 		t.Fatal("the fixture's tests passed")
 	}
@@ -63,7 +65,7 @@ func TestResultsOfGoTests(t *testing.T) {
 func TestResultsOfGinkgoSpecs(t *testing.T) {
 	dir, test := fixture(t, "suite")
 	owned := map[string]bool{"cmd/lab/testdata/results/suite/code.go": true}
-	r, err := runTest(dir, nil, test, buildTest(dir, test), owned, false)
+	r, err := runTest(dir, nil, test, buildTest(dir, test, buildOpts{}), owned, false)
 	if err == nil {
 		t.Fatal("the fixture's specs passed")
 	}
@@ -85,7 +87,7 @@ func TestResultsOfGinkgoSpecs(t *testing.T) {
 
 func TestResultsOfCodeThatDoesNotCompile(t *testing.T) {
 	dir, test := fixture(t, "broken")
-	r, err := runTest(dir, nil, test, buildTest(dir, test), nil, false)
+	r, err := runTest(dir, nil, test, buildTest(dir, test, buildOpts{}), nil, false)
 	if err == nil || err.Error() != "does not compile" {
 		t.Fatalf("error %v, want: does not compile", err)
 	}
@@ -101,4 +103,35 @@ func failuresByName(r results) map[string]failure {
 		m[f.Name] = f
 	}
 	return m
+}
+
+// lab verify builds a mistake as a build overlay: the test binary has the
+// edit, the file on disk does not, so the next mistake can build meanwhile.
+func TestAMistakeBuildsAsAnOverlayAndLeavesTheTreeAlone(t *testing.T) {
+	dir, test := fixture(t, "plain")
+	file := filepath.Join(dir, "cmd/lab/testdata/results/plain/code.go")
+	before, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The "mistake" here corrects the fixture's Double, so that the test
+	// that failed passes: the overlay is what was built.
+	m := mistake{Name: "doubles right", Edits: []edit{{File: "cmd/lab/testdata/results/plain/code.go", Replace: "return 2*n + 1", With: "return 2 * n"}}}
+	at := t.TempDir()
+	overlay, err := m.overlay(dir, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := buildOpts{overlay: overlay, out: filepath.Join(at, "tests")}
+	test.Run = "^TestDouble$"
+	r, err := runTest(dir, nil, test, buildTest(dir, test, o), nil, false)
+	if err != nil || r.Passed != 1 {
+		t.Errorf("with the overlay, TestDouble must pass; passed %d, error %v", r.Passed, err)
+	}
+	if after, err := os.ReadFile(file); err != nil || !bytes.Equal(after, before) {
+		t.Errorf("the overlay changed %s on disk", file)
+	}
+	if _, err := (mistake{Name: "gone", Edits: []edit{{File: "cmd/lab/testdata/results/plain/code.go", Replace: "no such text", With: ""}}}).overlay(dir, at); err == nil {
+		t.Error("a mistake whose text is not in the file must not be made")
+	}
 }
