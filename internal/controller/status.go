@@ -268,8 +268,6 @@ func nextRunMessage(next time.Time, loc *time.Location) string {
 
 // lab:end
 
-// lab:begin conditions
-
 // setReady records whether the controller can schedule the CronJob.
 // meta.SetStatusCondition moves lastTransitionTime only when the status
 // changes, so a condition that stays True keeps the time it became True.
@@ -296,5 +294,3 @@ func (r *CronJobReconciler) setDegraded(cronJob *batchv1.CronJob, now time.Time,
 	}
 	meta.SetStatusCondition(&cronJob.Status.Conditions, cond)
 }
-
-// lab:end

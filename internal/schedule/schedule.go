@@ -242,6 +242,8 @@ func (s *Schedule) dueTable(last, windowStart, now time.Time) Due {
 	return due
 }
 
+// lab:end
+
 // latestIn returns the last scheduled time in (from, to], or zero if there is
 // none. Runs fall on whole seconds, and "the next run after x is later than
 // to" holds exactly for the seconds x at or after the answer, so a bisection
@@ -266,5 +268,3 @@ func (s *Schedule) latestIn(from, to time.Time) time.Time {
 	}
 	return time.Unix(hi, 0).In(s.loc)
 }
-
-// lab:end
