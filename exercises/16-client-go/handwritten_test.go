@@ -34,6 +34,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/util/retry"
 	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -106,12 +107,23 @@ func TestTheHandWrittenControllerStartsEveryRunOfAnEvery10sSchedule(t *testing.T
 		t.Fatalf("Jobs %v, want [%s]: a run between whole minutes is named with its seconds since 1970 (runs.JobName)", names, first)
 	}
 
+	within(t, 5*time.Second, "status.lastScheduleTime is not 10:00:20 after its Job was created", func() bool {
+		must(t, h.direct.Get(h.ctx, client.ObjectKeyFromObject(cj), cj))
+		return cj.Status.LastScheduleTime.Time.Equal(tenAM.Add(20 * time.Second))
+	})
+
 	// Ten seconds later by the controller's clock; any change to the
-	// CronJob makes the controller look at it now.
+	// CronJob makes the controller look at it now. The controller writes
+	// the CronJob too (its status, after each event), so the change is
+	// retried when it conflicts with such a write.
 	h.clock.SetTime(tenAM.Add(35 * time.Second))
-	must(t, h.direct.Get(h.ctx, client.ObjectKeyFromObject(cj), cj))
-	metav1.SetMetaDataAnnotation(&cj.ObjectMeta, "cronlab.dev/poke", "1")
-	must(t, h.direct.Update(h.ctx, cj))
+	must(t, retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if err := h.direct.Get(h.ctx, client.ObjectKeyFromObject(cj), cj); err != nil {
+			return err
+		}
+		metav1.SetMetaDataAnnotation(&cj.ObjectMeta, "cronlab.dev/poke", "1")
+		return h.direct.Update(h.ctx, cj)
+	}))
 
 	second := runs.JobName(cj, tenAM.Add(30*time.Second))
 	within(t, 5*time.Second, fmt.Sprintf("the 10:00:30 run has no Job of its own (Jobs: %v): the runs of one minute need names of their own", h.jobNames()), func() bool {
