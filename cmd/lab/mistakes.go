@@ -52,46 +52,43 @@ type edit struct {
 }
 
 // edited returns the files of the tree at dir that the mistake changes,
-// with its edits made, by path.
-func (m mistake) edited(dir string) (map[string][]byte, error) {
-	files := map[string][]byte{}
+// by absolute path: with its edits made, and as they are.
+func (m mistake) edited(dir string) (files, originals map[string][]byte, err error) {
+	files, originals = map[string][]byte{}, map[string][]byte{}
 	for _, e := range m.Edits {
-		path := filepath.Join(dir, e.File)
+		path, err := filepath.Abs(filepath.Join(dir, e.File))
+		if err != nil {
+			return nil, nil, err
+		}
 		src, ok := files[path]
 		if !ok {
-			var err error
 			if src, err = os.ReadFile(path); err != nil {
-				return nil, fmt.Errorf("mistake %q: %w", m.Name, err)
+				return nil, nil, fmt.Errorf("mistake %q: %w", m.Name, err)
 			}
+			originals[path] = src
 		}
 		if n := strings.Count(string(src), e.Replace); n != 1 {
-			return nil, fmt.Errorf("mistake %q: %s has the text to replace %d times, not once: update the catalogue in stage.yaml", m.Name, e.File, n)
+			return nil, nil, fmt.Errorf("mistake %q: %s has the text to replace %d times, not once: update the catalogue in stage.yaml", m.Name, e.File, n)
 		}
 		files[path] = []byte(strings.Replace(string(src), e.Replace, e.With, 1))
 	}
-	return files, nil
+	return files, originals, nil
 }
 
 // apply makes the mistake in the tree at dir and returns the function that
 // undoes it.
 func (m mistake) apply(dir string) (undo func(), err error) {
-	files, err := m.edited(dir)
+	files, originals, err := m.edited(dir)
 	if err != nil {
 		return nil, err
 	}
-	saved := map[string][]byte{}
 	undo = func() {
-		for path, orig := range saved {
+		for path, orig := range originals {
 			_ = os.WriteFile(path, orig, 0o644)
 		}
 	}
 	for path, content := range files {
-		orig, err := os.ReadFile(path)
-		if err == nil {
-			saved[path] = orig
-			err = os.WriteFile(path, content, 0o644)
-		}
-		if err != nil {
+		if err := os.WriteFile(path, content, 0o644); err != nil {
 			undo()
 			return nil, err
 		}
@@ -104,7 +101,7 @@ func (m mistake) apply(dir string) (undo func(), err error) {
 // the tree with the mistake made, which stays as it was on disk, so that
 // the next mistake can build while this one's tests run.
 func (m mistake) overlay(dir, at string) (string, error) {
-	files, err := m.edited(dir)
+	files, _, err := m.edited(dir)
 	if err != nil {
 		return "", err
 	}
@@ -113,9 +110,6 @@ func (m mistake) overlay(dir, at string) (string, error) {
 	}
 	replace := map[string]string{}
 	for path, content := range files {
-		if !strings.HasSuffix(path, ".go") {
-			return "", fmt.Errorf("mistake %q edits %s: a build overlay holds only Go files", m.Name, path)
-		}
 		copyPath := filepath.Join(at, fmt.Sprintf("%d-%s", len(replace), filepath.Base(path)))
 		if err := os.WriteFile(copyPath, content, 0o644); err != nil {
 			return "", err
