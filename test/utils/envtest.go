@@ -55,7 +55,6 @@ func EnvtestAssets(root string) (string, error) {
 type TB interface {
 	Helper()
 	Fatal(args ...any)
-	Cleanup(func())
 }
 
 // StartAPIServer returns the config of an etcd and kube-apiserver with
