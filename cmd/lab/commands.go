@@ -220,6 +220,8 @@ func runChecksWith(root, dir string, s stage, v verbosity, failFast bool) ([]res
 type buildOpts struct {
 	overlay string
 	out     string
+	noVet   bool     // a mistakes' schema: vet would read every mistake at once
+	env     []string // for the test binaries
 }
 
 // startBuilds builds the test binaries of a stage's tests, all at once, and
@@ -252,6 +254,7 @@ func runBuilt(root, dir string, s stage, v verbosity, failFast bool, o buildOpts
 	if o.overlay != "" {
 		env = append(env, "GOFLAGS=-overlay="+o.overlay)
 	}
+	env = append(env, o.env...)
 	shared := false
 	// Every test binary builds while the shared API server is made ready:
 	// neither needs the other until the tests run.
@@ -321,7 +324,11 @@ func buildTest(dir string, t stageTest, o buildOpts) buildResult {
 		overlay = []string{"-overlay=" + o.overlay}
 	}
 	vetDone := make(chan string, 1)
-	go func() {
+	vet := func() {
+		defer close(vetDone)
+		if o.noVet {
+			return
+		}
 		defer traced("go vet " + t.Package)()
 		// At a lower priority: on two cores the build is what the check
 		// waits for.
@@ -329,12 +336,11 @@ func buildTest(dir string, t stageTest, o buildOpts) buildResult {
 		if _, err := exec.LookPath("nice"); err == nil {
 			vet = append([]string{"nice"}, vet...)
 		}
-		out, err := output(dir, vet[0], vet[1:]...)
-		if err != nil {
+		if out, err := output(dir, vet[0], vet[1:]...); err != nil {
 			vetDone <- out
 		}
-		close(vetDone)
-	}()
+	}
+	go vet()
 	bins := filepath.Join(dir, "bin", "lab-state", "tests")
 	if o.out != "" {
 		bins = o.out

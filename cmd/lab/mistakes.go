@@ -155,6 +155,16 @@ func (c *catalogueRun) check(root, dir string, s stage) (problems []string) {
 		return problems
 	}
 
+	// The mistakes that fit one build together first (schema.go); those it
+	// does not catch, and the others, each with a build of its own.
+	caught := c.checkInSchema(root, dir, s)
+	var alone []int
+	for i := range s.Mistakes {
+		if !caught[i] {
+			alone = append(alone, i)
+		}
+	}
+
 	// Each mistake is a build overlay of the tree, so the next one's test
 	// binaries build while this one's tests run: a build is mostly the
 	// link, on one core, and the tests mostly wait for the API server.
@@ -163,24 +173,24 @@ func (c *catalogueRun) check(root, dir string, s stage) (problems []string) {
 		builds []chan buildResult
 		err    error
 	}
-	ready := make([]chan prepared, len(s.Mistakes))
-	for i := range ready {
-		ready[i] = make(chan prepared, 1)
+	ready := make([]chan prepared, len(alone))
+	for k := range ready {
+		ready[k] = make(chan prepared, 1)
 	}
 	ahead := make(chan struct{}, 2) // one mistake checked, the next one built
 	go func() {
-		for i, m := range s.Mistakes {
+		for k, i := range alone {
 			ahead <- struct{}{}
 			// Under "_mistakes": go's ./... patterns skip directories whose
 			// names start with "_", so these copies are never a package.
 			at, err := filepath.Abs(filepath.Join(dir, "bin", "lab-state", "_mistakes", strconv.Itoa(i)))
 			if err != nil {
-				ready[i] <- prepared{err: err}
+				ready[k] <- prepared{err: err}
 				continue
 			}
-			overlay, err := m.overlay(dir, at)
+			overlay, err := s.Mistakes[i].overlay(dir, at)
 			if err != nil {
-				ready[i] <- prepared{err: err}
+				ready[k] <- prepared{err: err}
 				continue
 			}
 			o := buildOpts{overlay: overlay, out: filepath.Join(at, "tests")}
@@ -189,12 +199,13 @@ func (c *catalogueRun) check(root, dir string, s stage) (problems []string) {
 				r := <-b
 				b <- r
 			}
-			ready[i] <- prepared{opts: o, builds: builds}
+			ready[k] <- prepared{opts: o, builds: builds}
 		}
 	}()
-	for i, m := range s.Mistakes {
+	for k, i := range alone {
+		m := s.Mistakes[i]
 		start := time.Now()
-		p := <-ready[i]
+		p := <-ready[k]
 		if p.err != nil {
 			problems = append(problems, c.cannotMake(s, m, p.err))
 			<-ahead
@@ -205,6 +216,59 @@ func (c *catalogueRun) check(root, dir string, s stage) (problems []string) {
 		problems = append(problems, c.judge(s, m, rs, err, start)...)
 	}
 	return problems
+}
+
+// checkInSchema builds the mistakes of s that only edit function bodies
+// into one set of test binaries (schema.go) and runs the stage's check
+// once for each; it returns those that the check catches. It trusts the
+// schema only if the check passes on it with no mistake selected.
+func (c *catalogueRun) checkInSchema(root, dir string, s stage) (caught map[int]bool) {
+	caught = map[int]bool{}
+	at, err := filepath.Abs(filepath.Join(dir, "bin", "lab-state", "_mistakes", "schema"))
+	if err != nil {
+		return caught
+	}
+	sch, err := makeSchema(dir, at, s.Mistakes)
+	if err != nil || len(sch.holds) < 2 { // for one mistake, a build of its own costs the same
+		return caught
+	}
+	o := buildOpts{overlay: sch.overlay, out: filepath.Join(at, "tests"), noVet: true}
+	var built []buildResult
+	for _, b := range startBuilds(dir, s, o) {
+		r := <-b
+		if r.err != nil { // built alone, each mistake says why it does not compile
+			return caught
+		}
+		built = append(built, r)
+	}
+	fmt.Printf("  %d of the %d mistakes share one build (cmd/lab/schema.go)\n", len(sch.holds), len(s.Mistakes))
+	run := func(mistake int) ([]results, error) {
+		o.env = []string{fmt.Sprintf("%s=%d", mistakeEnv, mistake)}
+		builds := make([]chan buildResult, len(built))
+		for k, r := range built {
+			builds[k] = make(chan buildResult, 1)
+			builds[k] <- r
+		}
+		return runBuilt(root, dir, s, quiet, true, o, builds)
+	}
+	if _, err := run(0); err != nil {
+		fmt.Printf("  note  the check fails on the mistakes' schema with none selected, so each mistake is built alone: %v\n", err)
+		return caught
+	}
+	for i, m := range s.Mistakes {
+		if !sch.holds[i] {
+			continue
+		}
+		start := time.Now()
+		rs, err := run(i + 1)
+		if err == nil || isSetupError(err) || compileErrors(rs) != "" {
+			fmt.Printf("  note  the schema's check does not catch %q; it is built alone to judge it\n", m.Name)
+			continue
+		}
+		caught[i] = true
+		c.judge(s, m, rs, err, start)
+	}
+	return caught
 }
 
 // overlayable tells whether the mistakes of s can be build overlays: Go
