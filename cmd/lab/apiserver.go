@@ -107,7 +107,7 @@ type sharedServer struct {
 }
 
 func newSharedServer(root string) sharedServer {
-	return sharedServer{dir: filepath.Join(stateDir(root), "apiserver"), root: root}
+	return sharedServer{dir: filepath.Join(stateDir(root), "apiserver"+slot), root: root}
 }
 
 func (s sharedServer) path(name string) string { return filepath.Join(s.dir, name) }

@@ -189,7 +189,7 @@ const (
 // clone at root. Tests that start envtest use root's shared API server
 // (apiserver.go). It returns the results of each test package.
 func runChecks(root, dir string, s stage, v verbosity) ([]results, error) {
-	return runChecksWith(root, dir, s, v, false)
+	return runChecksWith(root, dir, s, v, false, buildOpts{})
 }
 
 // runChecksToFail runs the checks of a tree on which they must fail (a
@@ -197,10 +197,10 @@ func runChecks(root, dir string, s stage, v verbosity) ([]results, error) {
 // first is all lab verify reports, and the failures after it would only
 // wait out their timeouts.
 func runChecksToFail(root, dir string, s stage) ([]results, error) {
-	return runChecksWith(root, dir, s, quiet, true)
+	return runChecksWith(root, dir, s, quiet, true, buildOpts{})
 }
 
-func runChecksWith(root, dir string, s stage, v verbosity, failFast bool) ([]results, error) {
+func runChecksWith(root, dir string, s stage, v verbosity, failFast bool, o buildOpts) ([]results, error) {
 	defer traced("check of stage " + s.ID)()
 	for _, before := range s.Before {
 		args := strings.Fields(before)
@@ -211,7 +211,7 @@ func runChecksWith(root, dir string, s stage, v verbosity, failFast bool) ([]res
 			return nil, fmt.Errorf("%q failed", before)
 		}
 	}
-	return runBuilt(root, dir, s, v, failFast, buildOpts{}, startBuilds(dir, s, buildOpts{}))
+	return runBuilt(root, dir, s, v, failFast, o, startBuilds(dir, s, o))
 }
 
 // buildOpts says how a check's tests are built: with a build overlay that
@@ -220,7 +220,7 @@ func runChecksWith(root, dir string, s stage, v verbosity, failFast bool) ([]res
 type buildOpts struct {
 	overlay string
 	out     string
-	noVet   bool     // a mistakes' schema: vet would read every mistake at once
+	noVet   bool     // vetted already, or a mistakes' schema (vet would read every mistake at once)
 	env     []string // for the test binaries
 }
 
@@ -642,113 +642,6 @@ func ensureControllerGen(root string) error {
 	}
 	_, err := output(root, "make", "controller-gen")
 	return err
-}
-
-// cmdVerify is the instructor's guarantee, run by CI: every starter builds
-// and vets, its stage's tests fail on it, and pass on the reference.
-// referenceTested says that the reference has just passed every test (CI runs
-// `make test` first): then verify only checks that each stage's tests exist,
-// which saves a third of its time.
-func cmdVerify(root string, stages []stage, only []string, referenceTested bool) error {
-	todo, err := selectStages(stages, only)
-	if err != nil {
-		return err
-	}
-	if err := ensureControllerGen(root); err != nil {
-		return err
-	}
-	// Verify runs a few hundred checks and then none: the shared API server
-	// does not wait its 30 idle minutes (in CI it would outlive the job).
-	defer func() {
-		if err := cmdStop(root); err != nil {
-			fmt.Println("stopping the shared API server:", err)
-		}
-	}()
-	// Without envtest every starter "fails its tests" for the wrong reason,
-	// and every previous stage "depends on later code": say so once instead.
-	if _, err := utils.EnvtestAssets(root); err != nil {
-		return fmt.Errorf("the envtest tests cannot run: %w", err)
-	}
-	if dirty, _ := output(root, "git", "status", "--porcelain"); strings.TrimSpace(dirty) != "" {
-		fmt.Println("note: starters are made from the last commit; uncommitted changes are in the reference checks only")
-	}
-	var problems []string
-	catalogue := newCatalogueRun()
-	for _, s := range todo {
-		start := time.Now()
-		fmt.Printf("stage %s (%s)\n", s.ID, s.Title)
-		if referenceTested {
-			if err := listChecks(root, s); err != nil {
-				problems = append(problems, fmt.Sprintf("stage %s: %v", s.ID, err))
-				fmt.Println("  FAIL  the stage's tests exist")
-				continue
-			}
-			fmt.Println("  ok    the stage's tests exist (make test ran them on the reference)")
-		} else if _, err := runChecks(root, root, s, quiet); err != nil {
-			problems = append(problems, fmt.Sprintf("stage %s: the reference fails its own tests: %v", s.ID, err))
-			fmt.Println("  FAIL  the reference passes the stage's tests")
-			continue
-		} else {
-			fmt.Println("  ok    the reference passes the stage's tests")
-		}
-		dir, _, cleanup, err := starterTree(root, stages, s, verifyTree(root))
-		if err != nil {
-			return err
-		}
-		// go vet compiles every package and its tests to check them, so a
-		// starter that does not compile fails here too; a separate go build
-		// would only add the link step, and a third of a stage's time.
-		doneVet := traced("go vet ./... of the starter")
-		out, err := output(dir, "go", "vet", "./...")
-		doneVet()
-		if err != nil {
-			problems = append(problems, fmt.Sprintf("stage %s: the starter does not compile or vet:\n%s", s.ID, out))
-		} else {
-			fmt.Println("  ok    the starter compiles and vets (go vet ./..., tests included)")
-			if _, err := runChecksToFail(root, dir, s); err == nil {
-				problems = append(problems, fmt.Sprintf("stage %s: the stage's tests pass on the starter, so they do not test the stage", s.ID))
-			} else {
-				fmt.Println("  ok    the stage's tests fail on the starter")
-			}
-			// Earlier stages stay solved in a starter: the previous stage's
-			// tests must pass on it. Checking the previous stage is enough:
-			// starter N stubs the most code that stage N-1 must live with,
-			// and every later starter stubs less.
-			if prev, ok := previousStage(stages, s); ok {
-				if _, err := runChecks(root, dir, prev, quiet); err != nil {
-					problems = append(problems, fmt.Sprintf("stage %s: the tests of stage %s fail on its starter, so stage %s depends on code of stage %s or later: %v", s.ID, prev.ID, prev.ID, s.ID, err))
-				} else {
-					fmt.Printf("  ok    the tests of stage %s pass on it\n", prev.ID)
-					// This starter is what an attendee has who has just
-					// done stage prev: the place to make prev's mistakes.
-					if selected(todo, prev) {
-						found := catalogue.check(root, dir, prev)
-						problems = append(problems, found...)
-					}
-				}
-			}
-		}
-		cleanup()
-		fmt.Printf("        (%.0fs)\n", time.Since(start).Seconds())
-	}
-	// The catalogues that no starter of this run served.
-	for _, s := range todo {
-		if catalogue.done[s.ID] || len(s.Mistakes) == 0 {
-			continue
-		}
-		fmt.Printf("stage %s: its mistakes\n", s.ID)
-		found, err := catalogue.checkOnOwnTree(root, stages, s)
-		if err != nil {
-			return err
-		}
-		problems = append(problems, found...)
-	}
-	fmt.Printf("\nMistakes caught by each stage's check (caught / catalogue):\n%s\n", catalogue.scores(todo))
-	if len(problems) > 0 {
-		return fmt.Errorf("verify found %d problem(s):\n%s", len(problems), strings.Join(problems, "\n"))
-	}
-	fmt.Printf("\n%d stage(s) verified\n", len(todo))
-	return nil
 }
 
 // listChecks checks that each of the stage's tests selects at least one

@@ -62,6 +62,8 @@ const usage = `usage: lab <command> [stage]
                     the stage's check fails on each mistake of its catalogue (stage.yaml).
                     --reference-tested: make test has just passed here, so only check that
                     the stage's tests exist on the reference (CI)
+                    LAB_VERIFY_JOBS=N: N parts at once, each with its own API server
+                    (default: 2, or 1 on one core)
 `
 
 func main() {
@@ -128,6 +130,8 @@ func main() {
 		err = serveAPIServer(os.Args[2], os.Args[3])
 	case "verify":
 		err = cmdVerify(root, stages, positional(os.Args[2:]), flags["reference-tested"])
+	case "verify-part": // started by verify; see verify.go
+		err = cmdVerifyPart(root, stages, positional(os.Args[2:]), flags["reference-tested"])
 	default:
 		fmt.Fprint(os.Stderr, usage)
 		os.Exit(2)

@@ -411,7 +411,7 @@ func scratchTree(root string) (dir string, cleanup func(), err error) {
 	if err != nil {
 		return "", nil, err
 	}
-	dir = filepath.Join(stateDir(root), "mistakes-tree")
+	dir = filepath.Join(stateDir(root), "mistakes-tree"+slot)
 	_, _ = output(root, "git", "worktree", "remove", "--force", dir)
 	_ = os.RemoveAll(dir)
 	_, _ = output(root, "git", "worktree", "prune")
@@ -422,7 +422,7 @@ func scratchTree(root string) (dir string, cleanup func(), err error) {
 }
 
 // verifyTree is where lab verify makes its starters, one after the other.
-func verifyTree(root string) string { return filepath.Join(stateDir(root), "verify-tree") }
+func verifyTree(root string) string { return filepath.Join(stateDir(root), "verify-tree"+slot) }
 
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
