@@ -88,8 +88,12 @@ cluster: kwok ## Start a local Kubernetes 1.36 cluster without Docker (kwok; bin
 	@$(CLUSTER_ENV) hack/local-cluster.sh up
 
 .PHONY: cluster-down
-cluster-down: kwok ## Delete the local cluster and every process it started.
+cluster-down: kwok ## Delete the local cluster, and stop the processes kwokctl recorded for it (only those).
 	@$(CLUSTER_ENV) hack/local-cluster.sh down
+
+.PHONY: test-cluster-isolation
+test-cluster-isolation: kwok ## With the local cluster up: a second one under another HOME; each cluster-down leaves the other serving (ends with this one down).
+	@KUBE_BIN_CACHE=$(KUBE_BIN_CACHE) KUBECTL=$(KUBECTL) hack/test-cluster-isolation.sh
 
 # kind needs Docker. The node image is pinned so that every attendee runs
 # the same Kubernetes release.

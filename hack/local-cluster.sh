@@ -16,6 +16,9 @@ set -euo pipefail
 name=${CLUSTER_NAME:-cronlab}
 nodes=${CLUSTER_NODES:-3}
 context="kwok-$name"
+# kwokctl's own bookkeeping for this user and HOME: the cluster's files, and
+# a PID file for each process it started (pids/<component>.pid).
+workdir="${KWOK_WORKDIR:-$HOME/.kwok}/clusters/$name"
 here=$(cd "$(dirname "$0")" && pwd)
 log() { printf '[cluster] %s\n' "$*" >&2; }
 : "${KWOKCTL:?} ${KWOK:?} ${KWOK_VERSION:?} ${KUBE_VERSION:?} ${KUBE_BIN_CACHE:?}"
@@ -77,19 +80,45 @@ up() {
   log "kubectl for it: $kubectl (or any kubectl on PATH)"
 }
 
+# recorded prints "PID component" for each process that kwokctl recorded for
+# this cluster and that still runs it: its command line names this cluster's
+# own directory. A PID that was reused by any other process, or that belongs
+# to the cluster of the same name under another HOME, is never listed.
+recorded() {
+  local f pid args
+  for f in "$workdir"/pids/*.pid; do
+    [ -f "$f" ] || continue
+    pid=$(tr -cd '0-9' < "$f")
+    [ -n "$pid" ] || continue
+    args=$(ps -o args= -p "$pid" 2>/dev/null || true)
+    case $args in
+      *"$workdir/"*) echo "$pid $(basename "$f" .pid)" ;;
+    esac
+  done
+}
+
 down() {
+  # Read before kwokctl deletes the cluster, and its PID files with it.
+  local before
+  before=$(recorded)
   if exists; then
     kwokctl delete cluster --name "$name"
   else
     log "no cluster $name"
   fi
-  # kwokctl stops its processes; make sure none outlived it.
-  local left
-  left=$(pgrep -f "\.kwok/clusters/$name/" || true)
-  if [ -n "$left" ]; then
-    log "stopping processes left behind: $left"
-    kill $left 2>/dev/null || true
-  fi
+  # kwokctl stops its processes; stop any that outlived it, and only those.
+  local pid component args
+  while read -r pid component; do
+    [ -n "$pid" ] || continue
+    args=$(ps -o args= -p "$pid" 2>/dev/null || true)
+    case $args in
+      *"$workdir/"*)
+        log "stopping $component (PID $pid), which outlived kwokctl delete"
+        kill "$pid" 2>/dev/null || true ;;
+    esac
+  done <<PIDS
+$before
+PIDS
 }
 
 status() {
