@@ -80,20 +80,27 @@ up() {
   log "kubectl for it: $kubectl (or any kubectl on PATH)"
 }
 
+# ours tells whether the process PID runs this cluster: its command line
+# names this cluster's own directory. A PID that was reused by any other
+# process, or that belongs to the cluster of the same name under another
+# HOME, is not ours.
+ours() {
+  case $(ps -o args= -p "$1" 2>/dev/null || true) in
+    *"$workdir/"*) return 0 ;;
+  esac
+  return 1
+}
+
 # recorded prints "PID component" for each process that kwokctl recorded for
-# this cluster and that still runs it: its command line names this cluster's
-# own directory. A PID that was reused by any other process, or that belongs
-# to the cluster of the same name under another HOME, is never listed.
+# this cluster and that is still ours.
 recorded() {
-  local f pid args
+  local f pid
   for f in "$workdir"/pids/*.pid; do
     [ -f "$f" ] || continue
     pid=$(tr -cd '0-9' < "$f")
-    [ -n "$pid" ] || continue
-    args=$(ps -o args= -p "$pid" 2>/dev/null || true)
-    case $args in
-      *"$workdir/"*) echo "$pid $(basename "$f" .pid)" ;;
-    esac
+    if [ -n "$pid" ] && ours "$pid"; then
+      echo "$pid $(basename "$f" .pid)"
+    fi
   done
 }
 
@@ -107,15 +114,12 @@ down() {
     log "no cluster $name"
   fi
   # kwokctl stops its processes; stop any that outlived it, and only those.
-  local pid component args
+  local pid component
   while read -r pid component; do
-    [ -n "$pid" ] || continue
-    args=$(ps -o args= -p "$pid" 2>/dev/null || true)
-    case $args in
-      *"$workdir/"*)
-        log "stopping $component (PID $pid), which outlived kwokctl delete"
-        kill "$pid" 2>/dev/null || true ;;
-    esac
+    if [ -n "$pid" ] && ours "$pid"; then
+      log "stopping $component (PID $pid), which outlived kwokctl delete"
+      kill "$pid" 2>/dev/null || true
+    fi
   done <<PIDS
 $before
 PIDS
