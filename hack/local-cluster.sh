@@ -77,7 +77,9 @@ up() {
   "$kubectl" config use-context "$context" >/dev/null
   "$kubectl" wait --for=condition=Ready nodes --all --timeout=60s >/dev/null
   log "cluster $name is up in $((SECONDS - start))s, with $nodes fake nodes; kubectl context: $context"
-  log "kubectl for it: $kubectl (or any kubectl on PATH)"
+  local minor=${KUBE_VERSION#v1.}
+  minor=${minor%%.*}
+  log "kubectl for it: $kubectl (or a kubectl 1.$((minor - 1)) to 1.$((minor + 1)) on PATH; bin/lab doctor checks yours)"
 }
 
 # ours tells whether the process PID runs this cluster: its command line

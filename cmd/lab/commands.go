@@ -686,8 +686,12 @@ func cmdDoctor(root string) error {
 	_, errMake := exec.LookPath("make")
 	check("make", errMake, "install make (Debian/Ubuntu: apt-get install make; macOS: xcode-select --install)")
 
-	kubectl, kerr := findKubectl(root)
-	check("kubectl", kerr, "install kubectl, or run `make cluster`, which builds one")
+	k := checkKubectl(root)
+	check(k.what, k.err, k.fix)
+	kubectl, kerr := k.path, error(nil)
+	if kubectl == "" {
+		kerr = k.err
+	}
 	_, dockerErr := exec.LookPath("docker")
 	_, kindErr := exec.LookPath("kind")
 	_, kwokErr := os.Stat(filepath.Join(root, "bin", "kwokctl"))
@@ -725,18 +729,6 @@ func goVersionOK() error {
 		return nil
 	}
 	return fmt.Errorf("this is %s", runtime.Version())
-}
-
-func findKubectl(root string) (string, error) {
-	if p, err := exec.LookPath("kubectl"); err == nil {
-		return p, nil
-	}
-	cache, _ := os.UserCacheDir()
-	matches, _ := filepath.Glob(filepath.Join(cache, "cronlab", "kubernetes-*", "kubectl"))
-	if len(matches) > 0 {
-		return matches[len(matches)-1], nil
-	}
-	return "", fmt.Errorf("not on PATH")
 }
 
 func nextStage(stages []stage, s stage) (stage, bool) {

@@ -1,0 +1,140 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+// Which kubectl the workshop uses. Kubernetes supports kubectl within one
+// minor version of the API server, older or newer; an attendee whose PATH
+// has an older kubectl (1.32 against the workshop's 1.36, say) gets a
+// warning on every command and, past the skew, fields it does not know.
+// `make cluster` builds the matching kubectl into the cache, and the
+// Makefile and scripts use that one; the doctor says when the one on PATH
+// is too far off.
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+)
+
+// workshopMinor is the Kubernetes minor version of the workshop's clusters
+// and envtest: the Makefile's KUBE_VERSION.
+func workshopMinor(root string) (int, error) {
+	raw, err := os.ReadFile(filepath.Join(root, "Makefile"))
+	if err != nil {
+		return 0, err
+	}
+	m := regexp.MustCompile(`(?m)^KUBE_VERSION \?= v1\.(\d+)\.`).FindSubmatch(raw)
+	if m == nil {
+		return 0, fmt.Errorf("the Makefile sets no KUBE_VERSION ?= v1.N.P")
+	}
+	return strconv.Atoi(string(m[1]))
+}
+
+// kubectlMinor asks a kubectl binary for its own minor version.
+func kubectlMinor(kubectl string) (int, error) {
+	out, err := exec.Command(kubectl, "version", "--client", "-o", "json").Output()
+	if err != nil {
+		return 0, fmt.Errorf("%s version --client: %w", kubectl, err)
+	}
+	var v struct {
+		ClientVersion struct {
+			Major, Minor string
+		} `json:"clientVersion"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		return 0, fmt.Errorf("%s version --client: %w", kubectl, err)
+	}
+	// Some builds say "36+".
+	m := regexp.MustCompile(`^\d+`).FindString(v.ClientVersion.Minor)
+	if v.ClientVersion.Major != "1" || m == "" {
+		return 0, fmt.Errorf("%s says it is version %s.%s", kubectl, v.ClientVersion.Major, v.ClientVersion.Minor)
+	}
+	return strconv.Atoi(m)
+}
+
+// withinSkew tells whether kubectl 1.client is supported against an API
+// server 1.server.
+func withinSkew(client, server int) bool {
+	return client >= server-1 && client <= server+1
+}
+
+// cachedKubectls are the kubectls that `make cluster` built, newest last.
+func cachedKubectls() []string {
+	cache, _ := os.UserCacheDir()
+	if x := os.Getenv("XDG_CACHE_HOME"); x != "" {
+		cache = x
+	}
+	matches, _ := filepath.Glob(filepath.Join(cache, "cronlab", "kubernetes-*", "kubectl"))
+	return matches
+}
+
+// A kubectlCheck is the doctor's finding about kubectl: the one to use
+// (if any), the line to print, and what is wrong and how to fix it.
+type kubectlCheck struct {
+	path, what string
+	err        error
+	fix        string
+}
+
+// checkKubectl finds the kubectl to use against the workshop's cluster: the
+// one on PATH if it is within the skew, else the one `make cluster` built.
+func checkKubectl(root string) kubectlCheck {
+	server, err := workshopMinor(root)
+	if err != nil {
+		return kubectlCheck{what: "kubectl", err: err, fix: "run the doctor in a cronlab clone"}
+	}
+	what := fmt.Sprintf("kubectl within one minor version of Kubernetes 1.%d", server)
+	supported := fmt.Sprintf("a kubectl 1.%d to 1.%d", server-1, server+1)
+	onPath, pathErr := exec.LookPath("kubectl")
+	var pathProblem error
+	if pathErr == nil {
+		minor, err := kubectlMinor(onPath)
+		switch {
+		case err != nil:
+			pathProblem = err
+		case withinSkew(minor, server):
+			return kubectlCheck{path: onPath, what: fmt.Sprintf("%s (%s: 1.%d)", what, onPath, minor)}
+		default:
+			pathProblem = fmt.Errorf("the kubectl on PATH (%s) is 1.%d", onPath, minor)
+		}
+	}
+	cached := cachedKubectls()
+	for i := len(cached) - 1; i >= 0; i-- {
+		minor, err := kubectlMinor(cached[i])
+		if err != nil || !withinSkew(minor, server) {
+			continue
+		}
+		if pathProblem != nil {
+			// The Makefile and the scripts use the cached one; a kubectl
+			// typed by hand is the one on PATH.
+			return kubectlCheck{path: cached[i], what: what,
+				err: fmt.Errorf("%w; the one `make cluster` built (%s, 1.%d) is right", pathProblem, cached[i], minor),
+				fix: fmt.Sprintf("put %s first on PATH, or install %s", filepath.Dir(cached[i]), supported)}
+		}
+		return kubectlCheck{path: cached[i], what: fmt.Sprintf("%s (%s: 1.%d; not on PATH, the Makefile uses it)", what, cached[i], minor)}
+	}
+	if pathProblem != nil {
+		return kubectlCheck{path: onPath, what: what, err: pathProblem,
+			fix: fmt.Sprintf("run `make cluster`, which builds a matching kubectl (the Makefile uses it), or install %s", supported)}
+	}
+	return kubectlCheck{what: what, err: fmt.Errorf("not on PATH, and `make cluster` has not built one"),
+		fix: fmt.Sprintf("run `make cluster`, which builds one, or install %s", supported)}
+}
