@@ -20,7 +20,8 @@ cleanup() {
   echo
   if [ -n "$manager_pid" ] && kill -0 "$manager_pid" 2>/dev/null; then
     say "stopping the manager"
-    kill -TERM "$manager_pid" && wait "$manager_pid" 2>/dev/null || true
+    # It may have stopped on the same Ctrl-C meanwhile: no error for that.
+    kill -TERM "$manager_pid" 2>/dev/null && wait "$manager_pid" 2>/dev/null || true
   fi
   "$kubectl" delete -f "$sample" --ignore-not-found --wait=false >/dev/null 2>&1 || true
   say "removed the demo CronJob (its Jobs go with it). The cluster keeps running: 'make cluster-down' removes it."
@@ -56,7 +57,17 @@ declare -A jobs_now
 start=$SECONDS
 while :; do
   if ! kill -0 "$manager_pid" 2>/dev/null; then
-    say "the manager exited; last lines of $log_file:"
+    # Ctrl-C reaches the manager too (it is in the terminal's process group),
+    # and it shuts down cleanly, with status 0: that is the demo's normal
+    # end. Any other status is a failure, shown with the manager's log.
+    status=0
+    wait "$manager_pid" || status=$?
+    manager_pid=
+    if [ "$status" -eq 0 ]; then
+      say "stopped (Ctrl-C); the manager shut down cleanly"
+      exit 130
+    fi
+    say "the manager exited with status $status; last lines of $log_file:"
     tail -n 20 "$log_file"
     exit 1
   fi
