@@ -155,9 +155,13 @@ lab-verify: lab ## For every stage: the starter compiles and vets, its tests fai
 build: manifests generate fmt vet ## Build manager binary.
 	go build -o bin/manager cmd/main.go
 
+# run and run-webhooks start the built manager, not `go run`: Ctrl-C reaches
+# every process of the terminal, and go run passes it on to the manager a
+# second time, which controller-runtime takes for "stop now" (exit 1). Once,
+# the manager shuts down cleanly.
 .PHONY: run
-run: manifests generate fmt vet ## Run the manager on this machine against the current kubeconfig (webhooks off).
-	ENABLE_WEBHOOKS=$${ENABLE_WEBHOOKS:-false} go run ./cmd/main.go
+run: build ## Run the manager on this machine against the current kubeconfig (webhooks off).
+	ENABLE_WEBHOOKS=$${ENABLE_WEBHOOKS:-false} bin/manager
 
 # The API server must reach the manager's webhook server: on the local
 # cluster (make cluster) that is 127.0.0.1; for kind use the gateway of its
@@ -165,12 +169,12 @@ run: manifests generate fmt vet ## Run the manager on this machine against the c
 WEBHOOK_HOST ?= 127.0.0.1
 
 .PHONY: run-webhooks
-run-webhooks: manifests generate fmt vet ## Run the manager here with webhooks on (local certificates; removed again on exit).
+run-webhooks: build ## Run the manager here with webhooks on (local certificates; removed again on exit).
 	go run ./hack/webhook-local --host $(WEBHOOK_HOST) --cert-dir bin/webhook-certs > bin/webhook-local.yaml
 	$(KUBECTL) apply -f bin/webhook-local.yaml
 	@echo "Webhook configurations point at https://$(WEBHOOK_HOST):9443; they are deleted when the manager stops."
 	trap '$(KUBECTL) delete --ignore-not-found -f bin/webhook-local.yaml' EXIT; \
-		ENABLE_WEBHOOKS=true go run ./cmd/main.go --webhook-cert-path=bin/webhook-certs
+		ENABLE_WEBHOOKS=true bin/manager --webhook-cert-path=bin/webhook-certs
 
 # If you wish to build the manager image targeting other platforms you can use the --platform flag.
 # (i.e. docker build --platform linux/arm64). However, you must enable docker buildKit for it.
