@@ -106,7 +106,11 @@ type sharedServer struct {
 	root string // the clone
 }
 
-func newSharedServer(root string) sharedServer {
+// newSharedServer is the shared server of this process's verify slot
+// (verify.go; none outside lab verify).
+func newSharedServer(root string) sharedServer { return sharedServerOf(root, verifySlot) }
+
+func sharedServerOf(root, slot string) sharedServer {
 	return sharedServer{dir: filepath.Join(stateDir(root), "apiserver"+slot), root: root}
 }
 
@@ -538,8 +542,9 @@ func readFile(path string) string {
 }
 
 // cmdStop is `lab stop`: stop the shared API server now.
-func cmdStop(root string) error {
-	s := newSharedServer(root)
+func cmdStop(root string) error { return stopShared(newSharedServer(root)) }
+
+func stopShared(s sharedServer) error {
 	if _, err := s.state(); err != nil {
 		fmt.Println("No shared API server is running for this clone.")
 		return nil

@@ -686,12 +686,8 @@ func cmdDoctor(root string) error {
 	_, errMake := exec.LookPath("make")
 	check("make", errMake, "install make (Debian/Ubuntu: apt-get install make; macOS: xcode-select --install)")
 
-	k := checkKubectl(root)
-	check(k.what, k.err, k.fix)
-	kubectl, kerr := k.path, error(nil)
-	if kubectl == "" {
-		kerr = k.err
-	}
+	kubectl := checkKubectl(root)
+	check(kubectl.what, kubectl.err, kubectl.fix)
 	_, dockerErr := exec.LookPath("docker")
 	_, kindErr := exec.LookPath("kind")
 	_, kwokErr := os.Stat(filepath.Join(root, "bin", "kwokctl"))
@@ -704,8 +700,8 @@ func cmdDoctor(root string) error {
 		check("a way to run a cluster", fmt.Errorf("neither Docker with kind, nor kwokctl in bin/"),
 			"install Docker and kind, or run `make cluster` (no Docker needed)")
 	}
-	if kerr == nil {
-		out, err := output(root, kubectl, "--request-timeout=5s", "get", "--raw", "/readyz")
+	if kubectl.path != "" {
+		out, err := output(root, kubectl.path, "--request-timeout=5s", "get", "--raw", "/readyz")
 		if err != nil {
 			err = fmt.Errorf("%s", lastLines(out, 1))
 		}

@@ -76,11 +76,14 @@ func withinSkew(client, server int) bool {
 	return client >= server-1 && client <= server+1
 }
 
-// cachedKubectls are the kubectls that `make cluster` built, newest last.
+// cachedKubectls are the kubectls that `make cluster` built, newest last,
+// in the Makefile's KUBE_BIN_CACHE: under $XDG_CACHE_HOME or ~/.cache, also
+// on macOS (where os.UserCacheDir would say ~/Library/Caches).
 func cachedKubectls() []string {
-	cache, _ := os.UserCacheDir()
-	if x := os.Getenv("XDG_CACHE_HOME"); x != "" {
-		cache = x
+	cache := os.Getenv("XDG_CACHE_HOME")
+	if cache == "" {
+		home, _ := os.UserHomeDir()
+		cache = filepath.Join(home, ".cache")
 	}
 	matches, _ := filepath.Glob(filepath.Join(cache, "cronlab", "kubernetes-*", "kubectl"))
 	return matches

@@ -127,19 +127,17 @@ func (m mistake) overlay(dir, at string) (string, error) {
 // A catalogueRun checks the catalogues of several stages and keeps their
 // scores.
 type catalogueRun struct {
-	done   map[string]bool
 	caught map[string]int
 }
 
 func newCatalogueRun() *catalogueRun {
-	return &catalogueRun{done: map[string]bool{}, caught: map[string]int{}}
+	return &catalogueRun{caught: map[string]int{}}
 }
 
 // check makes each mistake of stage s in the tree at dir (the starter of
 // the stage after s: s solved, later stages still stubs, as the attendee
 // has it) and runs the stage's check, which must fail.
 func (c *catalogueRun) check(root, dir string, s stage) (problems []string) {
-	c.done[s.ID] = true
 	if !overlayable(s) {
 		for _, m := range s.Mistakes {
 			start := time.Now()
@@ -340,7 +338,6 @@ func firstFailure(rs []results, err error) string {
 // or for the last stage on the reference.
 func (c *catalogueRun) checkOnOwnTree(root string, stages []stage, s stage) ([]string, error) {
 	if len(s.Mistakes) == 0 {
-		c.done[s.ID] = true
 		return nil, nil
 	}
 	var dir string
@@ -358,7 +355,6 @@ func (c *catalogueRun) checkOnOwnTree(root string, stages []stage, s stage) ([]s
 	// Without any mistake the check must pass here, or its failures with
 	// one would say nothing.
 	if rs, err := runChecks(root, dir, s, quiet); err != nil {
-		c.done[s.ID] = true
 		return []string{fmt.Sprintf("stage %s: its check fails on %s before any mistake is made: %s", s.ID, dir, firstFailure(rs, err))}, nil
 	}
 	return c.check(root, dir, s), nil
@@ -411,7 +407,7 @@ func scratchTree(root string) (dir string, cleanup func(), err error) {
 	if err != nil {
 		return "", nil, err
 	}
-	dir = filepath.Join(stateDir(root), "mistakes-tree"+slot)
+	dir = filepath.Join(stateDir(root), "mistakes-tree"+verifySlot)
 	_, _ = output(root, "git", "worktree", "remove", "--force", dir)
 	_ = os.RemoveAll(dir)
 	_, _ = output(root, "git", "worktree", "prune")
@@ -422,7 +418,7 @@ func scratchTree(root string) (dir string, cleanup func(), err error) {
 }
 
 // verifyTree is where lab verify makes its starters, one after the other.
-func verifyTree(root string) string { return filepath.Join(stateDir(root), "verify-tree"+slot) }
+func verifyTree(root string) string { return filepath.Join(stateDir(root), "verify-tree"+verifySlot) }
 
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")

@@ -51,9 +51,9 @@ const (
 	slotEnv = "LAB_VERIFY_SLOT"
 )
 
-// slot is this process's verify slot ("" outside verify's parts): the
-// suffix of the directories it must not share with another part.
-var slot = os.Getenv(slotEnv)
+// verifySlot is this process's verify slot ("" outside verify's parts):
+// the suffix of the directories it must not share with another part.
+var verifySlot = os.Getenv(slotEnv)
 
 // A verifyPart is what one process of verify does: the starter of a stage
 // (and on it, the catalogue of the stage before), or one stage's catalogue
@@ -146,7 +146,7 @@ func verifyJobs() int {
 func runPartsHere(root string, stages []stage, parts []verifyPart, referenceTested bool) []partReport {
 	// Verify runs a few hundred checks and then none: the shared API server
 	// does not wait its 30 idle minutes (in CI it would outlive the job).
-	defer stopServer(root)
+	defer stopServer(newSharedServer(root))
 	var reports []partReport
 	for _, p := range parts {
 		reports = append(reports, runPart(root, stages, p, referenceTested))
@@ -184,10 +184,8 @@ func runPartsAtOnce(root string, parts []verifyPart, referenceTested bool, jobs 
 		return out, r
 	})
 	for k := 1; k <= jobs; k++ {
-		slot = strconv.Itoa(k)
-		stopServer(root)
+		stopServer(sharedServerOf(root, strconv.Itoa(k)))
 	}
-	slot = ""
 	return reports
 }
 
@@ -228,8 +226,8 @@ func inOrder(n, jobs int, w io.Writer, run func(i, slot int) ([]byte, partReport
 	return reports
 }
 
-func stopServer(root string) {
-	if err := cmdStop(root); err != nil {
+func stopServer(s sharedServer) {
+	if err := stopShared(s); err != nil {
 		fmt.Println("stopping the shared API server:", err)
 	}
 }
@@ -324,6 +322,8 @@ func verifyStarter(root string, stages []stage, s stage, withCatalogue, referenc
 	if !ok {
 		return problems, nil
 	}
+	// On a starter that breaks the previous stage, its mistakes would be
+	// caught for the wrong reason: the catalogue waits for a good starter.
 	if _, err := runChecksWith(root, dir, prev, quiet, false, vetted); err != nil {
 		return append(problems, fmt.Sprintf("stage %s: the tests of stage %s fail on its starter, so stage %s depends on code of stage %s or later: %v", s.ID, prev.ID, prev.ID, s.ID, err)), nil
 	}
