@@ -72,7 +72,7 @@ var _ = Describe("Bad CronJobs", func() {
 						return
 					}
 					Expect(err).To(HaveOccurred())
-					Expect(err.Error()).To(Equal(bad.want))
+					Expect(err.Error()).To(Equal(bad.answer(cj)))
 					Expect(apierrors.IsInvalid(err) || apierrors.IsForbidden(err)).To(BeTrue(), "an Invalid (422) or Forbidden (403) answer, not a server error")
 					stored := s.client.Get(ctx, client.ObjectKeyFromObject(cj), &batchv1.CronJob{})
 					Expect(apierrors.IsNotFound(stored)).To(BeTrue(), "nothing was stored")
