@@ -509,6 +509,29 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(ready.Message).To(Equal(`schedule "0 0 30 2 *": never fires: February has no day 30`))
 		})
 
+		It("records the warning once per problem and generation, not on every reconcile", func() {
+			cj := h.createCronJob("typo", "0 0 30 2 *", at(10, 0, 0))
+			h.mustReconcileAt(at(10, 5, 0), cj)
+			h.mustReconcileAt(at(10, 6, 0), cj)
+			febThirtieth := `Warning InvalidSchedule schedule "0 0 30 2 *": never fires: February has no day 30`
+			Expect(h.events()).To(ConsistOf(febThirtieth), "the second reconcile finds it reported in Ready")
+
+			By("recording it again when a new generation still has it")
+			got := h.get(cj)
+			got.Spec.JobTemplate.Spec.Template.Spec.Containers[0].Image = "busybox:1.37"
+			Expect(k8sClient.Update(ctx, got)).To(Succeed())
+			h.mustReconcileAt(at(10, 7, 0), cj)
+			h.mustReconcileAt(at(10, 8, 0), cj)
+			Expect(h.events()).To(ConsistOf(febThirtieth))
+
+			By("recording a new problem at once")
+			got = h.get(cj)
+			got.Spec.TimeZone = ptr.To("Mars/Olympus_Mons")
+			Expect(k8sClient.Update(ctx, got)).To(Succeed())
+			h.mustReconcileAt(at(10, 9, 0), cj)
+			Expect(h.events()).To(ConsistOf(HavePrefix(`Warning UnknownTimeZone timeZone "Mars/Olympus_Mons"`)))
+		})
+
 		It("does nothing for a CronJob that is gone", func() {
 			res, err := h.r.Reconcile(ctx, reconcileRequest(h.ns, "no-such-cronjob"))
 			Expect(err).NotTo(HaveOccurred())

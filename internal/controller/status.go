@@ -180,8 +180,7 @@ func (r *CronJobReconciler) startDueRun(ctx context.Context, cronJob *batchv1.Cr
 		if invalid, ok := errors.AsType[*schedule.InvalidError](err); ok && invalid.Field == "timeZone" {
 			reason = batchv1.ReasonUnknownTimeZone
 		}
-		r.Recorder.Eventf(cronJob, nil, corev1.EventTypeWarning, reason, "Schedule", "%v", err)
-		r.setReady(cronJob, now, metav1.ConditionFalse, reason, err.Error())
+		r.reportUnschedulable(cronJob, now, reason, err)
 		return time.Time{}, nil
 	}
 	if ptr.Deref(cronJob.Spec.Suspend, false) {
@@ -267,6 +266,22 @@ func nextRunMessage(next time.Time, loc *time.Location) string {
 }
 
 // lab:end
+
+// reportUnschedulable tells the user why the CronJob cannot run: with
+// Ready=False for as long as the problem lasts, and with a Warning Event once
+// per problem and generation. The condition is the memory: a reconcile that
+// finds this problem already reported for this generation records no second
+// Event, so `kubectl describe` lists it once, not once per reconcile (and
+// every status write causes one more reconcile).
+func (r *CronJobReconciler) reportUnschedulable(cronJob *batchv1.CronJob, now time.Time, reason string, problem error) {
+	ready := meta.FindStatusCondition(cronJob.Status.Conditions, batchv1.ConditionReady)
+	reported := ready != nil && ready.Status == metav1.ConditionFalse && ready.Reason == reason &&
+		ready.Message == problem.Error() && ready.ObservedGeneration == cronJob.Generation
+	if !reported {
+		r.Recorder.Eventf(cronJob, nil, corev1.EventTypeWarning, reason, "Schedule", "%v", problem)
+	}
+	r.setReady(cronJob, now, metav1.ConditionFalse, reason, problem.Error())
+}
 
 // setReady records whether the controller can schedule the CronJob.
 // meta.SetStatusCondition moves lastTransitionTime only when the status
