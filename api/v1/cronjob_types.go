@@ -236,7 +236,10 @@ const CronJobLabel = "batch.cronlab.dev/cronjob"
 
 // The markers on CronJob describe the resource as a whole: it is namespaced,
 // has a short name for kubectl, keeps its status in a subresource, and adds
-// columns to `kubectl get`, like `kubectl get cronjobs.batch` shows.
+// columns to `kubectl get`, like `kubectl get cronjobs.batch` shows, and the
+// Ready condition's status and reason, so that a CronJob that cannot run
+// (InvalidSchedule, UnknownTimeZone) stands out in the list. Its message (the
+// next run, or what is wrong) is in `kubectl get -o wide` (priority=1).
 
 // +kubebuilder:object:root=true
 // +kubebuilder:resource:scope=Namespaced,shortName=ccj,categories=cronlab
@@ -246,6 +249,9 @@ const CronJobLabel = "batch.cronlab.dev/cronjob"
 // +kubebuilder:printcolumn:name="Suspend",type=boolean,JSONPath=`.spec.suspend`
 // +kubebuilder:printcolumn:name="Active",type=string,JSONPath=`.status.active[*].name`
 // +kubebuilder:printcolumn:name="Last Schedule",type=date,JSONPath=`.status.lastScheduleTime`
+// +kubebuilder:printcolumn:name="Ready",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].status`
+// +kubebuilder:printcolumn:name="Reason",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`
+// +kubebuilder:printcolumn:name="Message",type=string,priority=1,JSONPath=`.status.conditions[?(@.type=="Ready")].message`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:validation:XValidation:rule="size(self.metadata.name) <= 52",message="metadata.name must be at most 52 characters: Job names add 11 characters to it and may have at most 63"
 

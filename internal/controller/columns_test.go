@@ -1,0 +1,81 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package controller
+
+import (
+	"encoding/json"
+	"fmt"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/utils/ptr"
+
+	batchv1 "cronlab.dev/cronlab/api/v1"
+)
+
+// kubectl get asks the API server for a Table, whose columns are the CRD's
+// additionalPrinterColumns; this asks for the same Table.
+func getTable(ns string) *metav1.Table {
+	GinkgoHelper()
+	clientset, err := kubernetes.NewForConfig(cfg)
+	Expect(err).NotTo(HaveOccurred())
+	raw, err := clientset.RESTClient().Get().
+		AbsPath("/apis", batchv1.GroupVersion.Group, batchv1.GroupVersion.Version, "namespaces", ns, "cronjobs").
+		SetHeader("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io").DoRaw(ctx)
+	Expect(err).NotTo(HaveOccurred())
+	var table metav1.Table
+	Expect(json.Unmarshal(raw, &table)).To(Succeed())
+	return &table
+}
+
+var _ = Describe("kubectl get ccj", func() {
+	It("tells a CronJob that cannot run from a healthy one, with the next run in -o wide", func() {
+		h := newHarness()
+		healthy := h.createCronJob("healthy", "*/5 * * * *", at(10, 0, 0))
+		typo := h.createCronJob("typo", "0 0 30 2 *", at(10, 0, 0))
+		nowhere := h.createCronJob("nowhere", "0 9 * * *", at(10, 0, 0), func(cj *batchv1.CronJob) {
+			cj.Spec.TimeZone = ptr.To("Mars/Olympus_Mons")
+		})
+		for _, cj := range []*batchv1.CronJob{healthy, typo, nowhere} {
+			h.mustReconcileAt(at(10, 1, 0), cj)
+		}
+
+		table := getTable(h.ns)
+		var names []string
+		wide := map[string]bool{}
+		for _, c := range table.ColumnDefinitions {
+			names = append(names, c.Name)
+			wide[c.Name] = c.Priority > 0
+		}
+		Expect(names).To(Equal([]string{"Name", "Schedule", "Time Zone", "Suspend", "Active", "Last Schedule", "Ready", "Reason", "Message", "Age"}))
+		Expect(wide).To(HaveKeyWithValue("Message", true), "only in -o wide")
+		Expect(wide).To(HaveKeyWithValue("Reason", false))
+
+		rows := map[string]string{}
+		for _, row := range table.Rows {
+			rows[fmt.Sprint(row.Cells[0])] = fmt.Sprintf("%v | %v | %v", row.Cells[6], row.Cells[7], row.Cells[8])
+		}
+		Expect(rows).To(Equal(map[string]string{
+			"healthy": "True | Scheduling | next run at 2030-01-07T10:05:00Z",
+			"typo":    `False | InvalidSchedule | schedule "0 0 30 2 *": never fires: February has no day 30`,
+			"nowhere": `False | UnknownTimeZone | timeZone "Mars/Olympus_Mons": unknown time zone; use an IANA name such as "Etc/UTC", "Europe/Berlin" or "Asia/Shanghai"`,
+		}))
+	})
+})
