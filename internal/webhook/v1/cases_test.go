@@ -177,3 +177,9 @@ var badInputs = []badInput{
 	{name: "restartPolicy not set", spoil: func(cj *batchv1.CronJob) { cj.Spec.JobTemplate.Spec.Template.Spec.RestartPolicy = "" },
 		want: `spec.jobTemplate.spec.template.spec.restartPolicy: Invalid value: must be OnFailure or Never: the pods of a Job must be able to finish`},
 }
+
+// mayNotCreateJobs is the webhook's answer to a user who may create CronJobs
+// but not Jobs (see "refuses a user who may create CronJobs but not Jobs").
+func mayNotCreateJobs(user, namespace string) string {
+	return fmt.Sprintf("spec.jobTemplate: Forbidden: user %q may not create Jobs in namespace %q, so may not create a CronJob that would create them", user, namespace)
+}

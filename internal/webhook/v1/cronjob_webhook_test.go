@@ -193,7 +193,7 @@ var _ = Describe("Who may create a CronJob", func() {
 		bob := userIn(withWebhooks, ns, "bob", false)
 		cj := validCronJob(ns, "bobs")
 		err := bob.Create(ctx, cj)
-		Expect(err).To(MatchError(fmt.Sprintf(`admission webhook "vcronjob-v1.kb.io" denied the request: CronJob.batch.cronlab.dev "bobs" is invalid: spec.jobTemplate: Forbidden: user "bob" may not create Jobs in namespace %q, so may not create a CronJob that would create them`, ns)))
+		Expect(err).To(MatchError(`admission webhook "vcronjob-v1.kb.io" denied the request: CronJob.batch.cronlab.dev "bobs" is invalid: ` + mayNotCreateJobs("bob", ns)))
 		Expect(apierrors.IsNotFound(withWebhooks.client.Get(ctx, client.ObjectKeyFromObject(cj), &batchv1.CronJob{}))).To(BeTrue())
 	})
 
