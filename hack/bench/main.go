@@ -216,7 +216,7 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 		defer mgr.stop()
 		proc = mgr
 	case "upstream":
-		pid, err := findProcess("kube-controller-manager")
+		pid, err := clusterProcess("kube-controller-manager")
 		if err != nil {
 			return r, err
 		}

@@ -193,25 +193,39 @@ func (p pidProcess) peakRSSMiB() float64 {
 	return 0
 }
 
-// findProcess finds the one process whose executable is named name.
-func findProcess(name string) (int, error) {
-	entries, err := filepath.Glob("/proc/[0-9]*/exe")
+// localCluster is the directory where kwokctl keeps the local cluster of
+// `make cluster` for this HOME (hack/local-cluster.sh: the same CLUSTER_NAME
+// and KWOK_WORKDIR), with a PID file and a log per component.
+func localCluster() string {
+	name := os.Getenv("CLUSTER_NAME")
+	if name == "" {
+		name = "cronlab"
+	}
+	workdir := os.Getenv("KWOK_WORKDIR")
+	if workdir == "" {
+		home, _ := os.UserHomeDir()
+		workdir = filepath.Join(home, ".kwok")
+	}
+	return filepath.Join(workdir, "clusters", name)
+}
+
+// clusterProcess finds a component of this HOME's local cluster by the PID
+// file kwokctl wrote for it, never by its name: on a shared machine another
+// user's cluster runs the same programs.
+func clusterProcess(component string) (int, error) {
+	file := filepath.Join(localCluster(), "pids", component+".pid")
+	raw, err := os.ReadFile(file)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("no %s of the local cluster (%v): run `make cluster` first", component, err)
 	}
-	var found []int
-	for _, e := range entries {
-		target, err := os.Readlink(e)
-		if err != nil || filepath.Base(target) != name {
-			continue
-		}
-		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(e)))
-		found = append(found, pid)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
+	if err != nil {
+		return 0, fmt.Errorf("%s: not a PID: %v", file, err)
 	}
-	if len(found) != 1 {
-		return 0, fmt.Errorf("want exactly one %s process (the local cluster's, `make cluster`), found %d", name, len(found))
+	if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); err != nil {
+		return 0, fmt.Errorf("%s names PID %d, which is not running: run `make cluster` again", file, pid)
 	}
-	return found[0], nil
+	return pid, nil
 }
 
 func numCPU() int { return goruntime.NumCPU() }
@@ -229,8 +243,7 @@ func reconcileErrors(o options, ctl, ns string) int {
 	case "cronlab":
 		logs, marker = []string{filepath.Join(o.out, "manager.log")}, "Reconciler error"
 	case "upstream":
-		home, _ := os.UserHomeDir()
-		logs, _ = filepath.Glob(filepath.Join(home, ".kwok", "clusters", "*", "logs", "kube-controller-manager.log"))
+		logs = []string{filepath.Join(localCluster(), "logs", "kube-controller-manager.log")}
 		marker = "error syncing CronJobController " + ns + "/"
 	default:
 		return 0
