@@ -49,7 +49,7 @@ func TestListThenWatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := &envtest.Environment{BinaryAssetsDirectory: assets}
-	cfg, err := env.Start()
+	cfg, err := utils.StartEnvtest(env)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,7 +58,7 @@ func run(m *testing.M) int {
 		ErrorIfCRDPathMissing: true,
 		BinaryAssetsDirectory: assets,
 	})
-	if _, err := env.Start(); err != nil {
+	if _, err := utils.StartEnvtest(env); err != nil {
 		fmt.Fprintln(os.Stderr, "starting envtest:", err)
 		return 1
 	}

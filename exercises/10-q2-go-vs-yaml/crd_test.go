@@ -192,7 +192,7 @@ func startAPIServer(crd *apiextensionsv1.CustomResourceDefinition) (client.Clien
 		// the one other tests expect. Always our own.
 		UseExistingCluster: ptr.To(false),
 	})
-	cfg, err := server.env.Start()
+	cfg, err := utils.StartEnvtest(server.env)
 	if err != nil {
 		return nil, nil, err
 	}

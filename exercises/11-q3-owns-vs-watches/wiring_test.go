@@ -254,7 +254,7 @@ func startManager(t *testing.T) (client.Client, ctrl.Manager) {
 		ErrorIfCRDPathMissing: true,
 		BinaryAssetsDirectory: assets,
 	})
-	cfg, err := env.Start()
+	cfg, err := utils.StartEnvtest(env)
 	if err != nil {
 		t.Fatal(err)
 	}

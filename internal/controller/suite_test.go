@@ -75,7 +75,7 @@ var _ = BeforeSuite(func() {
 		BinaryAssetsDirectory: envtestAssets(),
 	})
 	var err error
-	cfg, err = testEnv.Start()
+	cfg, err = utils.StartEnvtest(testEnv)
 	Expect(err).NotTo(HaveOccurred())
 
 	k8sClient, err = client.New(cfg, client.Options{Scheme: scheme.Scheme})

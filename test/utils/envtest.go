@@ -82,12 +82,27 @@ func StartAPIServer(t TB, root string) *rest.Config {
 			ErrorIfCRDPathMissing: true,
 			BinaryAssetsDirectory: assets,
 		})
-		shared.cfg, shared.err = shared.env.Start()
+		shared.cfg, shared.err = StartEnvtest(shared.env)
 	})
 	if shared.err != nil {
 		t.Fatal(shared.err)
 	}
 	return rest.CopyConfig(shared.cfg)
+}
+
+// StartEnvtest starts env. envtest starts etcd and kube-apiserver first and
+// installs the CRDs after; when that fails (a CRD that the API server
+// refuses, such as a CEL rule over its cost budget), Start returns the error
+// and leaves the two running, with no one to stop them: two orphans on the
+// attendee's machine for every failed check. StartEnvtest stops them.
+func StartEnvtest(env *envtest.Environment) (*rest.Config, error) {
+	cfg, err := env.Start()
+	if err != nil {
+		if stopErr := env.Stop(); stopErr != nil {
+			err = fmt.Errorf("%w (and stopping etcd and kube-apiserver again: %v)", err, stopErr)
+		}
+	}
+	return cfg, err
 }
 
 // shared is the API server of StartAPIServer, one per test binary.

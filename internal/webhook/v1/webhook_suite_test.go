@@ -123,7 +123,7 @@ func startAPIServer(webhooks *envtest.WebhookInstallOptions) *apiServer {
 	if webhooks != nil {
 		env.WebhookInstallOptions = *webhooks
 	}
-	cfg, err := env.Start()
+	cfg, err := utils.StartEnvtest(env)
 	Expect(err).NotTo(HaveOccurred())
 	c, err := client.New(cfg, client.Options{Scheme: scheme.Scheme})
 	Expect(err).NotTo(HaveOccurred())
