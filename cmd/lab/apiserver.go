@@ -402,7 +402,7 @@ func deleteNamespace(ctx context.Context, kube kubernetes.Interface, name string
 func serveAPIServer(dir, hash string) error {
 	s := sharedServer{dir: dir}
 	env := utils.WithoutWatchCache(&envtest.Environment{UseExistingCluster: ptr.To(false)})
-	if _, err := env.Start(); err != nil {
+	if _, err := utils.StartEnvtest(env); err != nil {
 		return err
 	}
 	defer func() {
