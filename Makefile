@@ -95,20 +95,51 @@ cluster-down: kwok ## Delete the local cluster, and stop the processes kwokctl r
 test-cluster-isolation: kwok ## With the local cluster up: a second one under another HOME; each cluster-down leaves the other serving (ends with this one down).
 	@KUBE_BIN_CACHE=$(KUBE_BIN_CACHE) KUBECTL=$(KUBECTL) hack/test-cluster-isolation.sh
 
-# kind needs Docker. The node image is pinned so that every attendee runs
-# the same Kubernetes release.
-KIND ?= kind
+# kind needs Docker. kind is pinned like every other tool (installed into bin/
+# from the Go module proxy; set KIND to use another), and its node image by
+# digest: kind supports a node image only with the kind release that built it,
+# and a tag alone may name an image built for another release. KIND_NODE_IMAGE
+# is the Kubernetes 1.36 image that the release notes of KIND_VERSION list
+# (https://github.com/kubernetes-sigs/kind/releases/tag/v0.33.0); docs/clusters.md
+# says how to move both to a later release.
+KIND_VERSION ?= v0.33.0
+KIND_NODE_IMAGE ?= kindest/node:v1.36.4@sha256:099e049362a1526b2db71494e1947aae99bd16290d7c895f2b7ea312e3cbfaed
+KIND_PINNED = $(LOCALBIN)/kind
+KIND ?= $(KIND_PINNED)
 KIND_CLUSTER ?= cronlab
-KIND_NODE_IMAGE ?= kindest/node:v1.36.1
+# The pinned kind is installed only when it is the one used.
+KIND_TOOL = $(if $(filter $(KIND_PINNED),$(KIND)),$(KIND_PINNED))
 
 .PHONY: kind-cluster
-kind-cluster: ## Start a kind cluster (needs Docker and kind).
+kind-cluster: ## Start a kind cluster with the pinned kind and node image (needs Docker).
+	@hack/need-docker.sh $(CONTAINER_TOOL) "make kind-cluster"
+	@$(MAKE) --no-print-directory $(KIND_TOOL) kind-create
+
+.PHONY: kind-create
+kind-create:
 	$(KIND) get clusters | grep -qx $(KIND_CLUSTER) || $(KIND) create cluster --name $(KIND_CLUSTER) --image $(KIND_NODE_IMAGE)
 	$(KUBECTL) config use-context kind-$(KIND_CLUSTER)
 
+.PHONY: kind-load
+kind-load: ## Build the operator's image (IMG) and load it into the kind cluster, for make deploy or the chart.
+	@hack/need-docker.sh $(CONTAINER_TOOL) "make kind-load"
+	@$(MAKE) --no-print-directory $(KIND_TOOL) docker-build
+	$(KIND) load docker-image $(IMG) --name $(KIND_CLUSTER)
+
 .PHONY: kind-down
 kind-down: ## Delete the kind cluster.
+	@hack/need-docker.sh $(CONTAINER_TOOL) "make kind-down"
+	@$(MAKE) --no-print-directory $(KIND_TOOL) kind-delete
+
+.PHONY: kind-delete
+kind-delete:
 	$(KIND) delete cluster --name $(KIND_CLUSTER)
+
+.PHONY: verify-kind
+verify-kind: kind ## The pinned kind builds and runs, and KIND_NODE_IMAGE names its image by digest.
+	@$(KIND_PINNED) version | grep -q "kind $(KIND_VERSION) " || { echo "bin/kind is not kind $(KIND_VERSION): $$($(KIND_PINNED) version)"; exit 1; }
+	@echo "$(KIND_NODE_IMAGE)" | grep -Eq '^kindest/node:v1\.[0-9]+\.[0-9]+@sha256:[0-9a-f]{64}$$' || { echo "KIND_NODE_IMAGE must be kindest/node:vX.Y.Z@sha256:<digest>, is $(KIND_NODE_IMAGE)"; exit 1; }
+	@echo "kind: $$($(KIND_PINNED) version); node image: $(KIND_NODE_IMAGE)"
 
 .PHONY: demo
 demo: cluster install build ## Start the local cluster, run the operator and show a CronJob at work (Ctrl-C stops).
@@ -286,6 +317,11 @@ $(ENVTEST): $(LOCALBIN)
 helm: $(HELM) ## Download helm locally if necessary.
 $(HELM): $(LOCALBIN)
 	$(call go-install-tool,$(HELM),helm.sh/helm/v3/cmd/helm,$(HELM_VERSION))
+
+.PHONY: kind
+kind: $(KIND_PINNED) ## Install the pinned kind into bin/ (running it needs Docker).
+$(KIND_PINNED): $(LOCALBIN)
+	$(call go-install-tool,$(KIND_PINNED),sigs.k8s.io/kind,$(KIND_VERSION))
 
 .PHONY: kwok
 kwok: $(KWOKCTL) $(KWOK) ## Download kwokctl and kwok locally if necessary.
