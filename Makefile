@@ -29,7 +29,9 @@ CONTAINER_TOOL ?= docker
 
 # Setting SHELL to bash allows bash commands to be executed by recipes.
 # Options are set to exit when a recipe line exits non-zero or a piped command fails.
-SHELL = /usr/bin/env bash -o pipefail
+# -e is in SHELL itself, not only in .SHELLFLAGS: make 3.81, the one of stock
+# macOS, ignores .SHELLFLAGS (docs/laptops.md).
+SHELL = /usr/bin/env bash -e -o pipefail
 .SHELLFLAGS = -ec
 
 .PHONY: all
@@ -341,7 +343,7 @@ setup-envtest: envtest ## Get etcd, kube-apiserver and kubectl for envtest: down
 # $2 - package url which can be installed
 # $3 - specific version of package
 define go-install-tool
-@[ -f "$(1)-$(3)" ] && [ "$$(readlink -- "$(1)" 2>/dev/null)" = "$(1)-$(3)" ] || { \
+@[ -f "$(1)-$(3)" ] && [ "$$(readlink -- "$(1)" 2>/dev/null)" = "$(notdir $(1))-$(3)" ] || { \
 set -e; \
 package=$(2)@$(3) ;\
 echo "Downloading $${package}" ;\
@@ -349,5 +351,5 @@ rm -f "$(1)" ;\
 GOBIN="$(LOCALBIN)" go install $${package} ;\
 mv "$(LOCALBIN)/$$(basename "$(1)")" "$(1)-$(3)" ;\
 } ;\
-ln -sf "$$(realpath "$(1)-$(3)")" "$(1)"
+ln -sf "$(notdir $(1))-$(3)" "$(1)"
 endef

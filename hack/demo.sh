@@ -52,8 +52,10 @@ snapshot() {
     -o custom-columns='r:.reason,m:.note,m2:.message' 2>/dev/null |
     awk '{r=$1; $1=""; sub(/^ +/, ""); sub(/ +<none>$/, ""); sub(/^<none> +/, ""); printf "event    %s: %s\n", r, $0}'
 }
-declare -A seen
-declare -A jobs_now
+# The lines printed so far, one per line: a file and grep -Fx rather than an
+# associative array, which macOS's bash 3.2 does not have (docs/laptops.md).
+seen=bin/demo-seen.txt
+: > "$seen"
 start=$SECONDS
 while :; do
   if ! kill -0 "$manager_pid" 2>/dev/null; then
@@ -72,23 +74,19 @@ while :; do
     exit 1
   fi
   current=$(snapshot)
-  jobs_now=()
   while IFS= read -r line; do
     [ -n "$line" ] || continue
-    if [[ $line == job* ]]; then jobs_now[$(awk '{print $2}' <<<"$line")]=1; fi
-    if [ -z "${seen[$line]:-}" ]; then
-      seen[$line]=1
+    if ! grep -Fxq -- "$line" "$seen"; then
+      printf '%s\n' "$line" >> "$seen"
       say "$line"
     fi
   done <<<"$current"
-  # A Job that disappears was deleted by the history limit.
-  for key in "${!seen[@]}"; do
-    if [[ $key == job* ]]; then
-      name=$(awk '{print $2}' <<<"$key")
-      if [ -z "${jobs_now[$name]:-}" ] && [ -z "${seen[gone $name]:-}" ]; then
-        seen["gone $name"]=1
-        say "job      $name  deleted (history limit)"
-      fi
+  # A Job seen before and no longer listed was deleted by the history limit.
+  for name in $(awk '$1 == "job" {print $2}' "$seen" | sort -u); do
+    if ! awk -v n="$name" '$1 == "job" && $2 == n {found=1} END {exit !found}' <<<"$current" &&
+      ! grep -Fxq -- "gone $name" "$seen"; then
+      printf 'gone %s\n' "$name" >> "$seen"
+      say "job      $name  deleted (history limit)"
     fi
   done
   if [ "$seconds" -gt 0 ] && [ $((SECONDS - start)) -ge "$seconds" ]; then

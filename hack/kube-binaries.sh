@@ -34,6 +34,7 @@ shift 2
 ETCD_VERSION=${ETCD_VERSION:-v3.6.8}
 
 log() { printf '[kube-binaries] %s\n' "$*" >&2; }
+root=$(cd "$(dirname "$0")/.." && pwd)
 
 [[ $version =~ ^v1\.([0-9]+)\.([0-9]+)$ ]] || {
   echo "K8S_VERSION must look like v1.36.3, got '$version'" >&2
@@ -61,28 +62,36 @@ work=$(mktemp -d "${dest%/}/.build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export CGO_ENABLED=0 GOFLAGS=-mod=mod
 
-# download BINARY: fetch the official release build into $work/out, or fail.
+# download BINARY: fetch the official release build into $work/out, checked
+# against its published SHA-256 sum, or fail. hack/fetch does the download and
+# the check in Go: stock macOS has no sha256sum (docs/laptops.md). etcd ships a
+# .tar.gz for Linux and a .zip for macOS and Windows; dl.k8s.io has
+# kube-apiserver, kube-controller-manager and kube-scheduler for Linux only,
+# so on a Mac those are built.
 download() {
-  local b=$1 os arch url sum
+  local b=$1 os arch url
   os=$(go env GOOS) arch=$(go env GOARCH)
-  command -v curl >/dev/null && command -v sha256sum >/dev/null || return 1
-  local get=(curl -fsSL --connect-timeout 10 --max-time 600)
   mkdir -p "$work/out" "$work/dl"
   if [ "$b" = etcd ]; then
-    local tgz="etcd-$ETCD_VERSION-$os-$arch.tar.gz"
+    local ext=tar.gz
+    [ "$os" = linux ] || ext=zip
+    local archive="etcd-$ETCD_VERSION-$os-$arch.$ext"
     url="https://github.com/etcd-io/etcd/releases/download/$ETCD_VERSION"
-    "${get[@]}" "$url/$tgz" -o "$work/dl/$tgz" 2>>"$work/download.log" || return 1
-    sum=$("${get[@]}" "$url/SHA256SUMS" 2>>"$work/download.log" | awk -v f="$tgz" '$2 == f {print $1}') || return 1
-    echo "$sum  $work/dl/$tgz" | sha256sum -c --quiet - || return 1
-    tar -xzf "$work/dl/$tgz" -C "$work/dl" && mv "$work/dl/etcd-$ETCD_VERSION-$os-$arch/etcd" "$work/out/etcd"
+    fetch -sum "$url/SHA256SUMS" -name "$archive" "$url/$archive" "$work/dl/$archive" || return 1
+    if [ "$ext" = zip ]; then
+      unzip -q "$work/dl/$archive" -d "$work/dl" || return 1
+    else
+      tar -xzf "$work/dl/$archive" -C "$work/dl" || return 1
+    fi
+    mv "$work/dl/etcd-$ETCD_VERSION-$os-$arch/etcd" "$work/out/etcd"
   else
     url="https://dl.k8s.io/release/$version/bin/$os/$arch/$b"
-    "${get[@]}" "$url" -o "$work/out/$b" 2>>"$work/download.log" || return 1
-    sum=$("${get[@]}" "$url.sha256" 2>>"$work/download.log") || return 1
-    echo "$sum  $work/out/$b" | sha256sum -c --quiet - || { rm -f "$work/out/$b"; return 1; }
+    fetch -sum "$url.sha256" "$url" "$work/out/$b" || return 1
     chmod +x "$work/out/$b"
   fi
 }
+
+fetch() { (cd "$root" && go run ./hack/fetch -timeout 10m "$@") 2>>"$work/download.log"; }
 
 # build_with_progress NAME PACKAGE GO-BUILD-COMMAND...: runs a `go build -v`,
 # which names each package as it compiles it, and turns those names into a
@@ -119,13 +128,15 @@ if [ "${KUBE_BINARIES_BUILD:-0}" != 1 ]; then
     fi
   done
   if [ ${#to_build[@]} -gt 0 ]; then
-    reason=$(grep -o 'Could not resolve host[^)]*\|Failed to connect[^)]*\|timed out\|The requested URL returned error: [0-9]*' "$work/download.log" 2>/dev/null | head -n 1 || true)
-    log "could not download [${to_build[*]}] (${reason:-see above}); building them instead"
+    reason=$(sed -n 's/^fetch: //p' "$work/download.log" 2>/dev/null | head -n 1 || true)
+    log "could not download [${to_build[*]}] (${reason:-no reason given}); building them instead"
   fi
 else
   to_build=("${missing[@]}")
 fi
-missing_built=("${to_build[@]}")
+# ${a[@]+"${a[@]}"}: an empty array under set -u is an error in bash before
+# 4.4, such as the 3.2 of macOS.
+missing_built=(${to_build[@]+"${to_build[@]}"})
 
 if [ ${#to_build[@]} -gt 0 ]; then
   log "building [${to_build[*]}] for Kubernetes $version from the Go module proxy into $dest"
@@ -133,14 +144,14 @@ if [ ${#to_build[@]} -gt 0 ]; then
 fi
 
 kube_targets=()
-for b in "${to_build[@]}"; do
+for b in ${to_build[@]+"${to_build[@]}"}; do
   [ "$b" = etcd ] || kube_targets+=("k8s.io/kubernetes/cmd/$b")
 done
 
 if [ ${#kube_targets[@]} -gt 0 ]; then
   mkdir -p "$work/kube" && cd "$work/kube"
   log "fetching k8s.io/kubernetes@$version (module source, about 60 MB the first time)"
-  gomod=$(go mod download -json "k8s.io/kubernetes@$version" | sed -n 's/^\s*"GoMod": "\(.*\)",$/\1/p')
+  gomod=$(go mod download -json "k8s.io/kubernetes@$version" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",$/\1/p')
   [ -n "$gomod" ] || { echo "could not download k8s.io/kubernetes@$version: is the Go module proxy reachable (go env GOPROXY)?" >&2; exit 1; }
   {
     echo "module cronlab.dev/kube-binaries"
@@ -150,7 +161,7 @@ if [ ${#kube_targets[@]} -gt 0 ]; then
     echo "require k8s.io/kubernetes $version"
     echo
     # Every "k8s.io/x => ./staging/src/k8s.io/x" becomes "k8s.io/x => k8s.io/x v0.MINOR.PATCH".
-    sed -n 's#^\s*\(k8s\.io/[a-z0-9./-]*\) => \./staging/.*#replace \1 => \1 '"$staging_version"'#p' "$gomod"
+    sed -n 's#^[[:space:]]*\(k8s\.io/[a-z0-9./-]*\) => \./staging/.*#replace \1 => \1 '"$staging_version"'#p' "$gomod"
   } > go.mod
   log "go.mod replaces $(grep -c '^replace' go.mod) staging modules with their $staging_version releases"
 
@@ -171,7 +182,7 @@ if [ ${#kube_targets[@]} -gt 0 ]; then
   done
 fi
 
-for b in "${missing_built[@]}"; do
+for b in ${missing_built[@]+"${missing_built[@]}"}; do
   [ "$b" = etcd ] || continue
   mkdir -p "$work/etcd" && cd "$work/etcd"
   printf 'module cronlab.dev/etcd-binary\n\ngo 1.26\n\nrequire go.etcd.io/etcd/server/v3 %s\n' "$ETCD_VERSION" > go.mod

@@ -42,7 +42,7 @@ exists() { "$KWOKCTL" get clusters 2>/dev/null | grep -qx "$name"; }
 #    pod-container-running-failed.stage.kwok.x-k8s.io=true fail, for failed Jobs.
 stages() {
   local dir out=$1
-  dir=$(cd "$here" && go mod download -json "sigs.k8s.io/kwok@$KWOK_VERSION" | sed -n 's/^\s*"Dir": "\(.*\)",$/\1/p')
+  dir=$(cd "$here" && go mod download -json "sigs.k8s.io/kwok@$KWOK_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
   [ -d "$dir/kustomize/stage" ] || { log "could not fetch sigs.k8s.io/kwok@$KWOK_VERSION through the Go module proxy"; exit 1; }
   : > "$out"
   for f in node/fast/node-initialize.yaml node/heartbeat-with-lease/node-heartbeat-with-lease.yaml \

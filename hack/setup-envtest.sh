@@ -39,18 +39,22 @@ fi
 mkdir -p "$store"
 download_log=$store/download.log
 log "no Kubernetes $minor test binaries in $store yet; trying setup-envtest's download"
-if path=$(timeout 300 "$setup_envtest" use "$minor.x" --bin-dir "$store" -p path 2>"$download_log") && check_dir "$path"; then
+# A download that hangs on a blocked network gives way to the build after five
+# minutes. hack/deadline does what GNU timeout does, which stock macOS lacks.
+if path=$(cd "$here/.." && go run ./hack/deadline 300 "$setup_envtest" use "$minor.x" --bin-dir "$store" -p path 2>"$download_log") &&
+  check_dir "$path"; then
   echo "$path"
   exit 0
 fi
-reason=$(grep -o 'no such host\|i/o timeout\|connection refused\|certificate[^"]*' "$download_log" | head -n 1 || true)
+reason=$(grep -Eo 'no such host|i/o timeout|connection refused|certificate[^"]*|still ran after [0-9a-z]*' "$download_log" | head -n 1 || true)
 log "the download failed (${reason:-see $download_log})"
 log "falling back to building $kube_version from the Go module proxy (a cold build takes ~10 minutes)"
 
 "$here/kube-binaries.sh" "$build_cache" "$kube_version" etcd kube-apiserver kubectl
 
 # setup-envtest sideload takes a .tar.gz and keeps the base names of its files.
-tarball=$(mktemp "${TMPDIR:-/tmp}/envtest-$kube_version.XXXXXX.tar.gz")
+# The X's end the template: BSD mktemp (macOS) replaces only trailing X's.
+tarball=$(mktemp "${TMPDIR:-/tmp}/envtest-$kube_version.XXXXXX")
 trap 'rm -f "$tarball"' EXIT
 tar -C "$build_cache" -czf "$tarball" etcd kube-apiserver kubectl
 "$setup_envtest" sideload "${kube_version#v}" --bin-dir "$store" -p path < "$tarball" >/dev/null
