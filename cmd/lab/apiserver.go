@@ -98,7 +98,7 @@ type process struct {
 
 // ours tells whether p is still the process that was recorded.
 func (p process) ours() bool {
-	return p.PID > 0 && p.Args != "" && syscall.Kill(p.PID, 0) == nil && argsOf(p.PID) == p.Args
+	return p.PID > 0 && p.Args != "" && alive(p.PID) && argsOf(p.PID) == p.Args
 }
 
 type sharedServer struct {
@@ -231,7 +231,7 @@ func (s sharedServer) start(hash string) error {
 	cmd := exec.Command(self, "serve-apiserver", s.dir, hash)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.Env = append(os.Environ(), "KUBEBUILDER_ASSETS="+assets)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = detached()
 	fmt.Print("  starting a shared etcd and kube-apiserver for the checks (once: later checks reuse it) ...")
 	begin := time.Now()
 	if err := cmd.Start(); err != nil {
@@ -270,7 +270,7 @@ func (s sharedServer) stop() error {
 	}
 	for _, p := range signalled {
 		if p.ours() {
-			_ = syscall.Kill(p.PID, syscall.SIGTERM)
+			terminate(p.PID)
 		}
 	}
 	all := append([]process{state.Server}, state.Children...)
@@ -285,7 +285,7 @@ func (s sharedServer) stop() error {
 		if orphans && time.Since(start) > 5*time.Second {
 			for _, p := range state.Children {
 				if p.ours() {
-					_ = syscall.Kill(p.PID, syscall.SIGKILL)
+					kill(p.PID)
 				}
 			}
 		}
@@ -471,9 +471,9 @@ func lockFile(path string, waiting func()) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := lock(f, false); err != nil {
 		waiting()
-		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		if err := lock(f, true); err != nil {
 			_ = f.Close()
 			return nil, err
 		}

@@ -680,11 +680,12 @@ func cmdDoctor(root string) error {
 		ok = false
 		fmt.Printf("  MISSING %s: %v\n        fix: %s\n", what, err, fix)
 	}
+	for _, f := range laptopFindings(root) {
+		check(f.what, f.err, f.fix)
+	}
 	check("Go 1.26 or newer ("+runtime.Version()+")", goVersionOK(), "install Go 1.26 from https://go.dev/dl")
 	_, err := exec.LookPath("git")
 	check("git", err, "install git")
-	_, errMake := exec.LookPath("make")
-	check("make", errMake, "install make (Debian/Ubuntu: apt-get install make; macOS: xcode-select --install)")
 
 	kubectl := checkKubectl(root)
 	check(kubectl.what, kubectl.err, kubectl.fix)
