@@ -46,14 +46,7 @@ func TestTheDoctorComparesKindWithThePinnedReleaseAndAsksDockerItself(t *testing
 		{"a daemon that does not answer", dockerFinding(nil, "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?\n", exit1),
 			"`docker info` cannot reach it: Cannot connect to the Docker daemon", "systemctl start docker"},
 	} {
-		switch {
-		case c.wantErr == "" && c.got.err != nil:
-			t.Errorf("%s: want ok, got %v", c.name, c.got.err)
-		case c.wantErr != "" && (c.got.err == nil || !strings.Contains(c.got.err.Error(), c.wantErr)):
-			t.Errorf("%s: want an error with %q, got %v", c.name, c.wantErr, c.got.err)
-		case !strings.Contains(c.got.fix, c.wantFix):
-			t.Errorf("%s: want a fix with %q, got %q", c.name, c.wantFix, c.got.fix)
-		}
+		expectFinding(t, c.name, c.got, c.wantErr, c.wantFix)
 	}
 }
 
@@ -79,5 +72,19 @@ func TestTheMakefilePinsKindAndItsNodeImageByDigest(t *testing.T) {
 	raw, _ := os.ReadFile(filepath.Join(root, "docs", "clusters.md"))
 	if !strings.Contains(string(raw), image) || !strings.Contains(string(raw), version) {
 		t.Errorf("docs/clusters.md should name the pinned kind %s and node image %s", version, image)
+	}
+}
+
+// expectFinding checks one line of the doctor: ok when wantErr is "", else
+// an error that contains wantErr and a fix that contains wantFix.
+func expectFinding(t *testing.T, name string, got finding, wantErr, wantFix string) {
+	t.Helper()
+	switch {
+	case wantErr == "" && got.err != nil:
+		t.Errorf("%s: want ok, got %v", name, got.err)
+	case wantErr != "" && (got.err == nil || !strings.Contains(got.err.Error(), wantErr)):
+		t.Errorf("%s: want an error with %q, got %v", name, wantErr, got.err)
+	case !strings.Contains(got.fix, wantFix):
+		t.Errorf("%s: want a fix with %q, got %q", name, wantFix, got.fix)
 	}
 }

@@ -43,14 +43,7 @@ func TestTheDoctorKnowsTheLaptop(t *testing.T) {
 		{"no room", diskFinding("/home/a/.cache/go-build", 3<<30, nil, false), "has 3.0 GiB free", "GOCACHE"},
 		{"built already", diskFinding("/home/a/.cache/go-build", 1<<30, nil, true), "", ""},
 	} {
-		switch {
-		case c.wantErr == "" && c.got.err != nil:
-			t.Errorf("%s: want ok, got %v", c.name, c.got.err)
-		case c.wantErr != "" && (c.got.err == nil || !strings.Contains(c.got.err.Error(), c.wantErr)):
-			t.Errorf("%s: want an error with %q, got %v", c.name, c.wantErr, c.got.err)
-		case !strings.Contains(c.got.fix, c.wantFix):
-			t.Errorf("%s: want a fix with %q, got %q", c.name, c.wantFix, c.got.fix)
-		}
+		expectFinding(t, c.name, c.got, c.wantErr, c.wantFix)
 	}
 	if got := platformFinding("linux", "amd64", "Linux version 5.15.153.1-microsoft-standard-WSL2", "/home/a/cronlab"); !strings.Contains(got.what, "WSL2") {
 		t.Errorf("WSL2 is not named: %q", got.what)
