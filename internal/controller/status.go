@@ -172,8 +172,9 @@ func (r *CronJobReconciler) startDueRun(ctx context.Context, cronJob *batchv1.Cr
 	}
 
 	// A schedule or time zone that does not parse is the user's to fix. It
-	// goes to an Event and a condition; retrying would not help, and the
-	// user's fix is an update that triggers a new reconcile anyway.
+	// goes to an Event and a condition (reportUnschedulable, which records
+	// the Event once per problem, not on every reconcile); retrying would not
+	// help, and the user's fix is an update that triggers a new reconcile.
 	sched, err := schedule.Parse(cronJob.Spec.Schedule, ptr.Deref(cronJob.Spec.TimeZone, ""))
 	if err != nil {
 		reason := batchv1.ReasonInvalidSchedule
