@@ -514,7 +514,8 @@ var _ = Describe("CronJob Reconciler", func() {
 			h.mustReconcileAt(at(10, 5, 0), cj)
 			h.mustReconcileAt(at(10, 6, 0), cj)
 			febThirtieth := `Warning InvalidSchedule schedule "0 0 30 2 *": never fires: February has no day 30`
-			Expect(h.events()).To(ConsistOf(febThirtieth), "the second reconcile finds it reported in Ready")
+			Expect(h.events()).To(ConsistOf(febThirtieth),
+				"two reconciles, one Event: report it with reportUnschedulable, which records the Event only when the Ready condition does not say this problem yet")
 
 			By("recording it again when a new generation still has it")
 			got := h.get(cj)
