@@ -155,7 +155,12 @@ func cmdCheck(root string, stages []stage, s stage, v verbosity) error {
 		fmt.Println("  (could not save the result:", saveErr, ")")
 	}
 	if err != nil {
-		fmt.Printf("\nNot yet. %s\n  hint: %s\n  more: %s\n", err, s.Hint, s.readme())
+		h := s.levels()[0]
+		if first, ok := earliestFailure(rs); ok {
+			h = s.hintFor(first)
+		}
+		fmt.Printf("\nNot yet. %s\n  hint: %s\n  more: %s, and bin/lab hint (the next hint, a level at a time)\n",
+			err, strings.ReplaceAll(h.text(), "\n", " "), s.readme())
 		if files := todoFiles(".", "", s.ID); len(files) > 0 {
 			fmt.Printf("  still TODO(lab %s): %s\n", s.ID, strings.Join(files, ", "))
 		}

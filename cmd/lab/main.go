@@ -46,9 +46,14 @@ const usage = `usage: lab <command> [stage]
   list [--run]      the stages, with the result of each one's last check in this clone
                     (--run: check every stage now, which takes minutes)
   start <stage>     make branch lab/<stage>: the reference with this stage (and later ones) to write
-  check [-v] [<stage>]
+  check [-v] [--json] [<stage>]
                     run the stage's tests (default: the stage of the current lab/ branch) and
-                    explain each failure; -v also prints the tests' whole output
+                    explain each failure; -v also prints the tests' whole output; --json prints
+                    the result for tools instead (docs/lab-json.md)
+  hint [<stage>]    the next hint of the stage: first one for your last check's failure, then
+                    the general ones, a level at a time (a nudge, where to look, a snippet)
+  status            every stage: passed, in progress or not started, its last check and the
+                    hints shown, and a bar for the whole workshop
   solution <stage>  show the reference code of the stage, as a diff against its starter
   branches          make every lab/<stage> branch, for an instructor to push
   doctor            check what the workshop needs on this machine, and say how to fix what is missing
@@ -112,7 +117,21 @@ func main() {
 		if flags["v"] || flags["verbose"] {
 			v = fullText
 		}
+		if flags["json"] {
+			err = withStage(stages, arg, func(s stage) error { return cmdCheckJSON(root, s) })
+			break
+		}
 		err = withStage(stages, arg, func(s stage) error { return cmdCheck(root, stages, s, v) })
+	case "hint":
+		if arg == "" {
+			arg, err = stageOfBranch()
+			if err != nil {
+				fail(err)
+			}
+		}
+		err = withStage(stages, arg, func(s stage) error { return cmdHint(root, s) })
+	case "status":
+		err = cmdStatus(root, stages)
 	case "solution":
 		err = withStage(stages, arg, func(s stage) error { return cmdSolution(root, stages, s) })
 	case "branches":

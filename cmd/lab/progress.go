@@ -34,9 +34,17 @@ import (
 // stateDir holds what the lab tool keeps between runs in a clone.
 func stateDir(root string) string { return filepath.Join(root, "bin", "lab-state") }
 
+// progress is the file's content. Its fields are only ever added, so that a
+// newer lab tool reads the file an older one wrote (after `git pull` and
+// `make lab`, say); Version says which version of the file wrote it last.
 type progress struct {
-	Stages map[string]stageResult `json:"stages"`
+	Version int                    `json:"version"`
+	Stages  map[string]stageResult `json:"stages"`
 }
+
+// progressVersion is the version of the file this tool writes: 1 before
+// hints, 2 with them.
+const progressVersion = 2
 
 type stageResult struct {
 	Passed bool      `json:"passed"`
@@ -45,6 +53,10 @@ type stageResult struct {
 	Why    string    `json:"why,omitempty"` // the failure in a line
 	At     time.Time `json:"at"`
 	Branch string    `json:"branch,omitempty"`
+	// Failing are the hints tied to the last check's failures; HintsShown
+	// the hints `lab hint` showed, which a new check keeps.
+	Failing    []string `json:"failing,omitempty"`
+	HintsShown []string `json:"hintsShown,omitempty"`
 }
 
 func progressPath(root string) string { return filepath.Join(stateDir(root), "progress.json") }
@@ -74,6 +86,8 @@ func (p *progress) record(s stage, rs []results, err error) {
 	if branch, berr := output("", "git", "branch", "--show-current"); berr == nil {
 		r.Branch = strings.TrimSpace(branch)
 	}
+	r.Failing = s.tiedHints(rs)
+	r.HintsShown = p.Stages[s.ID].HintsShown
 	p.Stages[s.ID] = r
 }
 
@@ -81,6 +95,7 @@ func (p *progress) save(root string) error {
 	if err := os.MkdirAll(stateDir(root), 0o755); err != nil {
 		return err
 	}
+	p.Version = progressVersion
 	raw, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
 		return err
@@ -112,4 +127,48 @@ func ago(t time.Time) string {
 	default:
 		return t.Local().Format("Jan 2")
 	}
+}
+
+// cmdStatus shows where the attendee stands in the whole workshop: every
+// stage passed, in progress (checked, not passing yet, or the current lab/
+// branch) or not started, with its last check and the hints shown.
+func cmdStatus(root string, stages []stage) error {
+	p := loadProgress(root)
+	branch, _ := output(root, "git", "branch", "--show-current")
+	current := strings.TrimPrefix(strings.TrimSpace(branch), "lab/")
+	passed := 0
+	for _, s := range stages {
+		r := p.Stages[s.ID]
+		state := "not started"
+		switch {
+		case r.Passed:
+			state, passed = "passed", passed+1
+		case !r.At.IsZero() || s.ID == current:
+			state = "in progress"
+		}
+		last := ""
+		if !r.At.IsZero() {
+			last = "checked " + ago(r.At)
+		}
+		hints := ""
+		if n := len(r.HintsShown); n > 0 {
+			hints = fmt.Sprintf("%d of %d hints", n, len(s.Hints))
+		}
+		mark := "  "
+		if s.ID == current {
+			mark = "> "
+		}
+		fmt.Printf("%s%s  %-22s %-12s %-18s %s\n", mark, s.ID, s.Slug, state, last, hints)
+	}
+	fmt.Printf("\n%s %d of %d stages passed\n", bar(passed, len(stages), 16), passed, len(stages))
+	return nil
+}
+
+// bar draws done of all as [#####-----], width characters inside.
+func bar(done, all, width int) string {
+	if all == 0 {
+		return "[" + strings.Repeat("-", width) + "]"
+	}
+	n := done * width / all
+	return "[" + strings.Repeat("#", n) + strings.Repeat("-", width-n) + "]"
 }

@@ -47,10 +47,16 @@ type failure struct {
 // results is what one `go test -json` run of a package said.
 type results struct {
 	Passed, Failed int       // tests or specs
+	Outcomes       []outcome // every test or spec that ran, in order
 	Failures       []failure // in the order they ran
 	BuildErrors    []string  // compiler messages, file:line: text
 	VetErrors      []string  // go vet's findings, file:line: text
 	Output         string    // all of the text output, for -v
+}
+
+// An outcome is one test's or spec's name and "passed" or "failed".
+type outcome struct {
+	Name, Status string
 }
 
 // testEvent is one line of `go test -json` (go doc test2json).
@@ -94,6 +100,7 @@ func parseGoTestJSON(out []byte, tree, pkg string, owned map[string]bool, ginkgo
 		case "pass":
 			if e.Test != "" && !ginkgo && !strings.Contains(e.Test, "/") {
 				r.Passed++
+				r.Outcomes = append(r.Outcomes, outcome{e.Test, "passed"})
 			}
 		case "fail":
 			if e.Test == "" || ginkgo {
@@ -101,6 +108,7 @@ func parseGoTestJSON(out []byte, tree, pkg string, owned map[string]bool, ginkgo
 			}
 			if !strings.Contains(e.Test, "/") {
 				r.Failed++
+				r.Outcomes = append(r.Outcomes, outcome{e.Test, "failed"})
 			}
 			text := ""
 			if b := outputs[e.Test]; b != nil {
@@ -180,24 +188,31 @@ func readGinkgoReport(path, tree string, owned map[string]bool, r *results) erro
 			switch {
 			case spec.State == types.SpecStatePassed && spec.LeafNodeType == types.NodeTypeIt:
 				r.Passed++
+				r.Outcomes = append(r.Outcomes, outcome{specName(spec), "passed"})
 			case spec.State.Is(types.SpecStateFailureStates):
+				f := specFailure(spec, tree, owned)
 				if spec.LeafNodeType == types.NodeTypeIt {
 					r.Failed++
+					r.Outcomes = append(r.Outcomes, outcome{f.Name, "failed"})
 				}
-				r.Failures = append(r.Failures, specFailure(spec, tree, owned))
+				r.Failures = append(r.Failures, f)
 			}
 		}
 	}
 	return nil
 }
 
-func specFailure(spec types.SpecReport, tree string, owned map[string]bool) failure {
-	name := strings.Join(append(append([]string{}, spec.ContainerHierarchyTexts...), spec.LeafNodeText), " › ")
+// specName is a spec's containers and text, "CronJob Reconciler › ... › It".
+func specName(spec types.SpecReport) string {
 	if spec.LeafNodeType != types.NodeTypeIt {
-		name = spec.LeafNodeType.String() // BeforeSuite, AfterSuite ...
+		return spec.LeafNodeType.String() // BeforeSuite, AfterSuite ...
 	}
+	return strings.Join(append(append([]string{}, spec.ContainerHierarchyTexts...), spec.LeafNodeText), " › ")
+}
+
+func specFailure(spec types.SpecReport, tree string, owned map[string]bool) failure {
 	f := failure{
-		Name:     name,
+		Name:     specName(spec),
 		Location: relative(fmt.Sprintf("%s:%d", spec.Failure.Location.FileName, spec.Failure.Location.LineNumber), tree),
 		Message:  strings.TrimSpace(spec.Failure.Message),
 	}

@@ -40,8 +40,12 @@ type stage struct {
 	Before []string `json:"before,omitempty"`
 	// Tests say which tests show that the stage is done.
 	Tests []stageTest `json:"tests"`
-	// Hint is printed when the tests fail.
-	Hint string `json:"hint"`
+	// Hints help an attendee who is stuck (hints.go).
+	Hints []hint `json:"hints"`
+	// Hint is the one hint of a stage.yaml older than Hints, read as the
+	// first level, so that a newer lab tool still reads a lab/ branch made
+	// before it.
+	Hint string `json:"hint,omitempty"`
 	// Mistakes are what an attendee might write instead of the reference,
 	// each of which the stage's check must fail on (mistakes.go).
 	Mistakes []mistake `json:"mistakes,omitempty"`
@@ -117,6 +121,15 @@ func loadStages(root string) ([]stage, error) {
 		base := filepath.Base(dir)
 		s.ID, s.Slug = base[:2], base[3:]
 		s.Dir, _ = filepath.Rel(root, dir)
+		if s.Hint != "" && len(s.Hints) == 0 {
+			s.Hints = []hint{{En: s.Hint}}
+		}
+		for i := range s.Hints {
+			s.Hints[i].ID = fmt.Sprintf("%s.%d", s.ID, i+1)
+		}
+		if err := checkHints(s); err != nil {
+			return nil, err
+		}
 		for _, r := range s.Regions {
 			if other, ok := seen[r]; ok {
 				return nil, fmt.Errorf("region %s is in stage %s and stage %s", r, other, s.ID)

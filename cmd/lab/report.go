@@ -1,0 +1,227 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+// `lab check --json`: the result of a check for an instructor's tools, in a
+// shape that stays stable (docs/lab-json.md; version 1). Human output is for
+// people and may change; this may only gain fields.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+type checkReport struct {
+	Version int    `json:"version"` // 1
+	Stage   string `json:"stage"`
+	Title   string `json:"title"`
+	Passed  bool   `json:"passed"`
+	// Error says in a line why the stage does not pass; "" when it does.
+	Error string        `json:"error,omitempty"`
+	Tests []checkedTest `json:"tests"`
+}
+
+// checkedTest is one package of the stage's tests (stage.yaml's tests).
+type checkedTest struct {
+	Package       string         `json:"package"`
+	Specs         []checkedSpec  `json:"specs"`
+	CompileErrors []compileError `json:"compileErrors"`
+	VetErrors     []string       `json:"vetErrors"`
+}
+
+type checkedSpec struct {
+	Name     string `json:"name"`
+	Status   string `json:"status"` // passed or failed
+	Message  string `json:"message,omitempty"`
+	Location string `json:"location,omitempty"` // file:line of the failing assertion
+	Panic    string `json:"panic,omitempty"`
+	Hint     string `json:"hint,omitempty"` // the id of the hint for this failure: lab hint shows it
+}
+
+// compileError is one compiler message, with the function it is in: a stage
+// asks for functions, and which one does not compile is what an attendee
+// needs to know.
+type compileError struct {
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Function string `json:"function,omitempty"`
+	Message  string `json:"message"`
+}
+
+func newCheckReport(dir string, s stage, rs []results, err error) checkReport {
+	r := checkReport{Version: 1, Stage: s.ID, Title: s.Title, Passed: err == nil, Tests: []checkedTest{}}
+	if err != nil {
+		r.Error = err.Error()
+	}
+	for i, res := range rs {
+		t := checkedTest{Package: s.Tests[i].Package, Specs: []checkedSpec{}, CompileErrors: []compileError{}, VetErrors: []string{}}
+		failures := map[string]failure{}
+		for _, f := range res.Failures {
+			failures[f.Name] = f
+		}
+		for _, o := range res.Outcomes {
+			spec := checkedSpec{Name: o.Name, Status: o.Status}
+			if f, ok := failures[o.Name]; ok {
+				spec.Message, spec.Location, spec.Panic = f.Message, f.Location, f.Panic
+				spec.Hint = s.hintFor(f).ID
+			}
+			t.Specs = append(t.Specs, spec)
+		}
+		// A failure of a suite's setup (BeforeSuite) is no spec, but it is
+		// why none ran: it is reported as one.
+		for _, f := range res.Failures {
+			if !hasOutcome(res.Outcomes, f.Name) {
+				t.Specs = append(t.Specs, checkedSpec{Name: f.Name, Status: "failed", Message: f.Message,
+					Location: f.Location, Panic: f.Panic, Hint: s.hintFor(f).ID})
+			}
+		}
+		for _, e := range res.BuildErrors {
+			t.CompileErrors = append(t.CompileErrors, placeCompileError(dir, e))
+		}
+		t.VetErrors = append(t.VetErrors, res.VetErrors...)
+		r.Tests = append(r.Tests, t)
+	}
+	return r
+}
+
+func hasOutcome(os []outcome, name string) bool {
+	for _, o := range os {
+		if o.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (r checkReport) write(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// compilerMessage is "file.go:12:3: message" (the column may be missing).
+var compilerMessage = regexp.MustCompile(`^(\S+\.go):(\d+)(?::\d+)?: (.*)$`)
+
+// placeCompileError reads a compiler message and names the function of the
+// tree in dir that holds the line.
+func placeCompileError(dir, msg string) compileError {
+	m := compilerMessage.FindStringSubmatch(msg)
+	if m == nil {
+		return compileError{Message: msg}
+	}
+	line, _ := strconv.Atoi(m[2])
+	return compileError{File: m[1], Line: line, Message: m[3], Function: enclosingFunc(filepath.Join(dir, m[1]), line)}
+}
+
+// enclosingFunc is the name of the function or method declared around line
+// in file ("startDueRun", "CronJobReconciler.startDueRun"), or "". The parser
+// reads files that do not compile; it needs only the syntax.
+func enclosingFunc(file string, line int) string {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return ""
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, file, src, parser.SkipObjectResolution)
+	if err == nil {
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fset.Position(fn.Pos()).Line > line || fset.Position(fn.End()).Line < line {
+				continue
+			}
+			if fn.Recv != nil && len(fn.Recv.List) == 1 {
+				return receiverType(fn.Recv.List[0].Type) + "." + fn.Name.Name
+			}
+			return fn.Name.Name
+		}
+	}
+	// With a syntax error the parsed file cannot be trusted (an unclosed
+	// brace swallows the functions after it): then it is the last func
+	// declared above the line.
+	lines := strings.Split(string(src), "\n")
+	for i := min(line, len(lines)) - 1; i >= 0; i-- {
+		if m := funcLine.FindStringSubmatch(lines[i]); m != nil {
+			if m[1] != "" {
+				return m[1] + "." + m[2]
+			}
+			return m[2]
+		}
+	}
+	return ""
+}
+
+// funcLine is a func declaration's first line, with its receiver's type.
+var funcLine = regexp.MustCompile(`^func\s+(?:\(\s*\w*\s*\*?\s*(\w+)[^)]*\)\s*)?(\w+)`)
+
+func receiverType(e ast.Expr) string {
+	switch t := e.(type) {
+	case *ast.StarExpr:
+		return receiverType(t.X)
+	case *ast.IndexExpr: // a generic receiver: T[K]
+		return receiverType(t.X)
+	case *ast.Ident:
+		return t.Name
+	}
+	return "?"
+}
+
+// cmdCheckJSON is `lab check --json`: the check of cmdCheck, recorded in the
+// progress file the same way, with the result as JSON on stdout and nothing
+// else there: what the check prints for people goes to stderr. It exits 1
+// when the stage does not pass, as go test does.
+func cmdCheckJSON(root string, s stage) error {
+	stdout := os.Stdout
+	os.Stdout = os.Stderr
+	defer func() { os.Stdout = stdout }()
+	rs, err := runChecks(root, ".", s, quiet)
+	var setup setupError
+	if errors.As(err, &setup) {
+		return fmt.Errorf("could not run the check of stage %s: %w", s.ID, err)
+	}
+	p := loadProgress(root)
+	p.record(s, rs, err)
+	if saveErr := p.save(root); saveErr != nil {
+		fmt.Fprintln(os.Stderr, "lab: could not save the result:", saveErr)
+	}
+	if werr := newCheckReport(".", s, rs, err).write(stdout); werr != nil {
+		return werr
+	}
+	if err != nil {
+		os.Exit(1)
+	}
+	return nil
+}
+
+// earliestFailure is the first failure of a check, if any.
+func earliestFailure(rs []results) (failure, bool) {
+	for _, r := range rs {
+		if len(r.Failures) > 0 {
+			return r.Failures[0], true
+		}
+	}
+	return failure{}, false
+}
