@@ -447,8 +447,17 @@ func (r results) counts() string {
 // its place, values or panic.
 func (r results) explain(err error) {
 	if len(r.BuildErrors) > 0 {
+		// Each message with the function it is in: the stage asks for
+		// functions, and which one does not compile is what matters.
 		fmt.Println("       The code does not compile:")
-		fmt.Println(indentLines(limitLines(strings.Join(r.BuildErrors, "\n"), 15), "         "))
+		var lines []string
+		for _, e := range r.BuildErrors {
+			if c := placeCompileError(".", e); c.Function != "" {
+				e += "   (in " + c.Function + ")"
+			}
+			lines = append(lines, e)
+		}
+		fmt.Println(indentLines(limitLines(strings.Join(lines, "\n"), 15), "         "))
 		return
 	}
 	if len(r.VetErrors) > 0 {
