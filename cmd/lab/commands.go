@@ -278,6 +278,9 @@ func runBuilt(root, dir string, s stage, v verbosity, failFast bool, o buildOpts
 			env, shared = append(env, sharedEnv...), true
 		}
 		r, err := runTest(dir, env, t, <-built, owned, failFast)
+		if len(r.BuildErrors) > 0 && !failFast && o.overlay == "" {
+			r, err = checkTheRest(dir, s, env, t, owned, r, err)
+		}
 		all = append(all, r)
 		if v == fullText {
 			fmt.Println(r.Output)
@@ -435,6 +438,8 @@ func runTest(dir string, env []string, t stageTest, b buildResult, owned map[str
 
 func (r results) counts() string {
 	switch {
+	case len(r.Stubbed) > 0:
+		return fmt.Sprintf("%s does not compile; the rest: %d of %d passed", stubbedNames(r.Stubbed), r.Passed, r.Passed+r.Failed)
 	case len(r.BuildErrors) > 0:
 		return "does not compile"
 	case r.Passed+r.Failed == 0 && len(r.Failures) > 0:
@@ -446,6 +451,18 @@ func (r results) counts() string {
 // explain prints why a package failed: compile errors, or each failure with
 // its place, values or panic.
 func (r results) explain(err error) {
+	if len(r.Stubbed) > 0 {
+		fmt.Println("       Does not compile:")
+		for _, c := range r.Stubbed {
+			fmt.Printf("         %s   %s:%d: %s\n", c.Function, c.File, c.Line, c.Message)
+		}
+		fmt.Printf("       The rest, checked with %s replaced by its stub (its own specs fail with it):\n", stubbedNames(r.Stubbed))
+		r.Stubbed, r.BuildErrors = nil, nil
+		if len(r.Failures) > 0 {
+			r.explain(err)
+		}
+		return
+	}
 	if len(r.BuildErrors) > 0 {
 		// Each message with the function it is in: the stage asks for
 		// functions, and which one does not compile is what matters.

@@ -50,6 +50,9 @@ type results struct {
 	Outcomes       []outcome // every test or spec that ran, in order
 	Failures       []failure // in the order they ran
 	BuildErrors    []string  // compiler messages, file:line: text
+	// Stubbed are the functions that did not compile, when the other tests
+	// ran with them stubbed (fallback.go).
+	Stubbed []compileError
 	VetErrors      []string  // go vet's findings, file:line: text
 	Output         string    // all of the text output, for -v
 }

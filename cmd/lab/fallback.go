@@ -1,0 +1,201 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+// One function that does not compile must not hide how the others do. When
+// the build of a stage's tests fails only inside functions of the stage's
+// own files, `lab check` builds once more with those functions' bodies
+// replaced by their stubs (as in the starter), through a build overlay that
+// leaves the attendee's files untouched, and runs the tests: the screen says
+// which function does not compile, and how the others fare.
+
+import (
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// stubbedOverlay writes an overlay that stubs the functions in which the
+// build errors are. ok is false when an error is not inside a function of an
+// owned file that parses: a syntax error, or a file the attendee does not
+// write, where stubbing would hide the problem instead of isolating it.
+func stubbedOverlay(dir string, s stage, owned map[string]bool, buildErrors []string) (overlay string, broken []compileError, cleanup func(), ok bool) {
+	byFile := map[string]map[string]bool{}
+	for _, e := range buildErrors {
+		c := placeCompileError(dir, e)
+		if c.Function == "" || !owned[filepath.ToSlash(c.File)] {
+			return "", nil, nil, false
+		}
+		if byFile[c.File] == nil {
+			byFile[c.File] = map[string]bool{}
+		}
+		byFile[c.File][c.Function] = true
+		broken = append(broken, c)
+	}
+	if len(byFile) == 0 {
+		return "", nil, nil, false
+	}
+	tmp, err := os.MkdirTemp("", "lab-stubbed-*")
+	if err != nil {
+		return "", nil, nil, false
+	}
+	cleanup = func() { _ = os.RemoveAll(tmp) }
+	replace := map[string]string{}
+	todoNeeded := map[string]string{} // package directory -> package name
+	files := make([]string, 0, len(byFile))
+	for f := range byFile {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	for i, file := range files {
+		path := filepath.Join(dir, file)
+		src, err := os.ReadFile(path)
+		if err != nil {
+			cleanup()
+			return "", nil, nil, false
+		}
+		out, pkg, usesTODO, err := stubFunctions(path, src, byFile[file], stub{stage: s.ID, readme: s.readme()})
+		if err != nil {
+			cleanup()
+			return "", nil, nil, false
+		}
+		stubbed := filepath.Join(tmp, fmt.Sprintf("%d.go", i))
+		if err := os.WriteFile(stubbed, out, 0o644); err != nil {
+			cleanup()
+			return "", nil, nil, false
+		}
+		abs, _ := filepath.Abs(path)
+		replace[abs] = stubbed
+		if usesTODO && !declaresLabTODO(filepath.Dir(path)) {
+			todoNeeded[filepath.Dir(abs)] = pkg
+		}
+	}
+	for pkgDir, pkg := range todoNeeded {
+		todo := filepath.Join(tmp, "todo-"+pkg+".go")
+		if err := os.WriteFile(todo, todoFile(pkg), 0o644); err != nil {
+			cleanup()
+			return "", nil, nil, false
+		}
+		replace[filepath.Join(pkgDir, "zz_lab_todo_stubbed.go")] = todo
+	}
+	raw, _ := json.Marshal(map[string]map[string]string{"Replace": replace})
+	overlay = filepath.Join(tmp, "overlay.json")
+	if err := os.WriteFile(overlay, raw, 0o644); err != nil {
+		cleanup()
+		return "", nil, nil, false
+	}
+	return overlay, broken, cleanup, true
+}
+
+// stubFunctions replaces the bodies of the named functions ("name" or
+// "Type.name", as enclosingFunc names them) with stub bodies.
+func stubFunctions(path string, src []byte, names map[string]bool, s stub) (out []byte, pkg string, usesTODO bool, err error) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, path, src, parser.ParseComments)
+	if err != nil {
+		return nil, "", false, err
+	}
+	type edit struct{ from, to int }
+	var edits []edit
+	var bodies []string
+	for _, d := range file.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Body == nil {
+			continue
+		}
+		name := fn.Name.Name
+		if fn.Recv != nil && len(fn.Recv.List) == 1 {
+			name = receiverType(fn.Recv.List[0].Type) + "." + name
+		}
+		if !names[name] {
+			continue
+		}
+		body, usesErr, err := stubBody(fset, fn, s, nil)
+		if err != nil {
+			return nil, "", false, err
+		}
+		usesTODO = usesTODO || usesErr
+		edits = append(edits, edit{fset.Position(fn.Body.Lbrace).Offset, fset.Position(fn.Body.Rbrace).Offset + 1})
+		bodies = append(bodies, body)
+	}
+	out = append([]byte(nil), src...)
+	for i := len(edits) - 1; i >= 0; i-- { // from the end, so offsets hold
+		out = append(out[:edits[i].from], append([]byte(bodies[i]), out[edits[i].to:]...)...)
+	}
+	out, err = dropUnusedImports(path, out)
+	if err != nil {
+		return nil, "", false, err
+	}
+	out, err = format.Source(out)
+	return out, file.Name.Name, usesTODO, err
+}
+
+// declaresLabTODO tells whether the package in dir has the starter's
+// labTODO type already.
+func declaresLabTODO(dir string) bool {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	for _, f := range files {
+		if raw, err := os.ReadFile(f); err == nil && strings.Contains(string(raw), "type labTODO string") {
+			return true
+		}
+	}
+	return false
+}
+
+// checkTheRest runs a test whose build failed once more, with the functions
+// that do not compile stubbed. It returns the first run's results when that
+// cannot be done, and otherwise the second run's, which remember the first's
+// compiler messages; the stage never passes while a function does not
+// compile.
+func checkTheRest(dir string, s stage, env []string, t stageTest, owned map[string]bool, first results, firstErr error) (results, error) {
+	overlay, broken, cleanup, ok := stubbedOverlay(dir, s, owned, first.BuildErrors)
+	if !ok {
+		return first, firstErr
+	}
+	defer cleanup()
+	bins, err := os.MkdirTemp("", "lab-stubbed-tests-*")
+	if err != nil {
+		return first, firstErr
+	}
+	defer func() { _ = os.RemoveAll(bins) }()
+	b := buildTest(dir, t, buildOpts{overlay: overlay, out: bins, noVet: true})
+	if b.err != nil {
+		return first, firstErr // stubbing did not help: show what the compiler said
+	}
+	r, _ := runTest(dir, append(env, "GOFLAGS=-overlay="+overlay), t, b, owned, false)
+	r.BuildErrors, r.Stubbed = first.BuildErrors, broken
+	return r, fmt.Errorf("does not compile: %s", stubbedNames(broken))
+}
+
+func stubbedNames(cs []compileError) string {
+	seen := map[string]bool{}
+	var names []string
+	for _, c := range cs {
+		if !seen[c.Function] {
+			seen[c.Function] = true
+			names = append(names, c.Function)
+		}
+	}
+	return strings.Join(names, ", ")
+}

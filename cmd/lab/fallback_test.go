@@ -1,0 +1,76 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A module where the attendee wrote two functions and one does not
+// compile: with it stubbed through the overlay, the other one's test runs
+// and passes, and the attendee's file is left as it was.
+func TestOneFunctionThatDoesNotCompileLeavesTheOthersChecked(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/m\n\ngo 1.26\n")
+	broken := "package p\n\nimport \"strings\"\n\ntype R struct{}\n\nfunc Good() string { return strings.ToUpper(\"ok\") }\n\nfunc (r *R) Bad() (int, error) {\n\treturn undefinedHelper(), nil\n}\n"
+	write("p/p.go", broken)
+	write("p/p_test.go", "package p\n\nimport \"testing\"\n\nfunc TestGood(t *testing.T) {\n\tif Good() != \"OK\" {\n\t\tt.Fatal(Good())\n\t}\n}\n\nfunc TestBad(t *testing.T) {\n\tif _, err := new(R).Bad(); err != nil {\n\t\tt.Fatal(err)\n\t}\n}\n")
+
+	out, err := exec.Command("go", "-C", dir, "test", "-c", "-json", "-o", os.DevNull, "./p").CombinedOutput()
+	if err == nil {
+		t.Fatal("the broken package built")
+	}
+	r := parseGoTestJSON(out, dir, "./p", nil, false)
+	if len(r.BuildErrors) == 0 {
+		t.Fatalf("no compiler message in:\n%s", out)
+	}
+	s := stage{ID: "99", Dir: "exercises/99-x"}
+	overlay, broken2, cleanup, ok := stubbedOverlay(dir, s, map[string]bool{"p/p.go": true}, r.BuildErrors)
+	if !ok {
+		t.Fatalf("no overlay for %v", r.BuildErrors)
+	}
+	defer cleanup()
+	if len(broken2) != 1 || broken2[0].Function != "R.Bad" {
+		t.Errorf("broken: %+v, want R.Bad", broken2)
+	}
+	out, err = exec.Command("go", "-C", dir, "test", "-overlay", overlay, "-v", "./p").CombinedOutput()
+	text := string(out)
+	if err == nil || !strings.Contains(text, "--- PASS: TestGood") || !strings.Contains(text, "--- FAIL: TestBad") ||
+		!strings.Contains(text, "TODO(lab 99)") {
+		t.Errorf("with R.Bad stubbed, want TestGood to pass and TestBad to fail with the TODO:\n%s", text)
+	}
+	if raw, _ := os.ReadFile(filepath.Join(dir, "p", "p.go")); string(raw) != broken {
+		t.Error("the attendee's file was changed")
+	}
+
+	if _, _, _, ok := stubbedOverlay(dir, s, map[string]bool{}, r.BuildErrors); ok {
+		t.Error("an error in a file the attendee does not write was stubbed away")
+	}
+}
