@@ -52,9 +52,9 @@ type results struct {
 	BuildErrors    []string  // compiler messages, file:line: text
 	// Stubbed are the functions that did not compile, when the other tests
 	// ran with them stubbed (fallback.go).
-	Stubbed []compileError
-	VetErrors      []string  // go vet's findings, file:line: text
-	Output         string    // all of the text output, for -v
+	Stubbed   []compileError
+	VetErrors []string // go vet's findings, file:line: text
+	Output    string   // all of the text output, for -v
 }
 
 // An outcome is one test's or spec's name and "passed" or "failed".
