@@ -50,6 +50,8 @@ const usage = `usage: lab <command> [stage]
                     run the stage's tests (default: the stage of the current lab/ branch) and
                     explain each failure; -v also prints the tests' whole output; --json prints
                     the result for tools instead (docs/lab-json.md)
+  watch [<stage>]   check again on every save of the stage's files, on one screen, with a
+                    progress line (LAB_WATCH_POLL=1: poll, where file events do not arrive)
   hint [<stage>]    the next hint of the stage: first one for your last check's failure, then
                     the general ones, a level at a time (a nudge, where to look, a snippet)
   status            every stage: passed, in progress or not started, its last check and the
@@ -132,6 +134,14 @@ func main() {
 		err = withStage(stages, arg, func(s stage) error { return cmdHint(root, s) })
 	case "status":
 		err = cmdStatus(root, stages)
+	case "watch":
+		if arg == "" {
+			arg, err = stageOfBranch()
+			if err != nil {
+				fail(err)
+			}
+		}
+		err = withStage(stages, arg, func(s stage) error { return cmdWatch(root, s) })
 	case "solution":
 		err = withStage(stages, arg, func(s stage) error { return cmdSolution(root, stages, s) })
 	case "branches":

@@ -1,0 +1,275 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+// `lab watch`: the stage's check again on every save of a file the stage
+// owns, on one screen. File events come from fsnotify; where they do not
+// arrive (WSL2 on /mnt/c, network file systems) the tool polls the files'
+// modification times instead (LAB_WATCH_POLL=1 asks for it). An editor's
+// save is often several writes: events within a short quiet period make one
+// check. Enter checks again by hand, h and Enter shows the next hint, Ctrl-C
+// leaves; the terminal's modes are never changed, so there is nothing to
+// restore.
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// quietPeriod is how long after a file event the check waits for more.
+const quietPeriod = 300 * time.Millisecond
+
+// A watcher reports the paths of the watched files that were written.
+type watcher interface {
+	Events() <-chan string
+	Kind() string // "file events" or "polling every 1s"
+	Close()
+}
+
+// fileWatcher uses the system's file events, on the files' directories
+// (editors often replace a file by renaming a new one over it).
+type fileWatcher struct {
+	w      *fsnotify.Watcher
+	events chan string
+}
+
+func newFileWatcher(files []string) (*fileWatcher, error) {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, err
+	}
+	wanted := map[string]bool{}
+	for _, f := range files {
+		abs, _ := filepath.Abs(f)
+		wanted[abs] = true
+		if err := w.Add(filepath.Dir(abs)); err != nil {
+			_ = w.Close()
+			return nil, err
+		}
+	}
+	fw := &fileWatcher{w: w, events: make(chan string)}
+	go func() {
+		defer close(fw.events)
+		for e := range w.Events {
+			abs, _ := filepath.Abs(e.Name)
+			if wanted[abs] && e.Op&(fsnotify.Write|fsnotify.Create|fsnotify.Rename) != 0 {
+				fw.events <- abs
+			}
+		}
+	}()
+	return fw, nil
+}
+
+func (fw *fileWatcher) Events() <-chan string { return fw.events }
+func (fw *fileWatcher) Kind() string          { return "file events" }
+func (fw *fileWatcher) Close()                { _ = fw.w.Close() }
+
+// pollWatcher compares the files' modification times and sizes every
+// interval.
+type pollWatcher struct {
+	interval time.Duration
+	events   chan string
+	stop     chan struct{}
+}
+
+func newPollWatcher(files []string, interval time.Duration) *pollWatcher {
+	pw := &pollWatcher{interval: interval, events: make(chan string), stop: make(chan struct{})}
+	type stamp struct {
+		mod  time.Time
+		size int64
+	}
+	look := func(f string) stamp {
+		if info, err := os.Stat(f); err == nil {
+			return stamp{info.ModTime(), info.Size()}
+		}
+		return stamp{}
+	}
+	seen := map[string]stamp{}
+	for _, f := range files {
+		abs, _ := filepath.Abs(f)
+		seen[abs] = look(abs)
+	}
+	go func() {
+		defer close(pw.events)
+		tick := time.NewTicker(interval)
+		defer tick.Stop()
+		for {
+			select {
+			case <-pw.stop:
+				return
+			case <-tick.C:
+			}
+			for f, before := range seen {
+				if now := look(f); now != before {
+					seen[f] = now
+					select {
+					case pw.events <- f:
+					case <-pw.stop:
+						return
+					}
+				}
+			}
+		}
+	}()
+	return pw
+}
+
+func (pw *pollWatcher) Events() <-chan string { return pw.events }
+func (pw *pollWatcher) Kind() string          { return fmt.Sprintf("polling every %s", pw.interval) }
+func (pw *pollWatcher) Close()                { close(pw.stop) }
+
+// watchLoop runs check at once, then after each burst of file events (once
+// the files were quiet for quiet) and on each "check" key, and shows a hint
+// on the "hint" key, until ctx ends.
+func watchLoop(ctx context.Context, events <-chan string, keys <-chan string, quiet time.Duration, check func(changed []string), hint func()) {
+	check(nil)
+	var changed []string
+	var settle <-chan time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case f, ok := <-events:
+			if !ok {
+				events = nil
+				continue
+			}
+			changed = append(changed, f)
+			settle = time.After(quiet)
+		case <-settle:
+			settle = nil
+			check(changed)
+			changed = nil
+		case k, ok := <-keys:
+			if !ok {
+				keys = nil
+				continue
+			}
+			switch k {
+			case "h":
+				hint()
+			default:
+				check(nil)
+			}
+		}
+	}
+}
+
+// cmdWatch is `lab watch`: the loop, drawing one screen per check.
+func cmdWatch(root string, s stage) error {
+	files := watchedFiles(root, s)
+	if len(files) == 0 {
+		return fmt.Errorf("stage %s has no files to watch", s.ID)
+	}
+	var w watcher
+	// File events from the Windows side do not reach WSL2 (docs/laptops.md).
+	procVersion, _ := os.ReadFile("/proc/version")
+	onWindowsDisk := strings.Contains(strings.ToLower(string(procVersion)), "microsoft") && strings.HasPrefix(root, "/mnt/")
+	if os.Getenv("LAB_WATCH_POLL") != "1" && !onWindowsDisk {
+		if fw, err := newFileWatcher(files); err == nil {
+			w = fw
+		}
+	}
+	if w == nil {
+		w = newPollWatcher(files, time.Second)
+	}
+	defer w.Close()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	keys := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(os.Stdin)
+		for sc.Scan() {
+			keys <- strings.TrimSpace(sc.Text())
+		}
+		close(keys)
+	}()
+	check := func(changed []string) {
+		fmt.Print("\033[H\033[2J") // clear the screen, cursor home
+		fmt.Printf("bin/lab watch %s: %s\nwatching %d files (%s); Enter checks again, h and Enter shows a hint, Ctrl-C stops\n",
+			s.ID, s.Title, len(files), w.Kind())
+		if len(changed) > 0 {
+			fmt.Printf("saved: %s\n", strings.Join(relativeAll(root, unique(changed)), ", "))
+		}
+		fmt.Println()
+		start := time.Now()
+		rs, err := runChecks(root, ".", s, summary)
+		p := loadProgress(root)
+		p.record(s, rs, err)
+		_ = p.save(root)
+		fmt.Printf("\n%s  (checked in %.1fs at %s)\n", progressLine(rs, err), time.Since(start).Seconds(), time.Now().Format("15:04:05"))
+	}
+	hint := func() { _ = cmdHint(root, s) }
+	watchLoop(ctx, w.Events(), keys, quietPeriod, check, hint)
+	fmt.Println("\nstopped watching")
+	return nil
+}
+
+// progressLine is the line under a check: the specs that pass, as a bar.
+func progressLine(rs []results, err error) string {
+	passed, all := 0, 0
+	for _, r := range rs {
+		passed += r.Passed
+		all += r.Passed + r.Failed
+	}
+	verdict := "passes: bin/lab start the next stage"
+	if err != nil {
+		verdict = "not yet"
+	}
+	return fmt.Sprintf("%s %d/%d specs, %s", bar(passed, all, 20), passed, all, verdict)
+}
+
+// watchedFiles are the files of the stage's regions in this checkout.
+func watchedFiles(root string, s stage) []string {
+	var files []string
+	for f := range ownedFiles(root, ".", s) {
+		files = append(files, filepath.Join(root, f))
+	}
+	return files
+}
+
+func unique(xs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func relativeAll(root string, paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		if rel, err := filepath.Rel(root, p); err == nil {
+			p = rel
+		}
+		out[i] = p
+	}
+	return out
+}
