@@ -132,7 +132,7 @@ func cmdHint(root string, s stage) error {
 	r.HintsShown = append(r.HintsShown, h.ID)
 	p.Stages[s.ID] = r
 	if _, ok := s.nextHint(r); ok {
-		fmt.Printf("\nAnother hint: bin/lab hint %s\n", s.ID)
+		fmt.Printf("\nAnother hint: bin/lab hint %s (in bin/lab watch: h and Enter)\n", s.ID)
 	}
 	return p.save(root)
 }
