@@ -53,17 +53,61 @@ func cmdList(root string, stages []stage, run bool) error {
 	return nil
 }
 
-func cmdStart(root string, stages []stage, s stage) error {
+func cmdStart(root string, stages []stage, s stage, fresh bool) error {
 	if err := ensureControllerGen(root); err != nil {
 		return err
 	}
 	branch := "lab/" + s.ID
-	fmt.Printf("Making %s: the reference with stage %s and later stages to write ...\n", branch, s.ID)
-	_, commit, cleanup, err := starterTree(root, stages, s, "")
+	carry, why := carryFrom(root, stages, s, fresh)
+	if why != "" {
+		fmt.Println(why)
+	}
+	if carry != "" {
+		if committed, err := commitWork(root, carry); err != nil {
+			return err
+		} else if committed {
+			fmt.Printf("Committed your uncommitted changes on %s first, so that nothing is lost.\n", carry)
+		}
+		fmt.Printf("Making %s: the starter of stage %s with your own code of the stages before it (from %s) ...\n", branch, s.ID, carry)
+	} else {
+		fmt.Printf("Making %s: the reference with stage %s and later stages to write ...\n", branch, s.ID)
+	}
+	dir, commit, cleanup, err := starterTree(root, stages, s, "")
 	if err != nil {
 		return err
 	}
 	defer cleanup()
+	var conflicted []string
+	if carry != "" {
+		ref, err := referenceCommit(root)
+		if err != nil {
+			return err
+		}
+		var merged []string
+		if merged, conflicted, err = carryInto(root, dir, ref, carry, s); err != nil {
+			return err
+		}
+		if commit, err = output(dir, "git", "rev-parse", "HEAD"); err != nil {
+			return err
+		}
+		commit = strings.TrimSpace(commit)
+		fmt.Printf("Carried your code in %d files.\n", len(merged))
+	}
+	// Starting the stage one is on again (--fresh, say): their branch is
+	// kept under another name, with what was not committed, not overwritten.
+	if current, _ := output(root, "git", "branch", "--show-current"); strings.TrimSpace(current) == branch {
+		if _, err := commitWork(root, branch); err != nil {
+			return err
+		}
+		saved := fmt.Sprintf("%s-saved-%s", branch, time.Now().Format("20060102-150405"))
+		if _, err := output(root, "git", "branch", "-m", branch, saved); err != nil {
+			return err
+		}
+		fmt.Printf("Your %s is kept as %s.\n", branch, saved)
+		if _, err := output(root, "git", "switch", "-q", "--detach", saved); err != nil {
+			return err
+		}
+	}
 	if _, err := output(root, "git", "branch", "-f", branch, commit); err != nil {
 		return err
 	}
@@ -83,6 +127,12 @@ func cmdStart(root string, stages []stage, s stage) error {
 		fmt.Printf("           %s\n", w)
 	}
 	fmt.Printf("  check: bin/lab check   (bin/lab check -v shows the tests' whole output)\n")
+	if len(conflicted) > 0 {
+		fmt.Printf("\nYour code and this stage's starter changed the same lines in: %s.\n"+
+			"They are marked <<<<<<< your code ... ======= ... >>>>>>> the starter: keep what you mean, delete the\n"+
+			"markers, and check. (bin/lab start %s --fresh starts from the reference instead.)\n",
+			strings.Join(conflicted, ", "), s.ID)
+	}
 	return nil
 }
 

@@ -45,7 +45,9 @@ const usage = `usage: lab <command> [stage]
 
   list [--run]      the stages, with the result of each one's last check in this clone
                     (--run: check every stage now, which takes minutes)
-  start <stage>     make branch lab/<stage>: the reference with this stage (and later ones) to write
+  start <stage>     make branch lab/<stage>: the reference with this stage (and later ones) to write;
+                    on lab/<previous stage> after it passed, your own code of it comes along
+                    (--fresh: the reference; LAB_CARRY=always|never|passing sets the rule)
   check [-v] [--json] [<stage>]
                     run the stage's tests (default: the stage of the current lab/ branch) and
                     explain each failure; -v also prints the tests' whole output; --json prints
@@ -107,7 +109,7 @@ func main() {
 	case "list":
 		err = cmdList(root, stages, flags["run"])
 	case "start":
-		err = withStage(stages, arg, func(s stage) error { return cmdStart(root, stages, s) })
+		err = withStage(stages, arg, func(s stage) error { return cmdStart(root, stages, s, flags["fresh"]) })
 	case "check":
 		if arg == "" {
 			arg, err = stageOfBranch()
