@@ -87,7 +87,8 @@ func commitWork(root, branch string) (bool, error) {
 
 // carryInto merges the attendee's branch into the starter checked out in
 // dir, file by file, with the reference ref as the base, and commits. It
-// returns the files merged and those left with conflict markers.
+// returns the files that their code changed and those left with conflict
+// markers.
 func carryInto(root, dir, ref, branch string, s stage) (merged, conflicted []string, err error) {
 	changes, err := output(root, "git", "diff", "--name-status", "--no-renames", ref, branch)
 	if err != nil {
@@ -157,6 +158,9 @@ func carryInto(root, dir, ref, branch string, s stage) (merged, conflicted []str
 			conflicts = exit.ExitCode()
 		case mergeErr != nil:
 			return nil, nil, fmt.Errorf("merging %s: %v %s", path, mergeErr, stderr.String())
+		}
+		if string(out) == string(starter) {
+			continue // nothing of theirs here: the starter's stubs, on both sides
 		}
 		if err := os.WriteFile(target, out, 0o644); err != nil {
 			return nil, nil, err

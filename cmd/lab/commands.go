@@ -91,21 +91,27 @@ func cmdStart(root string, stages []stage, s stage, fresh bool) error {
 			return err
 		}
 		commit = strings.TrimSpace(commit)
-		fmt.Printf("Carried your code in %d files.\n", len(merged))
+		fmt.Printf("Carried your code in %s.\n", strings.Join(merged, ", "))
 	}
-	// Starting the stage one is on again (--fresh, say): their branch is
+	// Starting a stage again (--fresh, say): the branch of the first start is
 	// kept under another name, with what was not committed, not overwritten.
-	if current, _ := output(root, "git", "branch", "--show-current"); strings.TrimSpace(current) == branch {
-		if _, err := commitWork(root, branch); err != nil {
-			return err
+	if _, err := output(root, "git", "rev-parse", "--verify", "--quiet", "refs/heads/"+branch); err == nil {
+		current, _ := output(root, "git", "branch", "--show-current")
+		onIt := strings.TrimSpace(current) == branch
+		if onIt {
+			if _, err := commitWork(root, branch); err != nil {
+				return err
+			}
 		}
 		saved := fmt.Sprintf("%s-saved-%s", branch, time.Now().Format("20060102-150405"))
 		if _, err := output(root, "git", "branch", "-m", branch, saved); err != nil {
 			return err
 		}
-		fmt.Printf("Your %s is kept as %s.\n", branch, saved)
-		if _, err := output(root, "git", "switch", "-q", "--detach", saved); err != nil {
-			return err
+		fmt.Printf("Your earlier %s is kept as %s.\n", branch, saved)
+		if onIt {
+			if _, err := output(root, "git", "switch", "-q", "--detach", saved); err != nil {
+				return err
+			}
 		}
 	}
 	if _, err := output(root, "git", "branch", "-f", branch, commit); err != nil {
