@@ -72,14 +72,7 @@ func TestThePollingWatcherSeesASave(t *testing.T) {
 	if err := os.WriteFile(file, []byte("package x\n\nfunc F() {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case got := <-w.Events():
-		if got != file {
-			t.Errorf("event for %s, want %s", got, file)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("no event for a save")
-	}
+	expectSave(t, w, file)
 }
 
 func TestTheFileWatcherSeesASaveByRename(t *testing.T) {
@@ -101,6 +94,19 @@ func TestTheFileWatcherSeesASaveByRename(t *testing.T) {
 	if err := os.Rename(tmp, file); err != nil {
 		t.Fatal(err)
 	}
+	expectSave(t, w, file)
+}
+
+func TestTheProgressLine(t *testing.T) {
+	got := progressLine([]results{{Passed: 2}, {Passed: 5, Failed: 5}}, os.ErrInvalid)
+	if want := "[###########---------] 7/12 specs, not yet"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}
+
+// expectSave waits for the watcher's event about file.
+func expectSave(t *testing.T, w watcher, file string) {
+	t.Helper()
 	select {
 	case got := <-w.Events():
 		if got != file {
@@ -108,12 +114,5 @@ func TestTheFileWatcherSeesASaveByRename(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("no event for a save")
-	}
-}
-
-func TestTheProgressLine(t *testing.T) {
-	got := progressLine([]results{{Passed: 2}, {Passed: 5, Failed: 5}}, os.ErrInvalid)
-	if want := "[###########---------] 7/12 specs, not yet"; got != want {
-		t.Errorf("%q, want %q", got, want)
 	}
 }
