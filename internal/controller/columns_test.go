@@ -19,29 +19,38 @@ package controller
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
 )
 
 // kubectl get asks the API server for a Table, whose columns are the CRD's
-// additionalPrinterColumns; this asks for the same Table.
+// additionalPrinterColumns; this asks for the same Table. (A plain HTTP
+// client of the config: client-go's typed clientset would add hundreds of
+// packages to this test binary, which every check of stages 04 to 06 links.)
 func getTable(ns string) *metav1.Table {
 	GinkgoHelper()
-	clientset, err := kubernetes.NewForConfig(cfg)
+	httpClient, err := rest.HTTPClientFor(cfg)
 	Expect(err).NotTo(HaveOccurred())
-	raw, err := clientset.RESTClient().Get().
-		AbsPath("/apis", batchv1.GroupVersion.Group, batchv1.GroupVersion.Version, "namespaces", ns, "cronjobs").
-		SetHeader("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io").DoRaw(ctx)
+	path := fmt.Sprintf("%s/apis/%s/%s/namespaces/%s/cronjobs", strings.TrimSuffix(cfg.Host, "/"),
+		batchv1.GroupVersion.Group, batchv1.GroupVersion.Version, ns)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, path, nil)
 	Expect(err).NotTo(HaveOccurred())
+	req.Header.Set("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io")
+	resp, err := httpClient.Do(req)
+	Expect(err).NotTo(HaveOccurred())
+	defer resp.Body.Close()
+	Expect(resp.StatusCode).To(Equal(http.StatusOK))
 	var table metav1.Table
-	Expect(json.Unmarshal(raw, &table)).To(Succeed())
+	Expect(json.NewDecoder(resp.Body).Decode(&table)).To(Succeed())
 	return &table
 }
 
