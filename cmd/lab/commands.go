@@ -26,6 +26,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -217,6 +218,12 @@ func cmdCheck(root string, stages []stage, s stage, v verbosity) error {
 		}
 		fmt.Printf("\nNot yet. %s\n  hint: %s\n  more: %s, and bin/lab hint (the next hint, a level at a time)\n",
 			err, strings.ReplaceAll(h.text(), "\n", " "), s.readme())
+		// The hint printed here counts as shown: `lab hint` goes on from it.
+		if r := p.Stages[s.ID]; h.ID != "" && !slices.Contains(r.HintsShown, h.ID) {
+			r.HintsShown = append(r.HintsShown, h.ID)
+			p.Stages[s.ID] = r
+			_ = p.save(root)
+		}
 		if files := todoFiles(".", "", s.ID); len(files) > 0 {
 			fmt.Printf("  still TODO(lab %s): %s\n", s.ID, strings.Join(files, ", "))
 		}
@@ -494,6 +501,8 @@ func runTest(dir string, env []string, t stageTest, b buildResult, owned map[str
 
 func (r results) counts() string {
 	switch {
+	case len(r.Stubbed) > 0 && r.Passed+r.Failed == 0:
+		return fmt.Sprintf("%s does not compile; with it stubbed, no test ran: the setup failed", stubbedNames(r.Stubbed))
 	case len(r.Stubbed) > 0:
 		return fmt.Sprintf("%s does not compile; the rest: %d of %d passed", stubbedNames(r.Stubbed), r.Passed, r.Passed+r.Failed)
 	case len(r.BuildErrors) > 0:

@@ -152,7 +152,7 @@ func cmdStatus(root string, stages []stage) error {
 		}
 		hints := ""
 		if n := len(r.HintsShown); n > 0 {
-			hints = fmt.Sprintf("%d of %d hints", n, len(s.Hints))
+			hints = fmt.Sprintf("%d hints shown", n)
 		}
 		mark := "  "
 		if s.ID == current {

@@ -208,7 +208,11 @@ func cmdWatch(root string, s stage) error {
 		close(keys)
 	}()
 	check := func(changed []string) {
-		fmt.Print("\033[H\033[2J") // clear the screen, cursor home
+		if isTerminal(os.Stdout) {
+			fmt.Print("\033[H\033[2J") // clear the screen, cursor home
+		} else {
+			fmt.Println()
+		}
 		fmt.Printf("bin/lab watch %s: %s\nwatching %d files (%s); Enter checks again, h and Enter shows a hint, Ctrl-C stops\n",
 			s.ID, s.Title, len(files), w.Kind())
 		if len(changed) > 0 {
@@ -272,4 +276,11 @@ func relativeAll(root string, paths []string) []string {
 		out[i] = p
 	}
 	return out
+}
+
+// isTerminal tells whether f is a terminal, where clearing the screen means
+// something; into a file or a pipe, the screens follow each other.
+func isTerminal(f *os.File) bool {
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
