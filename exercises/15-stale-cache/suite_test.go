@@ -172,7 +172,8 @@ func (w *world) reconcileAt(now time.Time, cj *batchv1.CronJob) error {
 }
 
 // settle waits until the cache holds what the API server holds: the
-// CronJob at its resourceVersion, and the same Jobs.
+// CronJob and every Job at their resourceVersions (a Job's count alone would
+// let a cache that has not yet seen a Job complete pass for settled).
 func (w *world) settle(cj *batchv1.CronJob) {
 	GinkgoHelper()
 	Eventually(func(g Gomega) {
@@ -183,7 +184,7 @@ func (w *world) settle(cj *batchv1.CronJob) {
 		var directJobs, cachedJobs kbatchv1.JobList
 		g.Expect(k8sClient.List(context.Background(), &directJobs, client.InNamespace(w.ns))).To(Succeed())
 		g.Expect(w.cache.List(context.Background(), &cachedJobs, client.InNamespace(w.ns))).To(Succeed())
-		g.Expect(len(cachedJobs.Items)).To(Equal(len(directJobs.Items)))
+		g.Expect(versions(cachedJobs)).To(Equal(versions(directJobs)))
 	}).WithTimeout(30 * time.Second).WithPolling(10 * time.Millisecond).Should(Succeed())
 }
 
@@ -244,4 +245,13 @@ type withWatch struct{ client.Client }
 
 func (withWatch) Watch(context.Context, client.ObjectList, ...client.ListOption) (watch.Interface, error) {
 	panic("the Reconciler does not watch")
+}
+
+// versions maps each Job of a list to its resourceVersion.
+func versions(jobs kbatchv1.JobList) map[string]string {
+	out := map[string]string{}
+	for _, j := range jobs.Items {
+		out[j.Name] = j.ResourceVersion
+	}
+	return out
 }
