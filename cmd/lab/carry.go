@@ -80,8 +80,7 @@ func commitWork(root, branch string) (bool, error) {
 	if _, err := output(root, "git", "add", "-u"); err != nil {
 		return false, err
 	}
-	_, err = output(root, "git", "-c", "user.name=cronlab lab", "-c", "user.email=lab@cronlab.dev",
-		"commit", "-q", "-m", "my work on "+branch+" (committed by lab start)")
+	err = labCommit(root, "-m", "my work on "+branch+" (committed by lab start)")
 	return err == nil, err
 }
 
@@ -173,7 +172,6 @@ func carryInto(root, dir, ref, branch string, s stage) (merged, conflicted []str
 	if _, err := output(dir, "git", "add", "-A"); err != nil {
 		return nil, nil, err
 	}
-	_, err = output(dir, "git", "-c", "user.name=cronlab lab", "-c", "user.email=lab@cronlab.dev",
-		"commit", "-q", "--allow-empty", "-m", fmt.Sprintf("lab %s: carry my code from %s\n\n%s %s", s.ID, branch, referenceTrailer, ref))
+	err = labCommit(dir, "--allow-empty", "-m", fmt.Sprintf("lab %s: carry my code from %s\n\n%s %s", s.ID, branch, referenceTrailer, ref))
 	return merged, conflicted, err
 }

@@ -306,8 +306,7 @@ func starterTree(root string, stages []stage, s stage, at string) (dir, commit s
 		}
 	}
 	if _, err = output(dir, "git", "add", "-A"); err == nil {
-		_, err = output(dir, "git", "-c", "user.name=cronlab lab", "-c", "user.email=lab@cronlab.dev",
-			"commit", "-q", "--allow-empty", "-m", fmt.Sprintf("lab %s starter: %s\n\nMade by `lab start %s` from the reference.\n\n%s %s", s.ID, s.Title, s.ID, referenceTrailer, ref))
+		err = labCommit(dir, "--allow-empty", "-m", fmt.Sprintf("lab %s starter: %s\n\nMade by `lab start %s` from the reference.\n\n%s %s", s.ID, s.Title, s.ID, referenceTrailer, ref))
 	}
 	if err != nil {
 		cleanup()
@@ -325,6 +324,13 @@ func starterTree(root string, stages []stage, s stage, at string) (dir, commit s
 // commit the starter was made from, so that on a lab branch the tool still
 // makes starters and solutions from the reference, not from the starter.
 const referenceTrailer = "Cronlab-Reference:"
+
+// labCommit commits in dir as the lab tool, whatever git identity (if any)
+// the attendee has set up.
+func labCommit(dir string, args ...string) error {
+	_, err := output(dir, "git", append([]string{"-c", "user.name=cronlab lab", "-c", "user.email=lab@cronlab.dev", "commit", "-q"}, args...)...)
+	return err
+}
 
 func referenceCommit(root string) (string, error) {
 	out, err := output(root, "git", "log", "--format=%B", "-n", "200", "HEAD")
