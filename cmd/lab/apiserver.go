@@ -123,6 +123,27 @@ type setupError struct{ err error }
 func (e setupError) Error() string { return e.err.Error() }
 func (e setupError) Unwrap() error { return e.err }
 
+// ensureEnvtest installs etcd and kube-apiserver for the tests when a
+// check finds none: on a new machine that is the attendee's first check,
+// which should install what it needs rather than end on a command to type.
+func ensureEnvtest(root string) error {
+	if _, err := utils.EnvtestAssets(root); err == nil {
+		return nil
+	}
+	fmt.Println("  the first check here installs etcd and kube-apiserver for the tests (make setup-envtest:")
+	fmt.Println("  seconds when they are cached or downloaded, minutes when they are built from source) ...")
+	cmd := exec.Command("make", "setup-envtest")
+	cmd.Dir = root
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stdout
+	if err := cmd.Run(); err != nil {
+		return setupError{fmt.Errorf("make setup-envtest failed (%v); its output is above, and bin/lab doctor says what this machine lacks", err)}
+	}
+	if _, err := utils.EnvtestAssets(root); err != nil {
+		return setupError{err}
+	}
+	return nil
+}
+
 // sharedEnabled says whether checks use the shared server.
 func sharedEnabled() bool {
 	switch strings.ToLower(os.Getenv(sharedOff)) {

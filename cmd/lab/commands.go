@@ -17,6 +17,7 @@ limitations under the License.
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -167,7 +168,11 @@ func toWrite(root, ref string, s stage) []string {
 			if !wanted[r.name] {
 				continue
 			}
-			fns := functionsIn(path, src, r)
+			var fns []string
+			for _, fn := range functionsIn(path, src, r) {
+				_, name, _ := strings.Cut(fn, ".")
+				fns = append(fns, cmp.Or(name, fn))
+			}
 			if len(fns) == 0 {
 				fns = []string{"the region " + r.name}
 			}
@@ -178,7 +183,8 @@ func toWrite(root, ref string, s stage) []string {
 	return lines
 }
 
-// functionsIn names the functions declared in region r of a Go file.
+// functionsIn names the functions declared in region r of a Go file, a
+// method as Type.name (as a compiler message's place is named: report.go).
 func functionsIn(path, src string, r region) []string {
 	if !strings.HasSuffix(path, ".go") {
 		return nil
@@ -191,7 +197,12 @@ func functionsIn(path, src string, r region) []string {
 	var names []string
 	for _, decl := range file.Decls {
 		if fn, ok := decl.(*ast.FuncDecl); ok {
-			if line := fset.Position(fn.Pos()).Line; line >= r.first && line < r.end {
+			if line := fset.Position(fn.Pos()).Line; line < r.first || line >= r.end {
+				continue
+			}
+			if fn.Recv != nil && len(fn.Recv.List) == 1 {
+				names = append(names, receiverType(fn.Recv.List[0].Type)+"."+fn.Name.Name)
+			} else {
 				names = append(names, fn.Name.Name)
 			}
 		}
@@ -206,6 +217,7 @@ func cmdCheck(root string, stages []stage, s stage, v verbosity) error {
 	if errors.As(err, &setup) {
 		return fmt.Errorf("could not run the check of stage %s: %w", s.ID, err)
 	}
+	showFunctions(s.functionResults(".", rs))
 	p := loadProgress(root)
 	p.record(s, rs, err)
 	if saveErr := p.save(root); saveErr != nil {
@@ -270,6 +282,9 @@ func runChecksToFail(root, dir string, s stage) ([]results, error) {
 
 func runChecksWith(root, dir string, s stage, v verbosity, failFast bool, o buildOpts) ([]results, error) {
 	defer traced("check of stage " + s.ID)()
+	if err := ensureEnvtest(root); err != nil {
+		return nil, err
+	}
 	for _, before := range s.Before {
 		args := strings.Fields(before)
 		if out, err := output(dir, args[0], args[1:]...); err != nil {
@@ -466,6 +481,10 @@ func runTest(dir string, env []string, t stageTest, b buildResult, owned map[str
 		_ = f.Close()
 		defer func() { _ = os.Remove(report) }()
 		args = append(args, "-ginkgo.json-report="+report)
+		// Colours are for a terminal: check -v | less shows escape codes.
+		if !isTerminal(os.Stdout) {
+			args = append(args, "-ginkgo.no-color")
+		}
 		if failFast {
 			args = append(args, "-ginkgo.fail-fast")
 		}

@@ -327,6 +327,10 @@ package ` + pkg + `
 type labTODO string
 
 func (e labTODO) Error() string { return string(e) }
+
+// GomegaString is what Gomega prints for the value after the error's text:
+// nothing, so that a failure does not show the TODO twice.
+func (e labTODO) GomegaString() string { return "" }
 `)
 }
 

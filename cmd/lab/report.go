@@ -43,6 +43,8 @@ type checkReport struct {
 	// Error says in a line why the stage does not pass; "" when it does.
 	Error string        `json:"error,omitempty"`
 	Tests []checkedTest `json:"tests"`
+	// Functions is the result per function the stage asks for (functions.go).
+	Functions []functionResult `json:"functions"`
 }
 
 // checkedTest is one package of the stage's tests (stage.yaml's tests).
@@ -73,7 +75,8 @@ type compileError struct {
 }
 
 func newCheckReport(dir string, s stage, rs []results, err error) checkReport {
-	r := checkReport{Version: 1, Stage: s.ID, Title: s.Title, Passed: err == nil, Tests: []checkedTest{}}
+	r := checkReport{Version: 1, Stage: s.ID, Title: s.Title, Passed: err == nil, Tests: []checkedTest{},
+		Functions: append([]functionResult{}, s.functionResults(dir, rs)...)}
 	if err != nil {
 		r.Error = err.Error()
 	}

@@ -38,6 +38,10 @@ func TestCheckJSONKeepsItsShape(t *testing.T) {
 	s := stageWithHints()
 	s.Title = "Scheduling"
 	s.Tests = []stageTest{{Package: "./internal/schedule"}, {Package: "./internal/controller"}}
+	s.Functions = []stageFunction{
+		{Name: "Schedule.Due", Specs: []string{"TestDue"}},
+		{Name: "CronJobReconciler.startDueRun", Specs: []string{"creates the Job of a due run"}},
+	}
 	rs := []results{
 		{Passed: 1, Failed: 1,
 			Outcomes: []outcome{{"TestDue", "passed"}, {"TestDueAgreesWithAWalk", "failed"}},
@@ -85,6 +89,24 @@ func TestCheckJSONKeepsItsShape(t *testing.T) {
         }
       ],
       "vetErrors": []
+    }
+  ],
+  "functions": [
+    {
+      "name": "Schedule.Due",
+      "status": "failed",
+      "passed": 1,
+      "ran": 2,
+      "failing": [
+        "TestDueAgreesWithAWalk"
+      ]
+    },
+    {
+      "name": "CronJobReconciler.startDueRun",
+      "status": "does not compile",
+      "passed": 0,
+      "ran": 0,
+      "compileError": "internal/controller/status.go:6: undefined: undefinedThing"
     }
   ]
 }

@@ -46,6 +46,9 @@ type stage struct {
 	// first level, so that a newer lab tool still reads a lab/ branch made
 	// before it.
 	Hint string `json:"hint,omitempty"`
+	// Functions say which specs check each function the attendee writes
+	// (functions.go).
+	Functions []stageFunction `json:"functions"`
 	// Mistakes are what an attendee might write instead of the reference,
 	// each of which the stage's check must fail on (mistakes.go).
 	Mistakes []mistake `json:"mistakes,omitempty"`

@@ -55,6 +55,9 @@ func TestEveryStageREADMENamesTheFunctionsToWrite(t *testing.T) {
 					continue
 				}
 				for _, fn := range functionsIn(path, string(src), r) {
+					if _, method, ok := strings.Cut(fn, "."); ok {
+						fn = method
+					}
 					if !strings.Contains(string(readme), fn) {
 						t.Errorf("%s does not name %s (%s), which stage %s asks the attendee to write", s.readme(), fn, path, s.ID)
 					}
@@ -62,4 +65,79 @@ func TestEveryStageREADMENamesTheFunctionsToWrite(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The table of which specs check which function (functions.go) names every
+// function the stage asks for, and nothing else; and each spec it names is
+// in the stage's tests. (That each names a spec the reference runs, lab
+// verify checks: it has the reference's results at hand.)
+func TestEveryFunctionOfAStageHasItsSpecs(t *testing.T) {
+	root := filepath.Join("..", "..")
+	stages, err := loadStages(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range stages {
+		want := map[string]bool{}
+		for _, name := range stageFunctions(t, root, s) {
+			want[name] = true
+		}
+		var sources strings.Builder
+		for _, test := range s.Tests {
+			files, _ := filepath.Glob(filepath.Join(root, test.Package, "*_test.go"))
+			for _, f := range files {
+				raw, _ := os.ReadFile(f)
+				sources.Write(raw)
+			}
+		}
+		for _, f := range s.Functions {
+			if !want[f.Name] {
+				t.Errorf("stage %s: the table names %s, which is not a function (or region) of the stage", s.ID, f.Name)
+			}
+			delete(want, f.Name)
+			if len(f.Specs) == 0 {
+				t.Errorf("stage %s: no spec checks %s", s.ID, f.Name)
+			}
+			for _, spec := range f.Specs {
+				if !strings.Contains(sources.String(), spec) {
+					t.Errorf("stage %s: %s is checked by %q, which is in none of its tests", s.ID, f.Name, spec)
+				}
+			}
+		}
+		for name := range want {
+			t.Errorf("stage %s: %s has no row in stage.yaml's functions", s.ID, name)
+		}
+	}
+}
+
+// stageFunctions lists the functions of a stage's regions, or a region's
+// name where it declares none.
+func stageFunctions(t *testing.T, root string, s stage) []string {
+	t.Helper()
+	wanted := map[string]bool{}
+	for _, r := range s.Regions {
+		wanted[r] = true
+	}
+	var names []string
+	for _, path := range regionFiles(root, "HEAD", s) {
+		src, err := os.ReadFile(filepath.Join(root, path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		regions, err := findRegions(path, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range regions {
+			if !wanted[r.name] {
+				continue
+			}
+			fns := functionsIn(path, string(src), r)
+			if len(fns) == 0 {
+				fns = []string{r.name}
+			}
+			names = append(names, fns...)
+		}
+	}
+	return names
 }

@@ -285,11 +285,12 @@ func verifyStarter(root string, stages []stage, s stage, withCatalogue, referenc
 			return []string{fmt.Sprintf("stage %s: %v", s.ID, err)}, nil
 		}
 		fmt.Println("  ok    the stage's tests exist (make test ran them on the reference)")
-	} else if _, err := runChecks(root, root, s, quiet); err != nil {
+	} else if rs, err := runChecks(root, root, s, quiet); err != nil {
 		fmt.Println("  FAIL  the reference passes the stage's tests")
 		return []string{fmt.Sprintf("stage %s: the reference fails its own tests: %v", s.ID, err)}, nil
 	} else {
 		fmt.Println("  ok    the reference passes the stage's tests")
+		problems = append(problems, tableProblems(s, rs)...)
 	}
 	dir, _, cleanup, err := starterTree(root, stages, s, verifyTree(root))
 	if err != nil {
@@ -324,12 +325,48 @@ func verifyStarter(root string, stages []stage, s stage, withCatalogue, referenc
 	}
 	// On a starter that breaks the previous stage, its mistakes would be
 	// caught for the wrong reason: the catalogue waits for a good starter.
-	if _, err := runChecksWith(root, dir, prev, quiet, false, vetted); err != nil {
+	prevResults, err := runChecksWith(root, dir, prev, quiet, false, vetted)
+	if err != nil {
 		return append(problems, fmt.Sprintf("stage %s: the tests of stage %s fail on its starter, so stage %s depends on code of stage %s or later: %v", s.ID, prev.ID, prev.ID, s.ID, err)), nil
 	}
 	fmt.Printf("  ok    the tests of stage %s pass on it\n", prev.ID)
+	// Those are the tests of stage prev on its solution: each row of its
+	// table of functions must name specs that ran.
+	problems = append(problems, tableProblems(prev, prevResults)...)
 	if withCatalogue {
 		problems = append(problems, catalogue.check(root, dir, prev)...)
 	}
 	return problems, nil
+}
+
+// tableProblems checks stage.yaml's table of functions (functions.go) against
+// a passing run of the stage's tests: every function has specs that ran, and
+// each name in the table is a spec that ran (BeforeSuite aside, which is a
+// spec only when it fails).
+func tableProblems(s stage, rs []results) []string {
+	var problems []string
+	for i, fr := range s.functionResults(".", rs) {
+		if fr.Ran == 0 {
+			problems = append(problems, fmt.Sprintf("stage %s: no spec of %s ran (stage.yaml's functions)", s.ID, fr.Name))
+		}
+		for _, part := range s.Functions[i].Specs {
+			if part == "BeforeSuite" {
+				continue
+			}
+			one := stageFunction{Specs: []string{part}}
+			ran := false
+			for _, r := range rs {
+				for _, o := range r.Outcomes {
+					ran = ran || one.checks(o.Name)
+				}
+			}
+			if !ran {
+				problems = append(problems, fmt.Sprintf("stage %s: %s is checked by %q, which names no spec that ran (stage.yaml's functions)", s.ID, fr.Name, part))
+			}
+		}
+	}
+	if len(problems) == 0 {
+		fmt.Printf("  ok    every function of stage %s has specs that ran\n", s.ID)
+	}
+	return problems
 }

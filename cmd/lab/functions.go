@@ -1,0 +1,185 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+// A result per function. An attendee writes functions, not specs: "observeJobs
+// passes, Reconcile does not" says where to look. Which specs check which
+// function is written down beside the stage, in stage.yaml:
+//
+//	functions:
+//	- {name: observeJobs, specs: ["moves finished Jobs out of active", ...]}
+//
+// Each entry of specs is part of a spec's name (or a Go test's), or
+// BeforeSuite for a suite's setup. The table is kept honest by tests: every
+// function of the stage's regions has a row (TestEveryFunctionOfAStageHasItsSpecs),
+// and every spec the reference runs belongs to a function (lab verify).
+
+import (
+	"fmt"
+	"strings"
+)
+
+// stageFunction is a row of the table: a function of the stage (or a region
+// that holds none, by its name) and the specs that check it.
+type stageFunction struct {
+	Name  string   `json:"name"`
+	Specs []string `json:"specs"`
+}
+
+// functionResult is what a check says of one function.
+type functionResult struct {
+	Name   string `json:"name"`
+	Status string `json:"status"` // passed, failed, does not compile, not run
+	// Passed and Ran count its specs that ran; a spec checks several
+	// functions when it drives the whole Reconciler.
+	Passed int `json:"passed"`
+	Ran    int `json:"ran"`
+	// Failing are its specs that failed; CompileError the compiler's first
+	// message about it.
+	Failing      []string `json:"failing,omitempty"`
+	CompileError string   `json:"compileError,omitempty"`
+	// setupFailed: a suite's setup failed, so some specs did not run.
+	setupFailed bool
+}
+
+// checks reports whether a test or spec name (or a setup failure such as
+// BeforeSuite) is one of f's specs.
+func (f stageFunction) checks(name string) bool {
+	for _, part := range f.Specs {
+		// Go subtests and test names have no spaces; the table may.
+		if strings.Contains(name, part) || strings.Contains(name, strings.ReplaceAll(part, " ", "_")) {
+			return true
+		}
+	}
+	return false
+}
+
+// functionResults folds a check's results, of the tree in dir, into one
+// result per function of the stage's table, in the table's order.
+func (s stage) functionResults(dir string, rs []results) []functionResult {
+	var out []functionResult
+	for _, f := range s.Functions {
+		fr := functionResult{Name: f.Name}
+		setupFailed := false
+		for _, r := range rs {
+			// Compiler messages: those of the functions stubbed for the rest
+			// of the check, or, when the rest could not be checked, all.
+			placed := r.Stubbed
+			if len(placed) == 0 {
+				for _, e := range r.BuildErrors {
+					placed = append(placed, placeCompileError(dir, e))
+				}
+			}
+			for _, c := range placed {
+				if c.Function == f.Name || strings.HasSuffix(c.Function, "."+f.Name) {
+					if fr.CompileError == "" {
+						fr.CompileError = fmt.Sprintf("%s:%d: %s", c.File, c.Line, c.Message)
+					}
+				}
+			}
+			for _, o := range r.Outcomes {
+				if !f.checks(o.Name) {
+					continue
+				}
+				fr.Ran++
+				if o.Status == "passed" {
+					fr.Passed++
+				} else {
+					fr.Failing = append(fr.Failing, o.Name)
+				}
+			}
+			// A failure that is no spec is a suite's setup (BeforeSuite):
+			// the function it names failed, and no function has passed
+			// while specs of the package did not run.
+			for _, fail := range r.Failures {
+				if hasOutcome(r.Outcomes, fail.Name) {
+					continue
+				}
+				setupFailed = true
+				if f.checks(fail.Name) {
+					fr.Failing = append(fr.Failing, fail.Name)
+				}
+			}
+		}
+		fr.setupFailed = setupFailed
+		switch {
+		case fr.CompileError != "":
+			fr.Status = "does not compile"
+		case len(fr.Failing) > 0:
+			fr.Status = "failed"
+		case fr.Ran == 0 || setupFailed:
+			fr.Status = "not run"
+		default:
+			fr.Status = "passed"
+		}
+		out = append(out, fr)
+	}
+	return out
+}
+
+// showFunctions prints the result per function under a check's packages.
+func showFunctions(frs []functionResult) {
+	if len(frs) == 0 {
+		return
+	}
+	width := 0
+	for _, fr := range frs {
+		width = max(width, len(fr.Name))
+	}
+	fmt.Println("\n  Your functions:")
+	for _, fr := range frs {
+		var mark, detail string
+		switch fr.Status {
+		case "passed":
+			mark, detail = "ok  ", fmt.Sprintf("%d of %d specs pass", fr.Passed, fr.Ran)
+		case "failed":
+			mark, detail = "FAIL", fmt.Sprintf("%d of %d specs pass", fr.Passed, fr.Ran)
+			if fr.Ran == 0 {
+				detail = "the suite's setup fails on it (" + strings.Join(fr.Failing, ", ") + ")"
+			}
+		case "does not compile":
+			mark, detail = "FAIL", "does not compile: "+fr.CompileError
+		default:
+			mark, detail = "  - ", "not checked: none of its specs ran"
+			if fr.setupFailed {
+				detail = "not checked: the suite's setup failed before its specs"
+			}
+			if fr.Ran > 0 {
+				detail = fmt.Sprintf("%d of %d specs that ran pass; the suite's setup failed before the others", fr.Passed, fr.Ran)
+			}
+		}
+		fmt.Printf("    %s  %-*s  %s\n", mark, width, fr.Name, detail)
+	}
+}
+
+// unclaimed lists the names among outcomes that no function of the table
+// checks: each spec of a stage must say something about a function.
+func (s stage) unclaimed(rs []results) []string {
+	var out []string
+	for _, r := range rs {
+		for _, o := range r.Outcomes {
+			claimed := false
+			for _, f := range s.Functions {
+				claimed = claimed || f.checks(o.Name)
+			}
+			if !claimed {
+				out = append(out, o.Name)
+			}
+		}
+	}
+	return out
+}

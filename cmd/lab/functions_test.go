@@ -1,0 +1,84 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestAResultPerFunction(t *testing.T) {
+	s := stage{Functions: []stageFunction{
+		{Name: "JobFinished", Specs: []string{"TestJobFinished", "tells finished Jobs"}},
+		{Name: "CronJobReconciler.observeJobs", Specs: []string{"moves finished Jobs out of active"}},
+		{Name: "CronJobReconciler.Reconcile", Specs: []string{"writes what it observed"}},
+		{Name: "IndexJobsByOwner", Specs: []string{"BeforeSuite", "through the field index"}},
+		{Name: "pruneHistory", Specs: []string{"deletes the oldest"}},
+	}}
+	status := func(rs ...results) map[string]string {
+		got := map[string]string{}
+		for _, fr := range s.functionResults(".", rs) {
+			got[fr.Name] = fr.Status
+		}
+		return got
+	}
+
+	ran := results{Outcomes: []outcome{
+		{"TestJobFinished", "passed"},
+		{"Stage 04 › tells finished Jobs from running ones", "passed"},
+		{"Stage 04 › moves finished Jobs out of active and keeps the newest", "failed"},
+		{"Stage 04 › writes what it observed to the status", "passed"},
+		{"Stage 04 › lists the Jobs through the field index", "passed"},
+	}}
+	want := map[string]string{"JobFinished": "passed", "CronJobReconciler.observeJobs": "failed",
+		"CronJobReconciler.Reconcile": "passed", "IndexJobsByOwner": "passed", "pruneHistory": "not run"}
+	if got := status(ran); !reflect.DeepEqual(got, want) {
+		t.Errorf("specs ran:\n got %v\nwant %v", got, want)
+	}
+	if frs := s.functionResults(".", []results{ran}); frs[0].Passed != 2 || frs[0].Ran != 2 || len(frs[1].Failing) != 1 {
+		t.Errorf("counts: %+v", frs[:2])
+	}
+
+	// The suite's setup fails on a stub: the function it names failed, the
+	// others are not checked, even one whose unit test of another package passed.
+	setup := results{Failures: []failure{{Name: "BeforeSuite", Message: "TODO(lab 04)"}}}
+	unit := results{Outcomes: []outcome{{"TestJobFinished", "passed"}}}
+	want = map[string]string{"JobFinished": "not run", "CronJobReconciler.observeJobs": "not run",
+		"CronJobReconciler.Reconcile": "not run", "IndexJobsByOwner": "failed", "pruneHistory": "not run"}
+	if got := status(setup, unit); !reflect.DeepEqual(got, want) {
+		t.Errorf("setup failed:\n got %v\nwant %v", got, want)
+	}
+
+	// A function that does not compile was stubbed for the rest: it says so,
+	// whatever its stubbed specs did.
+	stubbed := ran
+	stubbed.Stubbed = []compileError{{File: "internal/controller/status.go", Line: 60, Function: "CronJobReconciler.observeJobs", Message: "undefined: x"}}
+	frs := s.functionResults(".", []results{stubbed})
+	if frs[1].Status != "does not compile" || frs[1].CompileError != "internal/controller/status.go:60: undefined: x" {
+		t.Errorf("stubbed: %+v", frs[1])
+	}
+	if frs[2].Status != "passed" {
+		t.Errorf("a function beside the one that does not compile: %+v", frs[2])
+	}
+}
+
+func TestAGoTestNamesItsSpacesAsUnderscores(t *testing.T) {
+	f := stageFunction{Specs: []string{"complete job"}}
+	if !f.checks("TestJobFinished/complete_job") || f.checks("TestJobFinished/failed") {
+		t.Error("a part with spaces must match a Go subtest's underscores, and only that")
+	}
+}
