@@ -17,6 +17,7 @@ limitations under the License.
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -180,18 +181,109 @@ func TestAConflictIsLeftAsMarkersAndSaid(t *testing.T) {
 	}
 	defer cleanup()
 	ref, _ := referenceCommit(root)
-	_, conflicted, err := carryInto(root, dir, ref, "lab/01", stages[1])
+	c, err := carryInto(root, dir, ref, "lab/01", stages[1])
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(conflicted) != 1 || !strings.HasPrefix(conflicted[0], "p/p.go") {
-		t.Fatalf("conflicts: %v, want p/p.go", conflicted)
+	if len(c.conflicted) != 1 || !strings.HasPrefix(c.conflicted[0], "p/p.go") {
+		t.Fatalf("conflicts: %v, want p/p.go", c.conflicted)
 	}
-	got := mustRead(t, filepath.Join(dir, "p", "p.go"))
+	got := string(c.conflicts["p/p.go"])
 	for _, want := range []string{"<<<<<<< your code (lab/01)", "two, early", "=======", ">>>>>>> the starter of stage 02"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the merged file lacks %q:\n%s", want, got)
 		}
+	}
+
+	// lab start leaves the markers in the working tree, not in a commit.
+	if err := cmdStart(root, stages, stages[1], false); err != nil {
+		t.Fatal(err)
+	}
+	p = filepath.Join(root, "p", "p.go")
+	if got := mustRead(t, p); !strings.Contains(got, "<<<<<<< your code (lab/01)") {
+		t.Errorf("the working tree has no conflict markers:\n%s", got)
+	}
+	if committed := git(t, root, "show", "HEAD:p/p.go"); strings.Contains(committed, "<<<<<<<") {
+		t.Errorf("the conflict markers were committed:\n%s", committed)
+	}
+	if status := git(t, root, "status", "--porcelain"); !strings.Contains(status, "p/p.go") {
+		t.Errorf("p/p.go is not left modified: %q", status)
+	}
+}
+
+// With LAB_CARRY=always, a stage that was not finished comes along, but not
+// its stubs: what the attendee never wrote is the reference's in the next
+// starter, so that the next stage does not start on an earlier TODO.
+func TestCarryingAnUnfinishedStageDoesNotCarryItsStubs(t *testing.T) {
+	root, stages := tinyLab(t)
+	t.Setenv("LAB_CARRY", "always")
+	// A third region in stage 01, which the attendee leaves a stub.
+	p := filepath.Join(root, "p", "p.go")
+	three := mustRead(t, p) + "\n// lab:begin three\n\n// Three says three.\nfunc Three() string {\n\treturn \"three\"\n}\n\n// lab:end\n"
+	if err := os.WriteFile(p, []byte(three), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	yaml := filepath.Join(root, "exercises", "01-one", "stage.yaml")
+	if err := os.WriteFile(yaml, []byte(strings.Replace(mustRead(t, yaml), "[one]", "[one, three]", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-am", "three")
+	stages, err := loadStages(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmdStart(root, stages, stages[0], false); err != nil {
+		t.Fatal(err)
+	}
+	starter := mustRead(t, p)
+	mine := strings.Replace(starter, readFunc(starter, "One"), "func One() string {\n\treturn \"one\" // mine\n}", 1)
+	if err := os.WriteFile(p, []byte(mine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmdStart(root, stages, stages[1], false); err != nil {
+		t.Fatal(err)
+	}
+	got := mustRead(t, p)
+	if !strings.Contains(got, "// mine") {
+		t.Errorf("the attendee's One did not come along:\n%s", got)
+	}
+	if strings.Contains(got, "TODO(lab 01)") || !strings.Contains(got, `return "three"`) {
+		t.Errorf("Three, never written, is not the reference's:\n%s", got)
+	}
+}
+
+// Both sides of a carry drop the imports their stubs no longer use: a
+// conflict only in the import block is settled, and the file imports what
+// its code uses.
+func TestImportConflictsAreSettled(t *testing.T) {
+	merged := `package p
+
+import (
+	"fmt"
+<<<<<<< your code (lab/04)
+	"strings"
+=======
+	"time"
+	"os"
+>>>>>>> the starter of stage 05
+)
+
+func A() string { return fmt.Sprint(time.Now()) + strings.ToUpper("a") }
+`
+	ref := "package p\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\t\"sort\"\n\t\"time\"\n)\n"
+	out, left := settleImportConflicts([]byte(merged), 1)
+	if left != 0 {
+		t.Fatalf("%d conflicts left:\n%s", left, out)
+	}
+	got := string(fixImports("p.go", out, []byte(ref)))
+	want := "package p\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n\t\"time\"\n)\n\nfunc A() string { return fmt.Sprint(time.Now()) + strings.ToUpper(\"a\") }\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	// A conflict in code stays.
+	code := "package p\n\nfunc A() int {\n<<<<<<< mine\n\treturn 1\n=======\n\treturn 2\n>>>>>>> theirs\n}\n"
+	if _, left := settleImportConflicts([]byte(code), 1); left != 1 {
+		t.Error("a conflict outside the import block was settled")
 	}
 }
 
@@ -200,4 +292,42 @@ func readFunc(src, name string) string {
 	start := strings.Index(src, "func "+name+"(")
 	end := strings.Index(src[start:], "\n}")
 	return src[start : start+end+2]
+}
+
+// lab status on lab/02 shows stage 01 as given by the starter, not as not
+// started; off the lab branches nothing is given.
+func TestStatusShowsTheStagesAStarterSolved(t *testing.T) {
+	root, stages := tinyLab(t)
+	status := func() string {
+		t.Helper()
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdout := os.Stdout
+		os.Stdout = w
+		err = cmdStatus(root, stages)
+		os.Stdout = stdout
+		_ = w.Close()
+		raw, _ := io.ReadAll(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(raw)
+	}
+	if got := status(); strings.Contains(got, "given") || !strings.Contains(got, "01  one                    not started") {
+		t.Errorf("on main:\n%s", got)
+	}
+	if err := cmdStart(root, stages, stages[1], false); err != nil {
+		t.Fatal(err)
+	}
+	got := status()
+	for _, want := range []string{"  01  one                    given", "> 02  two                    in progress", "solved in the starter of lab/02"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("on lab/02, no %q in:\n%s", want, got)
+		}
+	}
+	if currentStage("lab/06-saved-20261123-101010") != "06" || currentStage("main") != "" {
+		t.Error("currentStage")
+	}
 }

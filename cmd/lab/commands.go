@@ -79,21 +79,32 @@ func cmdStart(root string, stages []stage, s stage, fresh bool) error {
 		return err
 	}
 	defer cleanup()
-	var conflicted []string
+	var c carried
 	if carry != "" {
 		ref, err := referenceCommit(root)
 		if err != nil {
 			return err
 		}
-		var merged []string
-		if merged, conflicted, err = carryInto(root, dir, ref, carry, s); err != nil {
+		if c, err = carryInto(root, dir, ref, carry, s); err != nil {
 			return err
 		}
 		if commit, err = output(dir, "git", "rev-parse", "HEAD"); err != nil {
 			return err
 		}
 		commit = strings.TrimSpace(commit)
-		fmt.Printf("Carried your code in %s.\n", strings.Join(merged, ", "))
+		fmt.Printf("Carried your code in %s.\n", strings.Join(c.merged, ", "))
+		if len(c.unwritten) > 0 {
+			fmt.Printf("Your %s still had the stubs of %s: those come from the reference.\n", carry, strings.Join(c.unwritten, ", "))
+		}
+	} else if current, _ := output(root, "git", "branch", "--show-current"); strings.HasPrefix(strings.TrimSpace(current), "lab/") {
+		// Their work on another stage stays on its branch, committed, so
+		// that the switch below can happen and nothing is lost.
+		current = strings.TrimSpace(current)
+		if committed, err := commitWork(root, current); err != nil {
+			return err
+		} else if committed {
+			fmt.Printf("Committed your uncommitted changes on %s, so that nothing is lost (git switch %s goes back to them).\n", current, current)
+		}
 	}
 	// Starting a stage again (--fresh, say): the branch of the first start is
 	// kept under another name, with what was not committed, not overwritten.
@@ -119,12 +130,23 @@ func cmdStart(root string, stages []stage, s stage, fresh bool) error {
 	if _, err := output(root, "git", "branch", "-f", branch, commit); err != nil {
 		return err
 	}
-	if dirty, _ := output(root, "git", "status", "--porcelain"); strings.TrimSpace(dirty) != "" {
-		fmt.Printf("Made branch %s. Your working tree has changes, so it stays where it is: commit or stash them, then\n  git switch %s\n", branch, branch)
-	} else if _, err := output(root, "git", "switch", branch); err != nil {
+	if dirty, _ := output(root, "git", "status", "--porcelain", "--untracked-files=no"); strings.TrimSpace(dirty) != "" {
+		current, _ := output(root, "git", "branch", "--show-current")
+		fmt.Printf("Made branch %s, but did not switch to it: %s has uncommitted changes (git status shows them).\n"+
+			"Commit or stash them, then\n  git switch %s\nand bin/lab check %s.\n", branch, cmp.Or(strings.TrimSpace(current), "this checkout"), branch, s.ID)
+		return nil
+	}
+	if _, err := output(root, "git", "switch", branch); err != nil {
 		return err
-	} else {
-		fmt.Printf("Switched to %s.\n", branch)
+	}
+	fmt.Printf("Switched to %s.\n", branch)
+	// A conflict is the attendee's to settle: the file is committed as the
+	// starter has it, and the merge with its markers waits in the working
+	// tree, where git diff shows it and git checkout undoes it.
+	for path, merged := range c.conflicts {
+		if err := os.WriteFile(filepath.Join(root, path), merged, 0o644); err != nil {
+			return err
+		}
 	}
 	fmt.Printf("\nStage %s: %s\n  read:  %s\n  write: (each marked TODO(lab %s))\n", s.ID, s.Title, s.readme(), s.ID)
 	ref, err := referenceCommit(root)
@@ -135,10 +157,11 @@ func cmdStart(root string, stages []stage, s stage, fresh bool) error {
 		fmt.Printf("           %s\n", w)
 	}
 	fmt.Printf("  check: bin/lab check   (bin/lab check -v shows the tests' whole output)\n")
-	if len(conflicted) > 0 {
+	if conflicted := c.conflicted; len(conflicted) > 0 {
 		fmt.Printf("\nYour code and this stage's starter changed the same lines in: %s.\n"+
-			"They are marked <<<<<<< your code ... ======= ... >>>>>>> the starter: keep what you mean, delete the\n"+
-			"markers, and check. (bin/lab start %s --fresh starts from the reference instead.)\n",
+			"They are marked <<<<<<< your code ... ======= ... >>>>>>> the starter, in your working tree and not\n"+
+			"committed (git diff shows them; git checkout FILE takes the starter's side): keep what you mean, delete\n"+
+			"the markers, and check. (bin/lab start %s --fresh starts from the reference instead.)\n",
 			strings.Join(conflicted, ", "), s.ID)
 	}
 	return nil
@@ -547,6 +570,13 @@ func (r results) explain(err error) {
 		}
 		return
 	}
+	if len(r.Markers) > 0 {
+		fmt.Printf("       Merge conflict markers are still in the code, at %s.\n", strings.Join(r.Markers, ", "))
+		fmt.Println("       bin/lab start left them where your code and the starter changed the same lines: between")
+		fmt.Println("       <<<<<<< and ======= is your code, between ======= and >>>>>>> the starter's. Keep what you")
+		fmt.Println("       mean and delete the three marker lines (git diff shows them; the compiler calls them a syntax error).")
+		return
+	}
 	if len(r.BuildErrors) > 0 {
 		// Each message with the function it is in: the stage asks for
 		// functions, and which one does not compile is what matters.
@@ -559,6 +589,9 @@ func (r results) explain(err error) {
 			lines = append(lines, e)
 		}
 		fmt.Println(indentLines(limitLines(strings.Join(lines, "\n"), 15), "         "))
+		if r.NoRest != "" {
+			fmt.Println(indentLines(wrap("The other functions were not checked: "+r.NoRest+".", 90), "       "))
+		}
 		return
 	}
 	if len(r.VetErrors) > 0 {

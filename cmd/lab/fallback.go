@@ -32,6 +32,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -169,8 +170,13 @@ func declaresLabTODO(dir string) bool {
 // compiler messages; the stage never passes while a function does not
 // compile.
 func checkTheRest(dir string, s stage, env []string, t stageTest, owned map[string]bool, first results, firstErr error) (results, error) {
+	if first.Markers = conflictMarkers(dir, owned, first.BuildErrors); len(first.Markers) > 0 {
+		first.NoRest = "conflict markers"
+		return first, fmt.Errorf("merge conflict markers left in the code")
+	}
 	overlay, broken, cleanup, ok := stubbedOverlay(dir, s, owned, first.BuildErrors)
 	if !ok {
+		first.NoRest = whyNoRest(dir, owned, first.BuildErrors)
 		return first, firstErr
 	}
 	defer cleanup()
@@ -198,4 +204,59 @@ func stubbedNames(cs []compileError) string {
 		}
 	}
 	return strings.Join(names, ", ")
+}
+
+// whyNoRest says, for the screen, why the rest of a stage that does not
+// compile could not be checked with the broken functions stubbed.
+func whyNoRest(dir string, owned map[string]bool, buildErrors []string) string {
+	for _, e := range buildErrors {
+		if strings.Contains(e, "syntax error") || strings.Contains(e, "expected ") {
+			return "it is a syntax error: until the file parses, no function in it can be told from the others, " +
+				"so no test of its package runs; fix the line the compiler names first"
+		}
+	}
+	for _, e := range buildErrors {
+		if c := placeCompileError(dir, e); c.Function == "" || !owned[filepath.ToSlash(c.File)] {
+			return "the error is outside the functions this stage asks you to write (" + c.File + "), " +
+				"so stubbing them would not help: the tests run once it compiles"
+		}
+	}
+	return ""
+}
+
+// conflictMarkerLine is a line that git merge-file leaves in a conflict.
+var conflictMarkerLine = regexp.MustCompile(`^(<<<<<<< |>>>>>>> |=======$)`)
+
+// conflictMarkers finds the conflict markers that a carry left (lab start,
+// carry.go) in the stage's files and the files the compiler complains of, as
+// file:line. The compiler's own word for them ("syntax error: unexpected <<",
+// "missing import path") does not say what they are.
+func conflictMarkers(dir string, owned map[string]bool, buildErrors []string) []string {
+	files := map[string]bool{}
+	for f := range owned {
+		files[f] = true
+	}
+	for _, e := range buildErrors {
+		if m := compilerMessage.FindStringSubmatch(e); m != nil {
+			files[filepath.ToSlash(m[1])] = true
+		}
+	}
+	names := make([]string, 0, len(files))
+	for f := range files {
+		names = append(names, f)
+	}
+	sort.Strings(names)
+	var out []string
+	for _, f := range names {
+		raw, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			continue
+		}
+		for i, line := range strings.Split(string(raw), "\n") {
+			if conflictMarkerLine.MatchString(line) {
+				out = append(out, fmt.Sprintf("%s:%d", f, i+1))
+			}
+		}
+	}
+	return out
 }

@@ -74,3 +74,48 @@ func TestOneFunctionThatDoesNotCompileLeavesTheOthersChecked(t *testing.T) {
 		t.Error("an error in a file the attendee does not write was stubbed away")
 	}
 }
+
+// What cannot be stubbed says why: conflict markers by name, a syntax error
+// as one, an error outside the stage's functions as such.
+func TestACheckThatCannotStubSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/m\n\ngo 1.26\n")
+	owned := map[string]bool{"p/p.go": true}
+	build := func() []string {
+		t.Helper()
+		out, err := exec.Command("go", "-C", dir, "test", "-c", "-json", "-o", os.DevNull, "./p").CombinedOutput()
+		if err == nil {
+			t.Fatal("the broken package built")
+		}
+		return parseGoTestJSON(out, dir, "./p", nil, false).BuildErrors
+	}
+
+	write("p/p.go", "package p\n\nimport (\n<<<<<<< your code (lab/04)\n\t\"strings\"\n=======\n\t\"time\"\n>>>>>>> the starter of stage 05\n)\n\nfunc A() string { return strings.ToUpper(time.UTC.String()) }\n")
+	errs := build()
+	if got := conflictMarkers(dir, owned, errs); strings.Join(got, " ") != "p/p.go:4 p/p.go:6 p/p.go:8" {
+		t.Errorf("conflict markers at %v, want lines 4, 6 and 8 of p/p.go (the compiler said %v)", got, errs)
+	}
+
+	write("p/p.go", "package p\n\nfunc A() string {\n\treturn \"a\"\n\nfunc B() string { return \"b\" }\n")
+	if why := whyNoRest(dir, owned, build()); !strings.Contains(why, "syntax error") {
+		t.Errorf("a syntax error: %q", why)
+	}
+	if got := conflictMarkers(dir, owned, nil); len(got) != 0 {
+		t.Errorf("markers in a file without any: %v", got)
+	}
+
+	write("p/p.go", "package p\n\nfunc A() string { return helper() }\n")
+	write("p/given.go", "package p\n\nfunc helper() string { return undefinedThing }\n")
+	if why := whyNoRest(dir, owned, build()); !strings.Contains(why, "outside the functions") || !strings.Contains(why, "p/given.go") {
+		t.Errorf("an error in a given file: %q", why)
+	}
+}

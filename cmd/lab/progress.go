@@ -135,8 +135,8 @@ func ago(t time.Time) string {
 func cmdStatus(root string, stages []stage) error {
 	p := loadProgress(root)
 	branch, _ := output(root, "git", "branch", "--show-current")
-	current := strings.TrimPrefix(strings.TrimSpace(branch), "lab/")
-	passed := 0
+	current := currentStage(branch)
+	passed, given := 0, false
 	for _, s := range stages {
 		r := p.Stages[s.ID]
 		state := "not started"
@@ -145,6 +145,9 @@ func cmdStatus(root string, stages []stage) error {
 			state, passed = "passed", passed+1
 		case !r.At.IsZero() || s.ID == current:
 			state = "in progress"
+		case current != "" && s.ID < current:
+			// On lab/NN the stages before NN are solved by the starter.
+			state, given = "given", true
 		}
 		last := ""
 		if !r.At.IsZero() {
@@ -161,7 +164,21 @@ func cmdStatus(root string, stages []stage) error {
 		fmt.Printf("%s%s  %-22s %-12s %-18s %s\n", mark, s.ID, s.Slug, state, last, hints)
 	}
 	fmt.Printf("\n%s %d of %d stages passed\n", bar(passed, len(stages), 16), passed, len(stages))
+	if given {
+		fmt.Printf("given: not checked here, and solved in the starter of lab/%s, which holds the reference's code for it\n", current)
+	}
 	return nil
+}
+
+// currentStage is the stage of a lab branch ("06" of lab/06, or of
+// lab/06-saved-...), or "" off the lab branches.
+func currentStage(branch string) string {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(branch), "lab/")
+	if !ok {
+		return ""
+	}
+	id, _, _ := strings.Cut(rest, "-")
+	return id
 }
 
 // bar draws done of all as [#####-----], width characters inside.

@@ -53,6 +53,11 @@ type checkedTest struct {
 	Specs         []checkedSpec  `json:"specs"`
 	CompileErrors []compileError `json:"compileErrors"`
 	VetErrors     []string       `json:"vetErrors"`
+	// ConflictMarkers are merge conflict markers left in the code (file:line);
+	// NotChecked says why the rest was not checked when the code does not
+	// compile and its broken functions could not be stubbed.
+	ConflictMarkers []string `json:"conflictMarkers,omitempty"`
+	NotChecked      string   `json:"notChecked,omitempty"`
 }
 
 type checkedSpec struct {
@@ -106,6 +111,7 @@ func newCheckReport(dir string, s stage, rs []results, err error) checkReport {
 			t.CompileErrors = append(t.CompileErrors, placeCompileError(dir, e))
 		}
 		t.VetErrors = append(t.VetErrors, res.VetErrors...)
+		t.ConflictMarkers, t.NotChecked = res.Markers, res.NoRest
 		r.Tests = append(r.Tests, t)
 	}
 	return r

@@ -52,7 +52,11 @@ type results struct {
 	BuildErrors    []string  // compiler messages, file:line: text
 	// Stubbed are the functions that did not compile, when the other tests
 	// ran with them stubbed (fallback.go).
-	Stubbed   []compileError
+	Stubbed []compileError
+	// NoRest says why the rest was not checked when nothing could be
+	// stubbed; Markers are the conflict markers left in the code.
+	NoRest    string
+	Markers   []string
 	VetErrors []string // go vet's findings, file:line: text
 	Output    string   // all of the text output, for -v
 }
