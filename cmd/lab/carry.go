@@ -114,6 +114,16 @@ func carryInto(root, dir, ref, branch string, s stage) (c carried, err error) {
 	// The starter their branch began from tells what they left unwritten.
 	theirStarter, _ := output(root, "git", "log", "-1", "--format=%H", "--grep", "^lab [0-9]* starter:", branch)
 	theirStarter = strings.TrimSpace(theirStarter)
+	// The regions the new starter has solved: those of the stages before s.
+	// (Their stubs of later stages are the starter's too, and stay.)
+	solved := map[string]bool{}
+	if stages, err := loadStages(dir); err == nil {
+		for _, other := range stages {
+			for _, r := range other.Regions {
+				solved[r] = other.ID < s.ID
+			}
+		}
+	}
 	tmp, err := os.MkdirTemp("", "lab-carry-")
 	if err != nil {
 		return c, err
@@ -163,7 +173,7 @@ func carryInto(root, dir, ref, branch string, s stage) (c carried, err error) {
 				return c, err
 			}
 		} else if theirStarter != "" {
-			if unwritten, err := restoreUnwritten(path, ours, base, theirStarter, root); err != nil {
+			if unwritten, err := restoreUnwritten(path, ours, base, theirStarter, root, solved); err != nil {
 				return c, err
 			} else {
 				c.unwritten = append(c.unwritten, unwritten...)
@@ -216,11 +226,12 @@ func carryInto(root, dir, ref, branch string, s stage) (c carried, err error) {
 }
 
 // restoreUnwritten rewrites the attendee's copy of a file (oursFile) so that
-// each region they left exactly as the starter of their branch had it (a
+// each region of an earlier stage (solved) that they left exactly as the
+// starter of their branch had it (a
 // stub they never wrote, carried with LAB_CARRY=always from a stage that did
 // not pass) holds the reference's code (from baseFile) instead: the next
 // stage starts from working code there, not from an earlier stage's TODO.
-func restoreUnwritten(path, oursFile, baseFile, theirStarter, root string) ([]string, error) {
+func restoreUnwritten(path, oursFile, baseFile, theirStarter, root string, solved map[string]bool) ([]string, error) {
 	starterSrc, err := output(root, "git", "show", theirStarter+":"+path)
 	if err != nil {
 		return nil, nil // not in their starter: nothing of it was a stub
@@ -251,7 +262,7 @@ func restoreUnwritten(path, oursFile, baseFile, theirStarter, root string) ([]st
 			return nil, nil
 		}
 		mine, stub, want := body(oursLines, r), body(starterLines, rStarter[i]), body(refLines, rRef[i])
-		if mine != stub || stub == want {
+		if !solved[r.name] || mine != stub || stub == want {
 			continue // written by them, or no stub in their starter
 		}
 		out = append(out, oursLines[next-1:r.first-1]...)
@@ -373,7 +384,7 @@ func fixImports(path string, merged, ref []byte) []byte {
 		at := fset.Position(decl.Rparen).Offset
 		out = append(append(append([]byte{}, merged[:at]...), []byte(strings.Join(missing, "\n")+"\n")...), merged[at:]...)
 	}
-	out, err := dropUnusedImports(path, out)
+	out, err := dropUnusedImports(path, dropDuplicateImports(path, out))
 	if err != nil {
 		return merged
 	}
@@ -381,4 +392,37 @@ func fixImports(path string, merged, ref []byte) []byte {
 		return formatted
 	}
 	return merged
+}
+
+// dropDuplicateImports keeps the first of two identical imports: the
+// attendee added an import where the reference has it in another group,
+// and a settled conflict brought the reference's back.
+func dropDuplicateImports(path string, src []byte) []byte {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, src, parser.ImportsOnly)
+	if err != nil {
+		return src
+	}
+	seen := map[string]bool{}
+	var drop [][2]int
+	for _, imp := range f.Imports {
+		key := importName(imp) + " " + imp.Path.Value
+		if !seen[key] {
+			seen[key] = true
+			continue
+		}
+		from, to := fset.Position(imp.Pos()).Offset, fset.Position(imp.End()).Offset
+		for from > 0 && (src[from-1] == ' ' || src[from-1] == '\t') {
+			from--
+		}
+		if to < len(src) && src[to] == '\n' {
+			to++
+		}
+		drop = append(drop, [2]int{from, to})
+	}
+	out := append([]byte{}, src...)
+	for i := len(drop) - 1; i >= 0; i-- {
+		out = append(out[:drop[i][0]], out[drop[i][1]:]...)
+	}
+	return out
 }

@@ -280,6 +280,12 @@ func A() string { return fmt.Sprint(time.Now()) + strings.ToUpper("a") }
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
+	// An import the attendee put in another group than the reference, which
+	// a settled conflict brings back: one of the two stays.
+	twice := "package p\n\nimport (\n\t\"fmt\"\n\tmine \"example.com/m\"\n\n\t\"os\"\n\tmine \"example.com/m\"\n)\n\nvar _ = fmt.Sprint(mine.X, os.Args)\n"
+	if got := string(fixImports("p.go", []byte(twice), []byte(ref))); strings.Count(got, `mine "example.com/m"`) != 1 {
+		t.Errorf("an import twice:\n%s", got)
+	}
 	// A conflict in code stays.
 	code := "package p\n\nfunc A() int {\n<<<<<<< mine\n\treturn 1\n=======\n\treturn 2\n>>>>>>> theirs\n}\n"
 	if _, left := settleImportConflicts([]byte(code), 1); left != 1 {

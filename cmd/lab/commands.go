@@ -247,10 +247,7 @@ func cmdCheck(root string, stages []stage, s stage, v verbosity) error {
 		fmt.Println("  (could not save the result:", saveErr, ")")
 	}
 	if err != nil {
-		h := s.levels()[0]
-		if first, ok := earliestFailure(rs); ok {
-			h = s.hintFor(first)
-		}
+		h := s.hintForCheck(rs)
 		fmt.Printf("\nNot yet. %s\n  hint: %s\n  more: %s, and bin/lab hint (the next hint, a level at a time)\n",
 			err, strings.ReplaceAll(h.text(), "\n", " "), s.readme())
 		// The hint printed here counts as shown: `lab hint` goes on from it.
@@ -563,6 +560,7 @@ func (r results) explain(err error) {
 		for _, c := range r.Stubbed {
 			fmt.Printf("         %s   %s:%d: %s\n", c.Function, c.File, c.Line, c.Message)
 		}
+		explainImports(r.Stubbed)
 		fmt.Printf("       The rest, checked with %s replaced by its stub (its own specs fail with it):\n", stubbedNames(r.Stubbed))
 		r.Stubbed, r.BuildErrors = nil, nil
 		if len(r.Failures) > 0 {
@@ -589,6 +587,11 @@ func (r results) explain(err error) {
 			lines = append(lines, e)
 		}
 		fmt.Println(indentLines(limitLines(strings.Join(lines, "\n"), 15), "         "))
+		var placed []compileError
+		for _, e := range r.BuildErrors {
+			placed = append(placed, placeCompileError(".", e))
+		}
+		explainImports(placed)
 		if r.NoRest != "" {
 			fmt.Println(indentLines(wrap("The other functions were not checked: "+r.NoRest+".", 90), "       "))
 		}
@@ -613,6 +616,21 @@ func (r results) explain(err error) {
 			break
 		}
 		f.show("       ")
+	}
+}
+
+// explainImports says which imports a starter dropped that the code now
+// written needs: the compiler only says "undefined: kbatchv1".
+func explainImports(cs []compileError) {
+	seen := map[string]bool{}
+	for _, c := range cs {
+		imp := droppedImport(".", c.File, c.Message)
+		if imp == "" || seen[c.File+imp] {
+			continue
+		}
+		seen[c.File+imp] = true
+		fmt.Printf("       %s needs the import %s: the starter left out the imports that only the code you write\n"+
+			"       uses. Add it to the file's import block (goimports, or your editor on save, does it for you).\n", c.File, imp)
 	}
 }
 

@@ -37,7 +37,7 @@ func TestAResultPerFunction(t *testing.T) {
 		return got
 	}
 
-	ran := results{Outcomes: []outcome{
+	ran := results{Failures: []failure{{Name: "Stage 04 › moves finished Jobs out of active and keeps the newest"}, {Name: "TestJobFinished/a_subtest"}}, Outcomes: []outcome{
 		{"TestJobFinished", "passed"},
 		{"Stage 04 › tells finished Jobs from running ones", "passed"},
 		{"Stage 04 › moves finished Jobs out of active and keeps the newest", "failed"},

@@ -225,12 +225,56 @@ func cmdCheckJSON(root string, s stage) error {
 	return nil
 }
 
-// earliestFailure is the first failure of a check, if any.
-func earliestFailure(rs []results) (failure, bool) {
+// hintForCheck is the hint that a failed check prints: the first tied to
+// one of its failures (a failure explained in the operator's terms beats a
+// general nudge), else the stage's first level.
+func (s stage) hintForCheck(rs []results) hint {
 	for _, r := range rs {
-		if len(r.Failures) > 0 {
-			return r.Failures[0], true
+		for _, f := range r.Failures {
+			if h := s.hintFor(f); h.When != "" {
+				return h
+			}
 		}
 	}
-	return failure{}, false
+	if levels := s.levels(); len(levels) > 0 {
+		return levels[0]
+	}
+	return hint{}
+}
+
+
+// undefinedName is the compiler's "undefined: name".
+var undefinedName = regexp.MustCompile(`undefined: (\w+)$`)
+
+// droppedImport explains an "undefined: kbatchv1" in a file of the stage:
+// a starter drops the imports that only the stubbed code used, so code
+// written into it needs them back. It returns the import line the
+// reference has for that name, or "" when the name is no import there.
+func droppedImport(root, file, message string) string {
+	m := undefinedName.FindStringSubmatch(message)
+	if m == nil {
+		return ""
+	}
+	ref, err := referenceCommit(root)
+	if err != nil {
+		return ""
+	}
+	src, err := output(root, "git", "show", ref+":"+filepath.ToSlash(file))
+	if err != nil {
+		return ""
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), file, src, parser.ImportsOnly)
+	if err != nil {
+		return ""
+	}
+	for _, imp := range f.Imports {
+		if importName(imp) != m[1] {
+			continue
+		}
+		if imp.Name != nil {
+			return imp.Name.Name + " " + imp.Path.Value
+		}
+		return imp.Path.Value
+	}
+	return ""
 }
