@@ -515,6 +515,7 @@ func runTest(dir string, env []string, t stageTest, b buildResult, owned map[str
 	}
 	out, runErr := outputEnv(filepath.Join(dir, t.Package), env, "go", append([]string{"tool", "test2json", "-t", "-p", t.Package, binary}, args...)...)
 	r := parseGoTestJSON([]byte(out), dir, t.Package, owned, ginkgo)
+	r.Ginkgo = ginkgo
 	if b.vet != "" {
 		r.VetErrors = vetFindings(b.vet, dir)
 	}

@@ -37,7 +37,7 @@ func TestAResultPerFunction(t *testing.T) {
 		return got
 	}
 
-	ran := results{Failures: []failure{{Name: "Stage 04 › moves finished Jobs out of active and keeps the newest"}, {Name: "TestJobFinished/a_subtest"}}, Outcomes: []outcome{
+	ran := results{Ginkgo: true, Failures: []failure{{Name: "Stage 04 › moves finished Jobs out of active and keeps the newest"}, {Name: "TestJobFinished/a_subtest"}}, Outcomes: []outcome{
 		{"TestJobFinished", "passed"},
 		{"Stage 04 › tells finished Jobs from running ones", "passed"},
 		{"Stage 04 › moves finished Jobs out of active and keeps the newest", "failed"},
@@ -51,6 +51,10 @@ func TestAResultPerFunction(t *testing.T) {
 	}
 	if frs := s.functionResults(".", []results{ran}); frs[0].Passed != 2 || frs[0].Ran != 2 || len(frs[1].Failing) != 1 {
 		t.Errorf("counts: %+v", frs[:2])
+	}
+	// The suite's specs ran, so its setup passed: a spec of IndexJobsByOwner.
+	if fr := s.functionResults(".", []results{ran})[3]; fr.Ran != 2 || fr.Passed != 2 {
+		t.Errorf("a setup that passed counts for the function it checks: %+v", fr)
 	}
 
 	// The suite's setup fails on a stub: the function it names failed, the

@@ -242,7 +242,6 @@ func (s stage) hintForCheck(rs []results) hint {
 	return hint{}
 }
 
-
 // undefinedName is the compiler's "undefined: name".
 var undefinedName = regexp.MustCompile(`undefined: (\w+)$`)
 

@@ -58,6 +58,7 @@ type results struct {
 	NoRest    string
 	Markers   []string
 	VetErrors []string // go vet's findings, file:line: text
+	Ginkgo    bool     // a Ginkgo suite: its setup (BeforeSuite) ran before the specs
 	Output    string   // all of the text output, for -v
 }
 
