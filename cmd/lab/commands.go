@@ -544,7 +544,11 @@ func (r results) counts() string {
 	case len(r.Stubbed) > 0 && r.Passed+r.Failed == 0:
 		return fmt.Sprintf("%s does not compile; with it stubbed, no test ran: the setup failed", stubbedNames(r.Stubbed))
 	case len(r.Stubbed) > 0:
-		return fmt.Sprintf("%s does not compile; the rest: %d of %d passed", stubbedNames(r.Stubbed), r.Passed, r.Passed+r.Failed)
+		what := stubbedFunctions(r.Stubbed) + " does not compile"
+		if stubbedFunctions(r.Stubbed) == "" {
+			what = "an import is not used"
+		}
+		return fmt.Sprintf("%s; the rest: %d of %d passed", what, r.Passed, r.Passed+r.Failed)
 	case len(r.BuildErrors) > 0:
 		return "does not compile"
 	case r.Passed+r.Failed == 0 && len(r.Failures) > 0:
@@ -557,12 +561,32 @@ func (r results) counts() string {
 // its place, values or panic.
 func (r results) explain(err error) {
 	if len(r.Stubbed) > 0 {
-		fmt.Println("       Does not compile:")
+		var fns, imports []compileError
 		for _, c := range r.Stubbed {
-			fmt.Printf("         %s   %s:%d: %s\n", c.Function, c.File, c.Line, c.Message)
+			if c.Function == unusedImportName {
+				imports = append(imports, c)
+			} else {
+				fns = append(fns, c)
+			}
 		}
-		explainImports(r.Stubbed)
-		fmt.Printf("       The rest, checked with %s replaced by its stub (its own specs fail with it):\n", stubbedNames(r.Stubbed))
+		if len(fns) > 0 {
+			fmt.Println("       Does not compile:")
+			for _, c := range fns {
+				fmt.Printf("         %s   %s:%d: %s\n", c.Function, c.File, c.Line, strings.ReplaceAll(c.Message, "\n", "\n           "))
+			}
+			explainImports(fns)
+		}
+		if len(imports) > 0 {
+			fmt.Println("       Imported and not used (Go refuses it): delete these, or let goimports or your editor do it:")
+			for _, c := range imports {
+				fmt.Printf("         %s:%d: %s\n", c.File, c.Line, c.Message)
+			}
+		}
+		if len(fns) > 0 {
+			fmt.Printf("       The rest, checked with %s replaced by its stub (its own specs fail with it):\n", stubbedFunctions(fns))
+		} else {
+			fmt.Println("       The rest, checked without those imports:")
+		}
 		r.Stubbed, r.BuildErrors = nil, nil
 		if len(r.Failures) > 0 {
 			r.explain(err)
@@ -570,10 +594,13 @@ func (r results) explain(err error) {
 		return
 	}
 	if len(r.Markers) > 0 {
-		fmt.Printf("       Merge conflict markers are still in the code, at %s.\n", strings.Join(r.Markers, ", "))
-		fmt.Println("       bin/lab start left them where your code and the starter changed the same lines: between")
-		fmt.Println("       <<<<<<< and ======= is your code, between ======= and >>>>>>> the starter's. Keep what you")
-		fmt.Println("       mean and delete the three marker lines (git diff shows them; the compiler calls them a syntax error).")
+		fmt.Println("       Merge conflict markers are still in the code (the compiler calls them a syntax error):")
+		for _, where := range markerLines(r.Markers) {
+			fmt.Printf("         %s\n", where)
+		}
+		fmt.Println("       A merge left them where two sides changed the same lines: between <<<<<<< and ======= is one")
+		fmt.Println("       side (your code, when bin/lab start merged), between ======= and >>>>>>> the other (the starter).")
+		fmt.Println("       Keep what you mean and delete the three marker lines; git diff shows them.")
 		return
 	}
 	if len(r.BuildErrors) > 0 {
@@ -583,7 +610,8 @@ func (r results) explain(err error) {
 		var lines []string
 		for _, e := range r.BuildErrors {
 			if c := placeCompileError(".", e); c.Function != "" {
-				e += "   (in " + c.Function + ")"
+				first, rest, _ := strings.Cut(e, "\n")
+				e = strings.TrimSuffix(first+"   (in "+c.Function+")\n"+rest, "\n")
 			}
 			lines = append(lines, e)
 		}
@@ -618,6 +646,24 @@ func (r results) explain(err error) {
 		}
 		f.show("       ")
 	}
+}
+
+// markerLines groups conflict markers (file:line) by file: "f.go lines 3, 5, 9".
+func markerLines(markers []string) []string {
+	var files []string
+	lines := map[string][]string{}
+	for _, m := range markers {
+		file, line, _ := strings.Cut(m, ":")
+		if _, ok := lines[file]; !ok {
+			files = append(files, file)
+		}
+		lines[file] = append(lines[file], line)
+	}
+	var out []string
+	for _, f := range files {
+		out = append(out, f+" lines "+strings.Join(lines[f], ", "))
+	}
+	return out
 }
 
 // explainImports says which imports a starter dropped that the code now

@@ -38,20 +38,27 @@ import (
 )
 
 // stubbedOverlay writes an overlay that stubs the functions in which the
-// build errors are. ok is false when an error is not inside a function of an
+// build errors are (and drops imports that nothing uses any more). ok is false when an error is not inside a function of an
 // owned file that parses: a syntax error, or a file the attendee does not
 // write, where stubbing would hide the problem instead of isolating it.
 func stubbedOverlay(dir string, s stage, owned map[string]bool, buildErrors []string) (overlay string, broken []compileError, cleanup func(), ok bool) {
 	byFile := map[string]map[string]bool{}
 	for _, e := range buildErrors {
 		c := placeCompileError(dir, e)
-		if c.Function == "" || !owned[filepath.ToSlash(c.File)] {
+		// An import that only the code being written used: the overlay
+		// drops it as it drops those of the stubbed functions.
+		unusedImport := c.Function == "" && strings.Contains(c.Message, "imported ") && strings.HasSuffix(c.Message, " not used")
+		if (c.Function == "" && !unusedImport) || !owned[filepath.ToSlash(c.File)] {
 			return "", nil, nil, false
 		}
 		if byFile[c.File] == nil {
 			byFile[c.File] = map[string]bool{}
 		}
-		byFile[c.File][c.Function] = true
+		if unusedImport {
+			c.Function = unusedImportName
+		} else {
+			byFile[c.File][c.Function] = true
+		}
 		broken = append(broken, c)
 	}
 	if len(byFile) == 0 {
@@ -194,6 +201,11 @@ func checkTheRest(dir string, s stage, env []string, t stageTest, owned map[stri
 	return r, fmt.Errorf("does not compile: %s", stubbedNames(broken))
 }
 
+// unusedImportName stands for an unused import among the stubbed functions.
+const unusedImportName = "an unused import"
+
+// stubbedNames names what did not compile: the functions, and "an unused
+// import" when one was dropped.
 func stubbedNames(cs []compileError) string {
 	seen := map[string]bool{}
 	var names []string
@@ -206,6 +218,17 @@ func stubbedNames(cs []compileError) string {
 	return strings.Join(names, ", ")
 }
 
+// stubbedFunctions names the functions among cs, without unused imports.
+func stubbedFunctions(cs []compileError) string {
+	var fns []compileError
+	for _, c := range cs {
+		if c.Function != unusedImportName {
+			fns = append(fns, c)
+		}
+	}
+	return stubbedNames(fns)
+}
+
 // whyNoRest says, for the screen, why the rest of a stage that does not
 // compile could not be checked with the broken functions stubbed.
 func whyNoRest(dir string, owned map[string]bool, buildErrors []string) string {
@@ -216,8 +239,8 @@ func whyNoRest(dir string, owned map[string]bool, buildErrors []string) string {
 		}
 	}
 	for _, e := range buildErrors {
-		if c := placeCompileError(dir, e); c.Function == "" || !owned[filepath.ToSlash(c.File)] {
-			return "the error is outside the functions this stage asks you to write (" + c.File + "), " +
+		if c := placeCompileError(dir, e); c.File != "" && (c.Function == "" || !owned[filepath.ToSlash(c.File)]) {
+			return "the error is outside the functions this stage asks you to write (in " + c.File + "), " +
 				"so stubbing them would not help: the tests run once it compiles"
 		}
 	}

@@ -119,3 +119,74 @@ func TestACheckThatCannotStubSaysWhy(t *testing.T) {
 		t.Errorf("an error in a given file: %q", why)
 	}
 }
+
+// A compiler message of several lines ("not enough return values" goes on
+// with have and want) is one error, placed in its function, which is
+// stubbed for the rest of the check like any other.
+func TestAMessageOfSeveralLinesIsOneCompileError(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "p"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, src := range map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.26\n",
+		"p/p.go": "package p\n\nfunc Finished() (bool, string) {\n\treturn false\n}\n\nfunc Good() int { return 1 }\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := exec.Command("go", "-C", dir, "test", "-c", "-json", "-o", os.DevNull, "./p").CombinedOutput()
+	if err == nil {
+		t.Fatal("the broken package built")
+	}
+	r := parseGoTestJSON(out, dir, "./p", nil, false)
+	if len(r.BuildErrors) != 1 || !strings.Contains(r.BuildErrors[0], "not enough return values\n\thave (bool)\n\twant (bool, string)") {
+		t.Fatalf("build errors %q, want one with its have and want", r.BuildErrors)
+	}
+	if c := placeCompileError(dir, r.BuildErrors[0]); c.Function != "Finished" || c.Line != 4 {
+		t.Errorf("placed as %+v", c)
+	}
+	if _, broken, cleanup, ok := stubbedOverlay(dir, stage{ID: "99", Dir: "exercises/99-x"}, map[string]bool{"p/p.go": true}, r.BuildErrors); !ok {
+		t.Error("no overlay: the rest would not be checked")
+	} else {
+		cleanup()
+		if len(broken) != 1 || broken[0].Function != "Finished" {
+			t.Errorf("stubbed %+v", broken)
+		}
+	}
+}
+
+// An import that nothing uses is the compile error that Go's strictness
+// gives most often while a function is half written: the rest is checked
+// with it dropped.
+func TestAnUnusedImportLeavesTheRestChecked(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "p"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, src := range map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.26\n",
+		"p/p.go": "package p\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\nfunc Good() string { return strings.ToUpper(\"ok\") }\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := exec.Command("go", "-C", dir, "test", "-c", "-json", "-o", os.DevNull, "./p").CombinedOutput()
+	if err == nil {
+		t.Fatal("the package built with an unused import")
+	}
+	r := parseGoTestJSON(out, dir, "./p", nil, false)
+	overlay, broken, cleanup, ok := stubbedOverlay(dir, stage{ID: "99", Dir: "exercises/99-x"}, map[string]bool{"p/p.go": true}, r.BuildErrors)
+	if !ok {
+		t.Fatalf("no overlay for %q", r.BuildErrors)
+	}
+	defer cleanup()
+	if len(broken) != 1 || broken[0].Function != unusedImportName {
+		t.Errorf("broken: %+v", broken)
+	}
+	if out, err := exec.Command("go", "-C", dir, "build", "-overlay="+overlay, "./p").CombinedOutput(); err != nil {
+		t.Errorf("the overlay does not build: %v\n%s", err, out)
+	}
+}

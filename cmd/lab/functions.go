@@ -108,6 +108,10 @@ func (s stage) functionResults(dir string, rs []results) []functionResult {
 					fr.Failing = append(fr.Failing, o.Name)
 				}
 			}
+			// A package that does not compile ran nothing.
+			if len(r.BuildErrors) > 0 && len(r.Stubbed) == 0 {
+				setupFailed = true
+			}
 			// A failure that is no spec is a suite's setup (BeforeSuite):
 			// the function it names failed, and no function has passed
 			// while specs of the package did not run.
@@ -148,6 +152,7 @@ func showFunctions(frs []functionResult) {
 		width = max(width, len(fr.Name))
 	}
 	fmt.Println("\n  Your functions:")
+	why := false
 	for _, fr := range frs {
 		var mark, detail string
 		switch fr.Status {
@@ -159,17 +164,19 @@ func showFunctions(frs []functionResult) {
 				detail = "the suite's setup fails on it (" + strings.Join(fr.Failing, ", ") + ")"
 			}
 		case "does not compile":
-			mark, detail = "FAIL", "does not compile: "+fr.CompileError
+			first, _, _ := strings.Cut(fr.CompileError, "\n")
+			mark, detail = "FAIL", "does not compile: "+first
 		default:
 			mark, detail = "  - ", "not checked: none of its specs ran"
-			if fr.setupFailed {
-				detail = "not checked: the suite's setup failed before its specs"
-			}
 			if fr.Ran > 0 {
-				detail = fmt.Sprintf("%d of %d specs that ran pass; the suite's setup failed before the others", fr.Passed, fr.Ran)
+				detail = fmt.Sprintf("%d of %d specs that ran pass; the others did not run", fr.Passed, fr.Ran)
 			}
+			why = why || fr.setupFailed
 		}
 		fmt.Printf("    %s  %-*s  %s\n", mark, width, fr.Name, detail)
+	}
+	if why {
+		fmt.Println("    (specs did not run because a package does not compile, or a suite's setup failed: see above)")
 	}
 }
 

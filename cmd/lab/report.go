@@ -132,8 +132,9 @@ func (r checkReport) write(w io.Writer) error {
 	return enc.Encode(r)
 }
 
-// compilerMessage is "file.go:12:3: message" (the column may be missing).
-var compilerMessage = regexp.MustCompile(`^(\S+\.go):(\d+)(?::\d+)?: (.*)$`)
+// compilerMessage is "file.go:12:3: message" (the column may be missing;
+// the message may go on over more lines, as have and want do).
+var compilerMessage = regexp.MustCompile(`(?s)^(\S+\.go):(\d+)(?::\d+)?: (.*)$`)
 
 // placeCompileError reads a compiler message and names the function of the
 // tree in dir that holds the line.

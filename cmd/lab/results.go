@@ -94,7 +94,14 @@ func parseGoTestJSON(out []byte, tree, pkg string, owned map[string]bool, ginkgo
 		switch e.Action {
 		case "build-output":
 			all.WriteString(e.Output)
-			if msg := strings.TrimSpace(e.Output); msg != "" && !strings.HasPrefix(msg, "#") {
+			msg := strings.TrimSpace(e.Output)
+			switch {
+			case msg == "" || strings.HasPrefix(msg, "#"):
+			case strings.HasPrefix(e.Output, "\t") && len(r.BuildErrors) > 0:
+				// The rest of a message of several lines ("not enough
+				// return values" goes on with have and want).
+				r.BuildErrors[len(r.BuildErrors)-1] += "\n\t" + relative(msg, tree)
+			default:
 				r.BuildErrors = append(r.BuildErrors, relative(msg, tree))
 			}
 		case "output":
