@@ -42,6 +42,11 @@ func at(hh, mm, ss int) time.Time {
 	return monday10am.Add(time.Duration(hh-10)*time.Hour + time.Duration(mm)*time.Minute + time.Duration(ss)*time.Second)
 }
 
+// comeBackAtTheRun explains a wrong RequeueAfter: step 7 of Reconcile
+// (stage 04) asks to come back when the next run is due.
+const comeBackAtTheRun = "step 7 returns RequeueAfter: runs.RequeueDelay(now, next), the time until the next run " +
+	"plus 100ms, so that the clock reads at least the run's time when the reconcile comes back"
+
 var _ = Describe("CronJob Reconciler", func() {
 	var h *harness
 	BeforeEach(func() { h = newHarness() })
@@ -55,7 +60,7 @@ var _ = Describe("CronJob Reconciler", func() {
 			By("doing nothing before the slot, and coming back at it")
 			res := h.mustReconcileAt(at(10, 4, 59), cj)
 			Expect(h.jobs()).To(BeEmpty())
-			Expect(res.RequeueAfter).To(Equal(1100 * time.Millisecond))
+			Expect(res.RequeueAfter).To(Equal(1100*time.Millisecond), comeBackAtTheRun)
 
 			By("starting the 10:05 run at 10:05:02")
 			res = h.mustReconcileAt(at(10, 5, 2), cj)
@@ -67,7 +72,7 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(job.Annotations).To(HaveKeyWithValue("team", "lab"))
 			Expect(job.Annotations).To(HaveKeyWithValue(batchv1.ScheduledTimeAnnotation, "2030-01-07T18:05:00+08:00"))
 			Expect(job.Spec.Template.Spec.Containers[0].Image).To(Equal("busybox"))
-			Expect(res.RequeueAfter).To(Equal(4*time.Minute + 58*time.Second + 100*time.Millisecond))
+			Expect(res.RequeueAfter).To(Equal(4*time.Minute+58*time.Second+100*time.Millisecond), comeBackAtTheRun)
 
 			got := h.get(cj)
 			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), "status.lastScheduleTime")
@@ -91,7 +96,7 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(h.jobs()).To(HaveLen(1))
 			Expect(h.get(cj).ResourceVersion).To(Equal(before.ResourceVersion), "an idle reconcile writes nothing")
 			Expect(h.events()).To(BeEmpty())
-			Expect(res.RequeueAfter).To(Equal(4*time.Minute + 30*time.Second + 100*time.Millisecond))
+			Expect(res.RequeueAfter).To(Equal(4*time.Minute+30*time.Second+100*time.Millisecond), comeBackAtTheRun)
 		})
 
 		It("counts the first run from the CronJob's creation time", func() {
@@ -108,7 +113,7 @@ var _ = Describe("CronJob Reconciler", func() {
 		It("gives sub-minute @every runs names that do not collide, and keeps them on their grid", func() {
 			cj := h.createCronJob("fast", "@every 10s", at(10, 0, 0))
 			res := h.mustReconcileAt(at(10, 0, 13), cj)
-			Expect(res.RequeueAfter).To(Equal(7*time.Second + 100*time.Millisecond))
+			Expect(res.RequeueAfter).To(Equal(7*time.Second+100*time.Millisecond), comeBackAtTheRun)
 			h.mustReconcileAt(at(10, 0, 20), cj)
 			h.mustReconcileAt(at(10, 0, 30), cj)
 			Expect(jobNames(h.jobs())).To(Equal([]string{
@@ -144,7 +149,7 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(h.jobs()).To(BeEmpty())
 			Expect(h.events()).To(ConsistOf("Warning MissSchedule Missed scheduled time to start a job: Mon, 07 Jan 2030 10:05:00 +0000"))
 			Expect(h.get(cj).Status.LastScheduleTime).To(beAt(at(10, 0, 0)), "status.lastScheduleTime")
-			Expect(res.RequeueAfter).To(Equal(3*time.Minute + 30*time.Second + 100*time.Millisecond))
+			Expect(res.RequeueAfter).To(Equal(3*time.Minute+30*time.Second+100*time.Millisecond), comeBackAtTheRun)
 
 			By("starting the next run within the deadline")
 			h.mustReconcileAt(at(10, 10, 59), cj)
