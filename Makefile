@@ -180,6 +180,12 @@ lab: ## Build the lab tool into bin/lab (bin/lab list, start, check, solution, b
 
 BENCH_LAB_ARGS ?=
 
+CHAOS_ARGS ?=
+.PHONY: chaos
+chaos: build install ## Faults at the top of a minute on the local cluster (make cluster first): no run duplicated or lost (docs/reliability.md); CHAOS_ARGS: -n, -faults, -after.
+	@$(KUBECTL) cluster-info >/dev/null 2>&1 || { echo "No cluster reachable: start one with 'make cluster' (no Docker needed)."; exit 1; }
+	go run ./hack/chaos -manager bin/manager -out bin/chaos $(CHAOS_ARGS)
+
 .PHONY: bench-lab
 bench-lab: setup-envtest ## Time `bin/lab check` after a one-line edit, with and without the shared API server, in a clone of HEAD (BENCH_LAB_ARGS: -stages, -runs, -make-test).
 	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" go run ./hack/bench-lab $(BENCH_LAB_ARGS)

@@ -59,6 +59,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+
+	"cronlab.dev/cronlab/hack/internal/localcluster"
 )
 
 // upstreamAnnotation is where the upstream controller writes the scheduled
@@ -216,7 +218,7 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 		defer mgr.stop()
 		proc = mgr
 	case "upstream":
-		pid, err := clusterProcess("kube-controller-manager")
+		pid, err := localcluster.Process("kube-controller-manager")
 		if err != nil {
 			return r, err
 		}

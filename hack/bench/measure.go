@@ -36,6 +36,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	watchtools "k8s.io/client-go/tools/watch"
+
+	"cronlab.dev/cronlab/hack/internal/localcluster"
 )
 
 // series is apiserver_request_total, by "verb|group|resource|subresource|code".
@@ -193,41 +195,6 @@ func (p pidProcess) peakRSSMiB() float64 {
 	return 0
 }
 
-// localCluster is the directory where kwokctl keeps the local cluster of
-// `make cluster` for this HOME (hack/local-cluster.sh: the same CLUSTER_NAME
-// and KWOK_WORKDIR), with a PID file and a log per component.
-func localCluster() string {
-	name := os.Getenv("CLUSTER_NAME")
-	if name == "" {
-		name = "cronlab"
-	}
-	workdir := os.Getenv("KWOK_WORKDIR")
-	if workdir == "" {
-		home, _ := os.UserHomeDir()
-		workdir = filepath.Join(home, ".kwok")
-	}
-	return filepath.Join(workdir, "clusters", name)
-}
-
-// clusterProcess finds a component of this HOME's local cluster by the PID
-// file kwokctl wrote for it, never by its name: on a shared machine another
-// user's cluster runs the same programs.
-func clusterProcess(component string) (int, error) {
-	file := filepath.Join(localCluster(), "pids", component+".pid")
-	raw, err := os.ReadFile(file)
-	if err != nil {
-		return 0, fmt.Errorf("no %s of the local cluster (%v): run `make cluster` first", component, err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
-	if err != nil {
-		return 0, fmt.Errorf("%s: not a PID: %v", file, err)
-	}
-	if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); err != nil {
-		return 0, fmt.Errorf("%s names PID %d, which is not running: run `make cluster` again", file, pid)
-	}
-	return pid, nil
-}
-
 func numCPU() int { return goruntime.NumCPU() }
 
 // reconcileErrors counts the failed syncs of the CronJobs in namespace ns,
@@ -243,7 +210,7 @@ func reconcileErrors(o options, ctl, ns string) int {
 	case "cronlab":
 		logs, marker = []string{filepath.Join(o.out, "manager.log")}, "Reconciler error"
 	case "upstream":
-		logs = []string{filepath.Join(localCluster(), "logs", "kube-controller-manager.log")}
+		logs = []string{localcluster.Log("kube-controller-manager")}
 		marker = "error syncing CronJobController " + ns + "/"
 	default:
 		return 0

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package main
+package localcluster
 
 import (
 	"fmt"
@@ -24,17 +24,16 @@ import (
 	"testing"
 )
 
-// The bench measures the upstream controller of this HOME's cluster, found
-// through kwokctl's PID file: another kube-controller-manager on the machine
-// (another user's cluster, this test's own process standing in for it) is
-// never taken for it.
-func TestTheBenchFindsTheUpstreamControllerOfThisHOMEsClusterOnly(t *testing.T) {
+// A component of this HOME's cluster is found through kwokctl's PID file:
+// another kube-controller-manager on the machine (another user's cluster,
+// this test's own process standing in for it) is never taken for it.
+func TestAComponentOfThisHOMEsClusterOnlyIsFound(t *testing.T) {
 	workdir := t.TempDir()
 	t.Setenv("KWOK_WORKDIR", workdir)
 	t.Setenv("CLUSTER_NAME", "cronlab")
 	pids := filepath.Join(workdir, "clusters", "cronlab", "pids")
 
-	if _, err := clusterProcess("kube-controller-manager"); err == nil || !strings.Contains(err.Error(), "make cluster") {
+	if _, err := Process("kube-controller-manager"); err == nil || !strings.Contains(err.Error(), "make cluster") {
 		t.Errorf("no cluster: want an error that says to run make cluster, got %v", err)
 	}
 
@@ -47,12 +46,12 @@ func TestTheBenchFindsTheUpstreamControllerOfThisHOMEsClusterOnly(t *testing.T) 
 		}
 	}
 	write(os.Getpid())
-	if pid, err := clusterProcess("kube-controller-manager"); err != nil || pid != os.Getpid() {
+	if pid, err := Process("kube-controller-manager"); err != nil || pid != os.Getpid() {
 		t.Errorf("got %d, %v; want the PID in the file, %d", pid, err, os.Getpid())
 	}
 
 	write(1 << 30) // no such process: the cluster is gone, its file left behind
-	if _, err := clusterProcess("kube-controller-manager"); err == nil || !strings.Contains(err.Error(), "not running") {
+	if _, err := Process("kube-controller-manager"); err == nil || !strings.Contains(err.Error(), "not running") {
 		t.Errorf("a stale PID file: want an error that says so, got %v", err)
 	}
 }

@@ -1,0 +1,140 @@
+//go:build unix
+
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// ten is 10:00:00; at(m, s) is m minutes and s seconds after it.
+var ten = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+
+func at(m, s int) time.Time {
+	return ten.Add(time.Duration(m)*time.Minute + time.Duration(s)*time.Second)
+}
+
+// runOf is the Job of cj's run at t, seen `after` later.
+func runOf(cj cronJob, t time.Time, after time.Duration, n int) job {
+	return job{Key: fmt.Sprintf("%s-%d-%d", cj.Key, t.Unix(), n), UID: types.UID(fmt.Sprintf("%s/%d/%d", cj.UID, t.Unix(), n)),
+		Owner: cj.UID, Scheduled: t, Seen: t.Add(after), Finished: t.Add(after + 2*time.Second)}
+}
+
+func TestTheAuditorChecksEveryWordOfThePromise(t *testing.T) {
+	minutely := cronJob{Key: "chaos/m", UID: "m", Schedule: "*/1 * * * *", Created: at(-1, -30)}
+	every := cronJob{Key: "chaos/e", UID: "e", Schedule: "@every 20s", Created: at(0, -5)}
+	always := []span{{From: at(-2, 0), To: at(10, 0)}}
+	// An outage from 10:00:30 to 10:03:10: runs at 10:01, 10:02 and 10:03
+	// are missed, and only 10:03 is due, as upstream starts the most recent.
+	outage := []span{{From: at(-2, 0), To: at(0, 30)}, {From: at(3, 10), To: at(10, 0)}}
+
+	tests := []struct {
+		name    string
+		cjs     []cronJob
+		jobs    []job
+		healthy []span
+		to      time.Time // the window ends; it starts at 10:00 (default 10:02:30)
+		want    verdict
+	}{{
+		name:    "every run of a healthy controller started once",
+		cjs:     []cronJob{minutely},
+		jobs:    []job{runOf(minutely, at(0, 0), time.Second, 0), runOf(minutely, at(1, 0), time.Second, 0), runOf(minutely, at(2, 0), time.Second, 0)},
+		healthy: always,
+		want:    verdict{Due: 3, Started: 3},
+	}, {
+		name: "a run started twice is a duplicate",
+		cjs:  []cronJob{minutely},
+		jobs: []job{runOf(minutely, at(0, 0), time.Second, 0), runOf(minutely, at(1, 0), time.Second, 0),
+			runOf(minutely, at(1, 0), 3*time.Second, 1), runOf(minutely, at(2, 0), time.Second, 0)},
+		healthy: always,
+		want:    verdict{Due: 3, Started: 3, Duplicates: 1},
+	}, {
+		name:    "the same Job seen twice is no duplicate",
+		cjs:     []cronJob{minutely},
+		jobs:    []job{runOf(minutely, at(0, 0), time.Second, 0), runOf(minutely, at(0, 0), time.Second, 0), runOf(minutely, at(1, 0), time.Second, 0), runOf(minutely, at(2, 0), time.Second, 0)},
+		healthy: always,
+		want:    verdict{Due: 3, Started: 3},
+	}, {
+		name:    "a run a healthy controller did not start is lost",
+		cjs:     []cronJob{minutely},
+		jobs:    []job{runOf(minutely, at(0, 0), time.Second, 0), runOf(minutely, at(2, 0), time.Second, 0)},
+		healthy: always,
+		want:    verdict{Due: 3, Started: 2, Lost: []string{"chaos/m at 10:01:00 (a healthy controller led)"}},
+	}, {
+		name:    "after an outage the most recent missed run starts, the older ones are skipped",
+		cjs:     []cronJob{minutely},
+		jobs:    []job{runOf(minutely, at(0, 0), time.Second, 0), runOf(minutely, at(3, 0), 14*time.Second, 0)},
+		healthy: outage,
+		to:      at(3, 30),
+		want:    verdict{Due: 2, Started: 2, Skipped: 2, Recovery: []time.Duration{4 * time.Second}},
+	}, {
+		name:    "after an outage a most recent run that never starts is lost",
+		cjs:     []cronJob{minutely},
+		jobs:    []job{runOf(minutely, at(0, 0), time.Second, 0), runOf(minutely, at(2, 0), 71*time.Second, 0)},
+		healthy: outage,
+		to:      at(3, 30),
+		want:    verdict{Due: 2, Started: 1, Skipped: 2, Lost: []string{"chaos/m at 10:03:00 (the most recent run missed in an outage)"}},
+	}, {
+		name:    "a run whose controller died within the grace is the outage's",
+		cjs:     []cronJob{minutely},
+		jobs:    []job{runOf(minutely, at(0, 0), 8*time.Second, 0)},
+		healthy: []span{{From: at(-2, 0), To: at(0, 2)}, {From: at(0, 7), To: at(0, 50)}},
+		to:      at(0, 50),
+		want:    verdict{Due: 1, Started: 1, Recovery: []time.Duration{time.Second}},
+	}, {
+		name: "@every runs on a grid from the CronJob's creation",
+		cjs:  []cronJob{every},
+		jobs: []job{runOf(every, at(0, 15), time.Second, 0), runOf(every, at(0, 35), time.Second, 0),
+			runOf(every, at(0, 55), time.Second, 0)},
+		healthy: always,
+		to:      at(1, 0),
+		want:    verdict{Due: 3, Started: 3},
+	}, {
+		name:    "Forbid skips a run while the previous Job still runs",
+		cjs:     []cronJob{{Key: "chaos/f", UID: "f", Schedule: "*/1 * * * *", Forbid: true, Created: at(-1, -30)}},
+		jobs:    []job{{Key: "f-long", UID: "f0", Owner: "f", Scheduled: at(0, 0), Seen: at(0, 1), Finished: at(1, 30)}, {Key: "f-2", UID: "f2", Owner: "f", Scheduled: at(2, 0), Seen: at(2, 1)}},
+		healthy: always,
+		want:    verdict{Due: 2, Started: 2},
+	}, {
+		name:    "foreign Jobs are no runs",
+		cjs:     []cronJob{minutely},
+		jobs:    []job{{Key: "other/x", UID: "x", Seen: at(0, 0)}, runOf(minutely, at(0, 0), time.Second, 0), runOf(minutely, at(1, 0), time.Second, 0), runOf(minutely, at(2, 0), time.Second, 0)},
+		healthy: always,
+		want:    verdict{Due: 3, Started: 3},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			to := tc.to
+			if to.IsZero() {
+				to = at(2, 30)
+			}
+			got, err := audit(tc.cjs, tc.jobs, tc.healthy, at(0, 0), to, 5*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got  %+v\nwant %+v", got, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,192 @@
+//go:build unix
+
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+// The faults, and the processes they hit. Managers are processes this tool
+// starts; etcd and kube-apiserver are the local cluster's, found by the PID
+// files kwokctl keeps for this HOME (never by name: another user's cluster
+// runs the same programs).
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	goruntime "runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"cronlab.dev/cronlab/hack/internal/localcluster"
+)
+
+// manager is one cronlab manager process, and when it began to lead.
+type manager struct {
+	name string
+	cmd  *exec.Cmd
+	done chan struct{}
+
+	mu      sync.Mutex
+	leading time.Time // zero until it logged that it acquired the lease
+}
+
+// startManager starts cronlab's manager with leader election in namespace
+// ns, webhooks off, metrics and probes off so that two fit on one machine;
+// its log goes to dir/<name>.log.
+func startManager(binary, dir, name, ns string) (*manager, error) {
+	logFile, err := os.Create(filepath.Join(dir, name+".log"))
+	if err != nil {
+		return nil, err
+	}
+	m := &manager{name: name, done: make(chan struct{})}
+	m.cmd = exec.Command(binary, "--leader-elect", "--leader-election-namespace="+ns,
+		"--metrics-bind-address=0", "--health-probe-bind-address=0")
+	m.cmd.Env = append(os.Environ(), "ENABLE_WEBHOOKS=false")
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	m.cmd.Stdout, m.cmd.Stderr = w, w
+	if err := m.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s (make build): %w", binary, err)
+	}
+	_ = w.Close()
+	// The log is read as it is written: the moment a manager leads is the
+	// moment it may start runs, and the audit needs it.
+	go func() {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			line := sc.Text()
+			_, _ = fmt.Fprintln(logFile, line)
+			if strings.Contains(line, "successfully acquired lease") {
+				m.mu.Lock()
+				m.leading = time.Now()
+				m.mu.Unlock()
+			}
+		}
+		_ = logFile.Close()
+	}()
+	go func() { _ = m.cmd.Wait(); close(m.done) }()
+	return m, nil
+}
+
+// leadingSince is when the manager began to lead, or zero.
+func (m *manager) leadingSince() time.Time {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.leading
+}
+
+// waitLeading waits until the manager leads, up to a limit.
+func (m *manager) waitLeading(limit time.Duration) (time.Time, error) {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		if t := m.leadingSince(); !t.IsZero() {
+			return t, nil
+		}
+		select {
+		case <-m.done:
+			return time.Time{}, fmt.Errorf("manager %s exited before it led (its log is in the output directory)", m.name)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	return time.Time{}, fmt.Errorf("manager %s did not lead within %s", m.name, limit)
+}
+
+func (m *manager) signal(sig syscall.Signal) error { return m.cmd.Process.Signal(sig) }
+
+// stop ends the manager (SIGCONT first, in case a fault froze it).
+func (m *manager) stop() {
+	_ = m.cmd.Process.Signal(syscall.SIGCONT)
+	_ = m.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-m.done:
+	case <-time.After(20 * time.Second):
+		_ = m.cmd.Process.Kill()
+		<-m.done
+	}
+}
+
+// exited tells whether the process has ended.
+func (m *manager) exited() bool {
+	select {
+	case <-m.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// freeze stops a process of the cluster with SIGSTOP for d, then continues
+// it: every connection to it hangs meanwhile, as a machine that stalls does.
+// It returns when the process runs again.
+func freeze(component string, d time.Duration) error {
+	pid, err := localcluster.Process(component)
+	if err != nil {
+		return err
+	}
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		return err
+	}
+	time.Sleep(d)
+	return syscall.Kill(pid, syscall.SIGCONT)
+}
+
+// restartProcess kills a component of the cluster with SIGKILL and starts it
+// again after d with the same command line, environment and log, and records
+// its new PID in kwokctl's PID file, so that `make cluster-down` stops it.
+func restartProcess(component string, d time.Duration) error {
+	pid, err := localcluster.Process(component)
+	if err != nil {
+		return err
+	}
+	argv, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil {
+		return err
+	}
+	environ, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+	cwd, _ := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid))
+	args := strings.Split(strings.TrimRight(string(argv), "\x00"), "\x00")
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		return err
+	}
+	time.Sleep(d)
+	logFile, err := os.OpenFile(localcluster.Log(component), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = logFile.Close() }()
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir = cwd
+	cmd.Env = strings.Split(strings.TrimRight(string(environ), "\x00"), "\x00")
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	// A session of its own, as kwokctl starts it: it outlives this tool.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("starting %s again: %w", component, err)
+	}
+	go func() { _ = cmd.Wait() }()
+	return os.WriteFile(localcluster.PIDFile(component), []byte(strconv.Itoa(cmd.Process.Pid)), 0o644)
+}
+
+func numCPU() int { return goruntime.NumCPU() }
