@@ -84,16 +84,19 @@ type verdict struct {
 // CronJobs due at the same second take seconds to create).
 func audit(cjs []cronJob, jobs []job, healthy []span, from, to time.Time, grace time.Duration) (verdict, error) {
 	var v verdict
-	byRun := map[types.UID]map[time.Time][]job{}
+	// Runs by owner and scheduled time in Unix seconds: two time.Time of
+	// one instant are different map keys when their locations differ (a
+	// parsed annotation is UTC, the schedule's times are not).
+	byRun := map[types.UID]map[int64][]job{}
 	byOwner := map[types.UID][]job{}
 	for _, j := range jobs {
 		if j.Owner == "" {
 			continue
 		}
 		if byRun[j.Owner] == nil {
-			byRun[j.Owner] = map[time.Time][]job{}
+			byRun[j.Owner] = map[int64][]job{}
 		}
-		byRun[j.Owner][j.Scheduled] = append(byRun[j.Owner][j.Scheduled], j)
+		byRun[j.Owner][j.Scheduled.Unix()] = append(byRun[j.Owner][j.Scheduled.Unix()], j)
 		byOwner[j.Owner] = append(byOwner[j.Owner], j)
 	}
 	for _, cj := range cjs {
@@ -102,7 +105,7 @@ func audit(cjs []cronJob, jobs []job, healthy []span, from, to time.Time, grace 
 			return v, err
 		}
 		for i, t := range times {
-			started := byRun[cj.UID][t]
+			started := byRun[cj.UID][t.Unix()]
 			if n := distinctJobs(started); n > 1 {
 				v.Duplicates += n - 1
 			}

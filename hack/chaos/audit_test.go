@@ -116,6 +116,12 @@ func TestTheAuditorChecksEveryWordOfThePromise(t *testing.T) {
 		healthy: always,
 		want:    verdict{Due: 2, Started: 2},
 	}, {
+		name:    "a scheduled time read from an annotation is the same run",
+		cjs:     []cronJob{{Key: "chaos/l", UID: "l", Schedule: "*/1 * * * *", Created: at(0, 10).In(time.Local)}},
+		jobs:    []job{parsedRun("l", "2026-11-23T10:01:00Z"), parsedRun("l", "2026-11-23T10:02:00Z")},
+		healthy: always,
+		want:    verdict{Due: 2, Started: 2},
+	}, {
 		name:    "foreign Jobs are no runs",
 		cjs:     []cronJob{minutely},
 		jobs:    []job{{Key: "other/x", UID: "x", Seen: at(0, 0)}, runOf(minutely, at(0, 0), time.Second, 0), runOf(minutely, at(1, 0), time.Second, 0), runOf(minutely, at(2, 0), time.Second, 0)},
@@ -137,4 +143,14 @@ func TestTheAuditorChecksEveryWordOfThePromise(t *testing.T) {
 			}
 		})
 	}
+}
+
+// parsedRun is a Job whose scheduled time comes from its annotation, as the
+// auditor's watch reads it.
+func parsedRun(owner types.UID, annotation string) job {
+	t, err := time.Parse(time.RFC3339, annotation)
+	if err != nil {
+		panic(err)
+	}
+	return job{Key: annotation, UID: types.UID(annotation), Owner: owner, Scheduled: t, Seen: t.Add(time.Second)}
 }

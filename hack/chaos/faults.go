@@ -78,7 +78,7 @@ func startManager(binary, dir, name, ns string) (*manager, error) {
 		for sc.Scan() {
 			line := sc.Text()
 			_, _ = fmt.Fprintln(logFile, line)
-			if strings.Contains(line, "successfully acquired lease") {
+			if strings.Contains(strings.ToLower(line), "successfully acquired lease") {
 				m.mu.Lock()
 				m.leading = time.Now()
 				m.mu.Unlock()
