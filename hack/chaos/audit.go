@@ -73,9 +73,8 @@ type verdict struct {
 	Duplicates int // Jobs beyond the first for one (CronJob, scheduled time)
 	Lost       []string
 	Skipped    int // older missed runs of an outage, skipped on purpose
-	// Recovery is, for each run that was missed in an outage and started
-	// after it, how long after the controller was healthy again its Job
-	// appeared.
+	// Recovery is, for each run that an outage kept from starting, how long
+	// after the controller was healthy again its Job appeared.
 	Recovery []time.Duration
 }
 
@@ -137,7 +136,11 @@ func audit(cjs []cronJob, jobs []job, healthy []span, from, to time.Time, grace 
 				continue
 			}
 			v.Started++
-			v.Recovery = append(v.Recovery, max(0, firstSeen(started).Sub(back)))
+			// Its recovery time, if the outage delayed it: a Job made
+			// before the fault struck was not.
+			if seen := firstSeen(started); seen.After(back) {
+				v.Recovery = append(v.Recovery, seen.Sub(back))
+			}
 		}
 	}
 	sort.Strings(v.Lost)

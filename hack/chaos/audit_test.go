@@ -102,6 +102,13 @@ func TestTheAuditorChecksEveryWordOfThePromise(t *testing.T) {
 		to:      at(0, 50),
 		want:    verdict{Due: 1, Started: 1, Recovery: []time.Duration{time.Second}},
 	}, {
+		name:    "a run that started before the fault struck took no recovery",
+		cjs:     []cronJob{minutely},
+		jobs:    []job{runOf(minutely, at(0, 0), time.Second, 0)},
+		healthy: []span{{From: at(-2, 0), To: at(0, 2)}, {From: at(0, 7), To: at(0, 50)}},
+		to:      at(0, 50),
+		want:    verdict{Due: 1, Started: 1},
+	}, {
 		name: "@every runs on a grid from the CronJob's creation",
 		cjs:  []cronJob{every},
 		jobs: []job{runOf(every, at(0, 15), time.Second, 0), runOf(every, at(0, 35), time.Second, 0),
