@@ -179,7 +179,10 @@ func carryInto(root, dir, ref, branch string, s stage) (c carried, err error) {
 				c.unwritten = append(c.unwritten, unwritten...)
 			}
 		}
-		cmd := exec.Command("git", "merge-file", "-p",
+		// The plain conflict style whatever the attendee's git config says:
+		// a diff3 section would defeat settleImportConflicts, and the
+		// sentence that explains the markers.
+		cmd := exec.Command("git", "-c", "merge.conflictStyle=merge", "merge-file", "-p",
 			"-L", "your code ("+branch+")", "-L", "the reference", "-L", "the starter of stage "+s.ID,
 			ours, base, target)
 		var stderr strings.Builder

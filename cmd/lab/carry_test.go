@@ -163,6 +163,9 @@ func TestStartCarriesTheAttendeesOwnCodeIntoTheNextStage(t *testing.T) {
 func TestAConflictIsLeftAsMarkersAndSaid(t *testing.T) {
 	root, stages := tinyLab(t)
 	t.Setenv("LAB_CARRY", "always")
+	// An attendee whose git shows conflicts with the base too: the carry
+	// still writes the two-sided markers that its sentence explains.
+	git(t, root, "config", "merge.conflictStyle", "zdiff3")
 	if err := cmdStart(root, stages, stages[0], false); err != nil {
 		t.Fatal(err)
 	}
@@ -208,6 +211,13 @@ func TestAConflictIsLeftAsMarkersAndSaid(t *testing.T) {
 	}
 	if status := git(t, root, "status", "--porcelain"); !strings.Contains(status, "p/p.go") {
 		t.Errorf("p/p.go is not left modified: %q", status)
+	}
+	if got := mustRead(t, p); strings.Contains(got, "|||||||") {
+		t.Errorf("a diff3 section in the markers:\n%s", got)
+	}
+	// lab check names them before it builds anything.
+	if markers := conflictMarkers(root, leftOpen(root), nil); len(markers) != 3 || !strings.HasPrefix(markers[0], "p/p.go:") {
+		t.Errorf("the check finds the markers at %v, want three lines of p/p.go", markers)
 	}
 }
 

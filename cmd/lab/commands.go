@@ -131,6 +131,10 @@ func cmdStart(root string, stages []stage, s stage, fresh bool) error {
 		return err
 	}
 	if dirty, _ := output(root, "git", "status", "--porcelain", "--untracked-files=no"); strings.TrimSpace(dirty) != "" {
+		if len(c.conflicted) > 0 {
+			fmt.Printf("Your code and the starter changed the same lines in %s: %s has the starter's version of\n"+
+				"those files, and yours stays on %s (git diff %s %s -- FILE shows the difference).\n", strings.Join(c.conflicted, ", "), branch, carry, carry, branch)
+		}
 		current, _ := output(root, "git", "branch", "--show-current")
 		fmt.Printf("Made branch %s, but did not switch to it: %s has uncommitted changes (git status shows them).\n"+
 			"Commit or stash them, then\n  git switch %s\nand bin/lab check %s.\n", branch, cmp.Or(strings.TrimSpace(current), "this checkout"), branch, s.ID)
@@ -160,8 +164,8 @@ func cmdStart(root string, stages []stage, s stage, fresh bool) error {
 	if conflicted := c.conflicted; len(conflicted) > 0 {
 		fmt.Printf("\nYour code and this stage's starter changed the same lines in: %s.\n"+
 			"They are marked <<<<<<< your code ... ======= ... >>>>>>> the starter, in your working tree and not\n"+
-			"committed (git diff shows them; git checkout FILE takes the starter's side): keep what you mean, delete\n"+
-			"the markers, and check. (bin/lab start %s --fresh starts from the reference instead.)\n",
+			"committed (git diff shows them; git checkout FILE drops all your code in that file, which stays on your\n"+
+			"earlier branch): keep what you mean, delete the markers, and check. (bin/lab start %s --fresh starts from the reference instead.)\n",
 			strings.Join(conflicted, ", "), s.ID)
 	}
 	return nil
@@ -240,7 +244,7 @@ func cmdCheck(root string, stages []stage, s stage, v verbosity) error {
 	if errors.As(err, &setup) {
 		return fmt.Errorf("could not run the check of stage %s: %w", s.ID, err)
 	}
-	showFunctions(s.functionResults(".", rs))
+	s.showFunctions(rs)
 	p := loadProgress(root)
 	p.record(s, rs, err)
 	if saveErr := p.save(root); saveErr != nil {
@@ -302,8 +306,24 @@ func runChecksToFail(root, dir string, s stage) ([]results, error) {
 
 func runChecksWith(root, dir string, s stage, v verbosity, failFast bool, o buildOpts) ([]results, error) {
 	defer traced("check of stage " + s.ID)()
-	if err := ensureEnvtest(root); err != nil {
-		return nil, err
+	for _, t := range s.Tests {
+		if usesEnvtest(dir, t.Package) {
+			if err := ensureEnvtest(root); err != nil {
+				return nil, err
+			}
+			break
+		}
+	}
+	// Conflict markers that a carry left, in any file (a Helm template too),
+	// are named before anything is built: the compiler would call them a
+	// syntax error, and a template would not compile at all.
+	if markers := conflictMarkers(dir, leftOpen(dir), nil); len(markers) > 0 {
+		r := results{Markers: markers, NoRest: "conflict markers"}
+		if v > quiet {
+			fmt.Println("  FAIL  merge conflict markers are left in the code")
+			r.explain(nil)
+		}
+		return []results{r}, fmt.Errorf("merge conflict markers left in the code")
 	}
 	for _, before := range s.Before {
 		args := strings.Fields(before)
@@ -646,6 +666,17 @@ func (r results) explain(err error) {
 		}
 		f.show("       ")
 	}
+}
+
+// leftOpen are the files of the tree with changes not committed: where a
+// carry leaves its conflicts (carry.go).
+func leftOpen(dir string) map[string]bool {
+	out, _ := output(dir, "git", "diff", "--name-only")
+	files := map[string]bool{}
+	for _, f := range strings.Fields(out) {
+		files[f] = true
+	}
+	return files
 }
 
 // markerLines groups conflict markers (file:line) by file: "f.go lines 3, 5, 9".

@@ -248,7 +248,7 @@ func whyNoRest(dir string, owned map[string]bool, buildErrors []string) string {
 }
 
 // conflictMarkerLine is a line that git merge-file leaves in a conflict.
-var conflictMarkerLine = regexp.MustCompile(`^(<<<<<<< |>>>>>>> |=======$)`)
+var conflictMarkerLine = regexp.MustCompile(`^(<<<<<<< |>>>>>>> |\|\|\|\|\|\|\| |=======\r?$)`)
 
 // conflictMarkers finds the conflict markers that a carry left (lab start,
 // carry.go) in the stage's files and the files the compiler complains of, as

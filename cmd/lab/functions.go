@@ -25,8 +25,9 @@ package main
 //
 // Each entry of specs is part of a spec's name (or a Go test's), or
 // BeforeSuite for a suite's setup. The table is kept honest by tests: every
-// function of the stage's regions has a row (TestEveryFunctionOfAStageHasItsSpecs),
-// and every spec the reference runs belongs to a function (lab verify).
+// function of the stage's regions has a row, and each name is in the stage's
+// tests (TestEveryFunctionOfAStageHasItsSpecs); each row names specs that the
+// reference runs (lab verify).
 
 import (
 	"fmt"
@@ -85,7 +86,7 @@ func (s stage) functionResults(dir string, rs []results) []functionResult {
 				}
 			}
 			for _, c := range placed {
-				if c.Function == f.Name || strings.HasSuffix(c.Function, "."+f.Name) {
+				if c.Function == f.Name {
 					if fr.CompileError == "" {
 						fr.CompileError = fmt.Sprintf("%s:%d: %s", c.File, c.Line, c.Message)
 					}
@@ -112,15 +113,18 @@ func (s stage) functionResults(dir string, rs []results) []functionResult {
 			if len(r.BuildErrors) > 0 && len(r.Stubbed) == 0 {
 				setupFailed = true
 			}
-			// A failure that is no spec is a suite's setup (BeforeSuite):
-			// the function it names failed, and no function has passed
-			// while specs of the package did not run.
+			// A failure that is no spec is a suite's node: a failed setup
+			// (BeforeSuite) means specs did not run, so no function has
+			// passed; a failed teardown (AfterSuite) after specs ran says
+			// nothing about them. The function a node is listed for failed.
 			for _, fail := range r.Failures {
 				// (A Go subtest has no outcome of its own either.)
 				if hasOutcome(r.Outcomes, fail.Name) || strings.Contains(fail.Name, "/") {
 					continue
 				}
-				setupFailed = true
+				if strings.HasSuffix(fail.Name, "BeforeSuite") || len(r.Outcomes) == 0 {
+					setupFailed = true
+				}
 				if f.checks(fail.Name) {
 					fr.Failing = append(fr.Failing, fail.Name)
 				}
@@ -142,9 +146,13 @@ func (s stage) functionResults(dir string, rs []results) []functionResult {
 	return out
 }
 
-// showFunctions prints the result per function under a check's packages.
-func showFunctions(frs []functionResult) {
-	if len(frs) == 0 {
+// showFunctions prints the result per function under a check's packages,
+// and how many failing specs check none of them (the stage's given code, or
+// the stage as a whole), so that "every function ok" never stands beside a
+// failure unexplained.
+func (s stage) showFunctions(rs []results) {
+	frs := s.functionResults(".", rs)
+	if len(frs) == 0 || len(rs) == 0 {
 		return
 	}
 	width := 0
@@ -178,14 +186,21 @@ func showFunctions(frs []functionResult) {
 	if why {
 		fmt.Println("    (specs did not run because a package does not compile, or a suite's setup failed: see above)")
 	}
+	if n := len(s.unclaimed(rs, "failed")); n > 0 {
+		fmt.Printf("    and %d failing spec(s) above that check the stage as a whole, not one of these functions\n", n)
+	}
 }
 
-// unclaimed lists the names among outcomes that no function of the table
-// checks: each spec of a stage must say something about a function.
-func (s stage) unclaimed(rs []results) []string {
+// unclaimed lists the specs with the given status ("failed") that no row
+// of the table claims: a stage may have specs about it as a whole (stage 12
+// shows coalescing beside the function it asks for).
+func (s stage) unclaimed(rs []results, status string) []string {
 	var out []string
 	for _, r := range rs {
 		for _, o := range r.Outcomes {
+			if o.Status != status {
+				continue
+			}
 			claimed := false
 			for _, f := range s.Functions {
 				claimed = claimed || f.checks(o.Name)

@@ -67,6 +67,14 @@ func TestAResultPerFunction(t *testing.T) {
 		t.Errorf("setup failed:\n got %v\nwant %v", got, want)
 	}
 
+	// A teardown that fails after the specs ran (AfterSuite) leaves the
+	// functions' results as they were.
+	teardown := ran
+	teardown.Failures = append(append([]failure{}, ran.Failures...), failure{Name: "AfterSuite", Message: "etcd did not stop"})
+	if got := status(teardown); got["CronJobReconciler.Reconcile"] != "passed" || got["JobFinished"] != "passed" {
+		t.Errorf("an AfterSuite failure: %v", got)
+	}
+
 	// A function that does not compile was stubbed for the rest: it says so,
 	// whatever its stubbed specs did.
 	stubbed := ran

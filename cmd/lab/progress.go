@@ -165,7 +165,7 @@ func cmdStatus(root string, stages []stage) error {
 	}
 	fmt.Printf("\n%s %d of %d stages passed\n", bar(passed, len(stages), 16), passed, len(stages))
 	if given {
-		fmt.Printf("given: not checked here, and solved in the starter of lab/%s, which holds the reference's code for it\n", current)
+		fmt.Printf("given: not checked here, and solved in the starter of lab/%s (the reference's code, or yours if bin/lab start carried it)\n", current)
 	}
 	return nil
 }

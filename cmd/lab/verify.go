@@ -319,6 +319,15 @@ func verifyStarter(root string, stages []stage, s stage, withCatalogue, referenc
 	// must pass on it. Checking the previous stage is enough: starter N
 	// stubs the most code that stage N-1 must live with, and every later
 	// starter stubs less.
+	// The table of functions of the last stage is checked here (every
+	// other stage's is checked below, as the stage before the next).
+	if _, ok := nextStage(stages, s); !ok && referenceTested {
+		rs, err := runChecks(root, root, s, quiet)
+		if err != nil {
+			return append(problems, fmt.Sprintf("stage %s: the reference fails its own tests: %v", s.ID, err)), nil
+		}
+		problems = append(problems, tableProblems(s, rs)...)
+	}
 	prev, ok := previousStage(stages, s)
 	if !ok {
 		return problems, nil

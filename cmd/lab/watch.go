@@ -221,7 +221,7 @@ func cmdWatch(root string, s stage) error {
 		fmt.Println()
 		start := time.Now()
 		rs, err := runChecks(root, ".", s, summary)
-		showFunctions(s.functionResults(".", rs))
+		s.showFunctions(rs)
 		p := loadProgress(root)
 		p.record(s, rs, err)
 		_ = p.save(root)
