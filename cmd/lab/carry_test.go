@@ -165,7 +165,11 @@ func TestAConflictIsLeftAsMarkersAndSaid(t *testing.T) {
 	t.Setenv("LAB_CARRY", "always")
 	// An attendee whose git shows conflicts with the base too: the carry
 	// still writes the two-sided markers that its sentence explains.
-	git(t, root, "config", "merge.conflictStyle", "zdiff3")
+	global := filepath.Join(t.TempDir(), "gitconfig")
+	if err := os.WriteFile(global, []byte("[merge]\n\tconflictStyle = zdiff3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_CONFIG_GLOBAL", global)
 	if err := cmdStart(root, stages, stages[0], false); err != nil {
 		t.Fatal(err)
 	}
