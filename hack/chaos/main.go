@@ -315,6 +315,9 @@ func runFault(ctx context.Context, o options, cfg *rest.Config, c client.Client,
 	stopWatch()
 
 	jobs, foreignTouched := seen.result(foreign)
+	if seen.relists > 0 {
+		progress("%s: the auditor's watch had to list again %d time(s); Jobs it first saw in such a list count as seen then", f.name, seen.relists)
+	}
 	v, err := audit(cjs, jobs, healthy, top, end.Add(-10*time.Second), 8*time.Second)
 	if err != nil {
 		return r, err
@@ -457,24 +460,19 @@ type sightings struct {
 	jobs     map[types.UID]*job
 	deleted  map[types.UID]bool
 	modified map[types.UID]bool // a foreign Job whose owners or labels changed
+	relists  int                // times the watch had to list again
 }
 
 func newSightings() *sightings {
 	return &sightings{jobs: map[types.UID]*job{}, deleted: map[types.UID]bool{}, modified: map[types.UID]bool{}}
 }
 
-// watch follows the Jobs of ns with a watch of its own that reconnects by
-// itself (a frozen API server breaks it), until ctx ends.
+// watch follows the Jobs of ns with a watch of its own until ctx ends. A
+// RetryWatcher reconnects by itself, but gives up when the API server says
+// that its resourceVersion is too old (after a freeze, say): then the
+// auditor lists again, records what it had missed, and watches from there.
 func (s *sightings) watch(ctx context.Context, cfg *rest.Config, ns string, upstream bool) error {
 	c, err := client.NewWithWatch(cfg, client.Options{})
-	if err != nil {
-		return err
-	}
-	var list kbatchv1.JobList
-	if err := c.List(ctx, &list, client.InNamespace(ns)); err != nil {
-		return err
-	}
-	w, err := toolswatch.NewRetryWatcherWithContext(ctx, list.ResourceVersion, &lister{c: c, ns: ns})
 	if err != nil {
 		return err
 	}
@@ -482,20 +480,40 @@ func (s *sightings) watch(ctx context.Context, cfg *rest.Config, ns string, upst
 	if upstream {
 		annotation = upstreamAnnotation
 	}
+	start := func() (watch.Interface, error) {
+		var list kbatchv1.JobList
+		if err := c.List(ctx, &list, client.InNamespace(ns)); err != nil {
+			return nil, err
+		}
+		for i := range list.Items {
+			s.saw(watch.Added, &list.Items[i], annotation)
+		}
+		return toolswatch.NewRetryWatcherWithContext(ctx, list.ResourceVersion, &lister{c: c, ns: ns})
+	}
+	w, err := start()
+	if err != nil {
+		return err
+	}
 	go func() {
-		defer w.Stop()
 		for {
-			select {
-			case <-ctx.Done():
-				return
-			case e, ok := <-w.ResultChan():
-				if !ok {
-					return
-				}
+			for e := range w.ResultChan() {
 				if j, ok := e.Object.(*kbatchv1.Job); ok {
 					s.saw(e.Type, j, annotation)
 				}
 			}
+			w.Stop()
+			for ctx.Err() == nil {
+				if w, err = start(); err == nil {
+					break
+				}
+				time.Sleep(time.Second)
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			s.mu.Lock()
+			s.relists++
+			s.mu.Unlock()
 		}
 	}()
 	return nil
