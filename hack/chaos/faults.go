@@ -152,41 +152,102 @@ func freeze(component string, d time.Duration) error {
 	return syscall.Kill(pid, syscall.SIGCONT)
 }
 
-// restartProcess kills a component of the cluster with SIGKILL and starts it
-// again after d with the same command line, environment and log, and records
-// its new PID in kwokctl's PID file, so that `make cluster-down` stops it.
-func restartProcess(component string, d time.Duration) error {
+// A process is how to start a component of the cluster again: its command
+// line, environment and directory, read from /proc while it runs.
+type process struct {
+	component string
+	args, env []string
+	dir       string
+}
+
+// readProcess reads how a running component was started.
+func readProcess(component string) (process, error) {
 	pid, err := localcluster.Process(component)
 	if err != nil {
-		return err
+		return process{}, err
 	}
 	argv, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
 	if err != nil {
-		return err
+		return process{}, err
 	}
 	environ, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
 	cwd, _ := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid))
-	args := strings.Split(strings.TrimRight(string(argv), "\x00"), "\x00")
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
-		return err
-	}
-	time.Sleep(d)
-	logFile, err := os.OpenFile(localcluster.Log(component), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	return process{component: component, dir: cwd,
+		args: strings.Split(strings.TrimRight(string(argv), "\x00"), "\x00"),
+		env:  strings.Split(strings.TrimRight(string(environ), "\x00"), "\x00")}, nil
+}
+
+// start runs the component again, with its log where kwokctl keeps it, in
+// a session of its own (it outlives this tool, as kwokctl's do), and records
+// its PID in kwokctl's PID file, so that `make cluster-down` stops it.
+func (p process) start() error {
+	logFile, err := os.OpenFile(localcluster.Log(p.component), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return err
 	}
 	defer func() { _ = logFile.Close() }()
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Dir = cwd
-	cmd.Env = strings.Split(strings.TrimRight(string(environ), "\x00"), "\x00")
+	cmd := exec.Command(p.args[0], p.args[1:]...)
+	cmd.Dir, cmd.Env = p.dir, p.env
 	cmd.Stdout, cmd.Stderr = logFile, logFile
-	// A session of its own, as kwokctl starts it: it outlives this tool.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("starting %s again: %w", component, err)
+		return fmt.Errorf("starting %s again: %w", p.component, err)
 	}
 	go func() { _ = cmd.Wait() }()
-	return os.WriteFile(localcluster.PIDFile(component), []byte(strconv.Itoa(cmd.Process.Pid)), 0o644)
+	return os.WriteFile(localcluster.PIDFile(p.component), []byte(strconv.Itoa(cmd.Process.Pid)), 0o644)
+}
+
+// supervisor starts again the components of the cluster that exit, as the
+// kubelet restarts a control plane's static pods: kube-controller-manager
+// and kube-scheduler exit by design when they lose their lease, which a
+// frozen kube-apiserver or etcd makes them do. kwokctl's processes have no
+// supervisor of their own.
+type supervisor struct{ procs []process }
+
+func newSupervisor(components ...string) (*supervisor, error) {
+	s := &supervisor{}
+	for _, c := range components {
+		p, err := readProcess(c)
+		if err != nil {
+			return nil, err
+		}
+		s.procs = append(s.procs, p)
+	}
+	return s, nil
+}
+
+// restartExited starts the components that are no longer running, and
+// names them.
+func (s *supervisor) restartExited() ([]string, error) {
+	var restarted []string
+	for _, p := range s.procs {
+		if _, err := localcluster.Process(p.component); err == nil {
+			continue
+		}
+		if err := p.start(); err != nil {
+			return restarted, err
+		}
+		restarted = append(restarted, p.component)
+	}
+	return restarted, nil
+}
+
+// restartProcess kills a component of the cluster with SIGKILL and starts it
+// again after d as it was started.
+func restartProcess(component string, d time.Duration) error {
+	p, err := readProcess(component)
+	if err != nil {
+		return err
+	}
+	pid, err := localcluster.Process(component)
+	if err != nil {
+		return err
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		return err
+	}
+	time.Sleep(d)
+	return p.start()
 }
 
 func numCPU() int { return goruntime.NumCPU() }

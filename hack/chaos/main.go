@@ -141,13 +141,20 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
+	// kube-controller-manager and kube-scheduler exit when a frozen API
+	// server costs them their lease; a supervisor brings them back, as the
+	// kubelet would (faults.go).
+	sup, err := newSupervisor("kube-controller-manager", "kube-scheduler")
+	if err != nil {
+		return err
+	}
 	var rows []row
 	for _, name := range o.faults {
 		f, ok := findFault(name)
 		if !ok {
 			return fmt.Errorf("no fault %q", name)
 		}
-		r, err := runFault(ctx, o, cfg, c, f)
+		r, err := runFault(ctx, o, cfg, c, f, sup)
 		if err != nil {
 			return fmt.Errorf("fault %s: %w", f.name, err)
 		}
@@ -183,7 +190,7 @@ func findFault(name string) (fault, bool) {
 }
 
 // runFault sets up a namespace, injects one fault and audits it.
-func runFault(ctx context.Context, o options, cfg *rest.Config, c client.Client, f fault) (row, error) {
+func runFault(ctx context.Context, o options, cfg *rest.Config, c client.Client, f fault, sup *supervisor) (row, error) {
 	r := row{Fault: f.name, What: f.what, N: fmt.Sprint(o.n), Every: fmt.Sprint(o.every)}
 	upstream := f.managers == 0
 	ns := fmt.Sprintf("chaos-%s-%d", f.name, time.Now().Unix())
@@ -308,6 +315,17 @@ func runFault(ctx context.Context, o options, cfg *rest.Config, c client.Client,
 		back = time.Now() // it still has to sync its caches: that is in its recovery time
 	}
 	healthy = append(healthy, span{From: from, To: faultAt}, span{From: back, To: time.Now().Add(24 * time.Hour)})
+	// Components that lost their lease in the fault exit; bring them back
+	// while the watch goes on (a second, as a kubelet would take).
+	go func() {
+		for end := time.Now().Add(o.after); time.Now().Before(end); time.Sleep(time.Second) {
+			if restarted, err := sup.restartExited(); err != nil {
+				progress("%s: %v", f.name, err)
+			} else if len(restarted) > 0 {
+				progress("%s: %s exited (lost its lease) and was started again, as a kubelet would", f.name, strings.Join(restarted, " and "))
+			}
+		}
+	}()
 	progress("%s: recovered after %.1fs; watching for %s", f.name, back.Sub(faultAt).Seconds(), o.after)
 	end := time.Now().Add(o.after)
 	convergedAt := waitConverged(ctx, c, ns, upstream, cjs, end)
