@@ -212,7 +212,7 @@ func runFault(ctx context.Context, o options, cfg *rest.Config, c client.Client,
 	if err != nil {
 		return r, err
 	}
-	foreign, err := createForeignJobs(ctx, c, ns, o.foreign, cjs)
+	foreign, err := createForeignJobs(ctx, c, ns, o.foreign, cjs, upstream)
 	if err != nil {
 		return r, err
 	}
@@ -313,6 +313,26 @@ func runFault(ctx context.Context, o options, cfg *rest.Config, c client.Client,
 			return r, err
 		}
 		back = time.Now() // it still has to sync its caches: that is in its recovery time
+	}
+	// A manager that could not renew its lease in time exits, by design
+	// (leader election lost), and its Deployment would start it again: so
+	// does this tool, and the controller is back when the new one leads.
+	if f.managers > 0 {
+		time.Sleep(2 * time.Second)
+		alive := false
+		for _, m := range managers {
+			alive = alive || !m.exited()
+		}
+		if !alive {
+			progress("%s: the manager exited (it lost its lease while the fault lasted); starting it again, as its Deployment would", f.name)
+			again, err := start("restarted")
+			if err != nil {
+				return r, err
+			}
+			if back, err = again.waitLeading(time.Minute); err != nil {
+				return r, err
+			}
+		}
 	}
 	healthy = append(healthy, span{From: from, To: faultAt}, span{From: back, To: time.Now().Add(24 * time.Hour)})
 	// Components that lost their lease in the fault exit; bring them back
@@ -429,7 +449,7 @@ func createCronJobs(ctx context.Context, c client.Client, ns string, o options, 
 // no owner, half with an owner reference to one of the CronJobs that is not
 // a controller reference (so neither adoptable nor the CronJob's history).
 // They are suspended: nothing else changes them either.
-func createForeignJobs(ctx context.Context, c client.Client, ns string, n int, cjs []cronJob) ([]types.UID, error) {
+func createForeignJobs(ctx context.Context, c client.Client, ns string, n int, cjs []cronJob, upstream bool) ([]types.UID, error) {
 	uids := make([]types.UID, n)
 	err := parallel(n, func(i int) error {
 		job := &kbatchv1.Job{
@@ -438,8 +458,14 @@ func createForeignJobs(ctx context.Context, c client.Client, ns string, n int, c
 				RestartPolicy: corev1.RestartPolicyNever, Containers: []corev1.Container{{Name: "c", Image: "busybox"}}}}},
 		}
 		if i%2 == 1 && len(cjs) > 0 {
+			// The owner must exist as named, or the garbage collector
+			// deletes the Job: upstream's CronJobs are batch/v1.
 			owner := cjs[i%len(cjs)]
-			job.OwnerReferences = []metav1.OwnerReference{{APIVersion: batchv1.GroupVersion.String(), Kind: "CronJob",
+			apiVersion := batchv1.GroupVersion.String()
+			if upstream {
+				apiVersion = kbatchv1.SchemeGroupVersion.String()
+			}
+			job.OwnerReferences = []metav1.OwnerReference{{APIVersion: apiVersion, Kind: "CronJob",
 				Name: strings.TrimPrefix(owner.Key, ns+"/"), UID: owner.UID}}
 		}
 		if err := c.Create(ctx, job); err != nil {
