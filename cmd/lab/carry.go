@@ -407,25 +407,13 @@ func dropDuplicateImports(path string, src []byte) []byte {
 		return src
 	}
 	seen := map[string]bool{}
-	var drop [][2]int
+	var drop []*ast.ImportSpec
 	for _, imp := range f.Imports {
 		key := importName(imp) + " " + imp.Path.Value
-		if !seen[key] {
-			seen[key] = true
-			continue
+		if seen[key] {
+			drop = append(drop, imp)
 		}
-		from, to := fset.Position(imp.Pos()).Offset, fset.Position(imp.End()).Offset
-		for from > 0 && (src[from-1] == ' ' || src[from-1] == '\t') {
-			from--
-		}
-		if to < len(src) && src[to] == '\n' {
-			to++
-		}
-		drop = append(drop, [2]int{from, to})
+		seen[key] = true
 	}
-	out := append([]byte{}, src...)
-	for i := len(drop) - 1; i >= 0; i-- {
-		out = append(out[:drop[i][0]], out[drop[i][1]:]...)
-	}
-	return out
+	return removeImports(fset, src, drop)
 }

@@ -78,26 +78,9 @@ func TestOneFunctionThatDoesNotCompileLeavesTheOthersChecked(t *testing.T) {
 // What cannot be stubbed says why: conflict markers by name, a syntax error
 // as one, an error outside the stage's functions as such.
 func TestACheckThatCannotStubSaysWhy(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, src string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("go.mod", "module example.com/m\n\ngo 1.26\n")
+	dir, write := scratchModule(t)
 	owned := map[string]bool{"p/p.go": true}
-	build := func() []string {
-		t.Helper()
-		out, err := exec.Command("go", "-C", dir, "test", "-c", "-json", "-o", os.DevNull, "./p").CombinedOutput()
-		if err == nil {
-			t.Fatal("the broken package built")
-		}
-		return parseGoTestJSON(out, dir, "./p", nil, false).BuildErrors
-	}
+	build := func() []string { return buildErrors(t, dir) }
 
 	write("p/p.go", "package p\n\nimport (\n<<<<<<< your code (lab/04)\n\t\"strings\"\n=======\n\t\"time\"\n>>>>>>> the starter of stage 05\n)\n\nfunc A() string { return strings.ToUpper(time.UTC.String()) }\n")
 	errs := build()
@@ -124,23 +107,9 @@ func TestACheckThatCannotStubSaysWhy(t *testing.T) {
 // with have and want) is one error, placed in its function, which is
 // stubbed for the rest of the check like any other.
 func TestAMessageOfSeveralLinesIsOneCompileError(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "p"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, src := range map[string]string{
-		"go.mod": "module example.com/m\n\ngo 1.26\n",
-		"p/p.go": "package p\n\nfunc Finished() (bool, string) {\n\treturn false\n}\n\nfunc Good() int { return 1 }\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	out, err := exec.Command("go", "-C", dir, "test", "-c", "-json", "-o", os.DevNull, "./p").CombinedOutput()
-	if err == nil {
-		t.Fatal("the broken package built")
-	}
-	r := parseGoTestJSON(out, dir, "./p", nil, false)
+	dir, write := scratchModule(t)
+	write("p/p.go", "package p\n\nfunc Finished() (bool, string) {\n\treturn false\n}\n\nfunc Good() int { return 1 }\n")
+	r := results{BuildErrors: buildErrors(t, dir)}
 	if len(r.BuildErrors) != 1 || !strings.Contains(r.BuildErrors[0], "not enough return values\n\thave (bool)\n\twant (bool, string)") {
 		t.Fatalf("build errors %q, want one with its have and want", r.BuildErrors)
 	}
@@ -161,23 +130,9 @@ func TestAMessageOfSeveralLinesIsOneCompileError(t *testing.T) {
 // gives most often while a function is half written: the rest is checked
 // with it dropped.
 func TestAnUnusedImportLeavesTheRestChecked(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "p"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, src := range map[string]string{
-		"go.mod": "module example.com/m\n\ngo 1.26\n",
-		"p/p.go": "package p\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\nfunc Good() string { return strings.ToUpper(\"ok\") }\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	out, err := exec.Command("go", "-C", dir, "test", "-c", "-json", "-o", os.DevNull, "./p").CombinedOutput()
-	if err == nil {
-		t.Fatal("the package built with an unused import")
-	}
-	r := parseGoTestJSON(out, dir, "./p", nil, false)
+	dir, write := scratchModule(t)
+	write("p/p.go", "package p\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\nfunc Good() string { return strings.ToUpper(\"ok\") }\n")
+	r := results{BuildErrors: buildErrors(t, dir)}
 	overlay, broken, cleanup, ok := stubbedOverlay(dir, stage{ID: "99", Dir: "exercises/99-x"}, map[string]bool{"p/p.go": true}, r.BuildErrors)
 	if !ok {
 		t.Fatalf("no overlay for %q", r.BuildErrors)
@@ -189,4 +144,33 @@ func TestAnUnusedImportLeavesTheRestChecked(t *testing.T) {
 	if out, err := exec.Command("go", "-C", dir, "build", "-overlay="+overlay, "./p").CombinedOutput(); err != nil {
 		t.Errorf("the overlay does not build: %v\n%s", err, out)
 	}
+}
+
+// scratchModule is an empty Go module in a temporary directory, and a
+// function that writes a file of it.
+func scratchModule(t *testing.T) (dir string, write func(name, src string)) {
+	t.Helper()
+	dir = t.TempDir()
+	write = func(name, src string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/m\n\ngo 1.26\n")
+	return dir, write
+}
+
+// buildErrors builds the tests of package p of a scratch module, which
+// must fail, and returns the compiler's messages as lab check reads them.
+func buildErrors(t *testing.T, dir string) []string {
+	t.Helper()
+	out, err := exec.Command("go", "-C", dir, "test", "-c", "-json", "-o", os.DevNull, "./p").CombinedOutput()
+	if err == nil {
+		t.Fatal("the broken package built")
+	}
+	return parseGoTestJSON(out, dir, "./p", nil, false).BuildErrors
 }

@@ -203,7 +203,7 @@ func dropUnusedImports(path string, src []byte) ([]byte, error) {
 		}
 		return true
 	})
-	var drop [][2]int
+	var drop []*ast.ImportSpec
 	for _, imp := range file.Imports {
 		name := importName(imp)
 		switch {
@@ -214,23 +214,31 @@ func dropUnusedImports(path string, src []byte) ([]byte, error) {
 				continue // when in doubt, keep it: the build says if it is wrong
 			}
 		}
+		drop = append(drop, imp)
+	}
+	return removeImports(fset, src, drop), nil
+}
+
+// removeImports deletes the lines of the given imports (parsed from src
+// with fset, in order) from src, which it returns.
+func removeImports(fset *token.FileSet, src []byte, imps []*ast.ImportSpec) []byte {
+	out := append([]byte{}, src...)
+	for i := len(imps) - 1; i >= 0; i-- { // from the end, so offsets hold
+		imp := imps[i]
 		from, to := fset.Position(imp.Pos()).Offset, fset.Position(imp.End()).Offset
 		if imp.Name != nil {
 			from = fset.Position(imp.Name.Pos()).Offset
 		}
 		// The whole line, so that no empty line is left in the block.
-		for from > 0 && (src[from-1] == ' ' || src[from-1] == '\t') {
+		for from > 0 && (out[from-1] == ' ' || out[from-1] == '\t') {
 			from--
 		}
-		if to < len(src) && src[to] == '\n' {
+		if to < len(out) && out[to] == '\n' {
 			to++
 		}
-		drop = append(drop, [2]int{from, to})
+		out = append(out[:from], out[to:]...)
 	}
-	for i := len(drop) - 1; i >= 0; i-- {
-		src = append(src[:drop[i][0]], src[drop[i][1]:]...)
-	}
-	return src, nil
+	return out
 }
 
 // dotImportUsed tells whether file uses a name that the dot-imported package
