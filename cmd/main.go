@@ -32,6 +32,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/leaderelection/resourcelock"
+	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
@@ -41,8 +43,12 @@ import (
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	"cronlab.dev/cronlab/internal/controller"
+	"cronlab.dev/cronlab/internal/leader"
 	webhookv1 "cronlab.dev/cronlab/internal/webhook/v1"
 )
+
+// leaderElectionID names the Lease that the managers of one cluster compete for.
+const leaderElectionID = "cronlab.batch.cronlab.dev"
 
 var (
 	scheme   = runtime.NewScheme()
@@ -119,15 +125,33 @@ func main() {
 
 	cfg := ctrl.GetConfigOrDie()
 	cfg.QPS, cfg.Burst = float32(apiQPS), apiBurst
+
+	// With leader election, the fence keeps this manager from writing once
+	// its Lease may have passed to another (internal/leader): a manager that
+	// was frozen and resumes believes for a moment that it still leads.
+	var fence *leader.Fence
+	var leaseLock resourcelock.Interface
+	if enableLeaderElection {
+		lock, err := leader.NewLeaseLock(cfg, leaderElectionNamespace, leaderElectionID)
+		if err != nil {
+			setupLog.Error(err, "unable to set up leader election")
+			os.Exit(1)
+		}
+		fence = leader.NewFence()
+		leaseLock = fence.Lock(lock)
+	}
+
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                  scheme,
-		Metrics:                 metricsOptions,
-		HealthProbeBindAddress:  probeAddr,
-		PprofBindAddress:        pprofAddr,
-		WebhookServer:           webhook.NewServer(webhook.Options{CertDir: webhookCertPath, TLSOpts: tlsOpts}),
-		LeaderElection:          enableLeaderElection,
-		LeaderElectionID:        "cronlab.batch.cronlab.dev",
-		LeaderElectionNamespace: leaderElectionNamespace,
+		Scheme:                              scheme,
+		Metrics:                             metricsOptions,
+		HealthProbeBindAddress:              probeAddr,
+		PprofBindAddress:                    pprofAddr,
+		WebhookServer:                       webhook.NewServer(webhook.Options{CertDir: webhookCertPath, TLSOpts: tlsOpts}),
+		LeaderElection:                      enableLeaderElection,
+		LeaderElectionResourceLockInterface: leaseLock,
+		LeaseDuration:                       ptr.To(leader.LeaseDuration),
+		RenewDeadline:                       ptr.To(leader.RenewDeadline),
+		RetryPeriod:                         ptr.To(leader.RetryPeriod),
 		// Only cronlab's own Jobs, without managedFields: see CacheOptions.
 		Cache: controller.CacheOptions(),
 	})
@@ -137,7 +161,7 @@ func main() {
 	}
 
 	if err := (&controller.CronJobReconciler{
-		Client:    mgr.GetClient(),
+		Client:    fence.Client(mgr.GetClient()),
 		APIReader: mgr.GetAPIReader(),
 		Scheme:    mgr.GetScheme(),
 		Recorder:  mgr.GetEventRecorder("cronjob-controller"),
