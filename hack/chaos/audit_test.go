@@ -21,10 +21,15 @@ package main
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
+	eventsv1 "k8s.io/api/events/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	batchv1 "cronlab.dev/cronlab/api/v1"
 )
 
 // ten is 10:00:00; at(m, s) is m minutes and s seconds after it.
@@ -160,4 +165,56 @@ func parsedRun(owner types.UID, annotation string) job {
 		panic(err)
 	}
 	return job{Key: annotation, UID: types.UID(annotation), Owner: owner, Scheduled: t, Seen: t.Add(time.Second)}
+}
+
+func TestOnlyTheFrozenManagersWritesAfterTheTakeoverCount(t *testing.T) {
+	takeover := at(1, 16).Add(600 * time.Millisecond)
+	wrote := func(manager, subresource string, when time.Time) []metav1.ManagedFieldsEntry {
+		return []metav1.ManagedFieldsEntry{{Manager: manager, Subresource: subresource, Time: &metav1.Time{Time: when.Truncate(time.Second)}}}
+	}
+	event := func(manager, reason string, when time.Time) eventsv1.Event {
+		return eventsv1.Event{
+			ObjectMeta: metav1.ObjectMeta{ManagedFields: wrote(manager, "", when)},
+			Reason:     reason, EventTime: metav1.NewMicroTime(when),
+		}
+	}
+	cronJobWritten := func(manager string, when time.Time) batchv1.CronJob {
+		return batchv1.CronJob{ObjectMeta: metav1.ObjectMeta{ManagedFields: wrote(manager, "status", when)}}
+	}
+	events := []eventsv1.Event{
+		event("cronlab-freeze-1", "SuccessfulCreate", at(1, 0)),  // before the freeze: it led
+		event("cronlab-freeze-1", "SuccessfulCreate", at(1, 29)), // after it resumed
+		event("cronlab-freeze-1", "SuccessfulDelete", at(1, 29)),
+		event("cronlab-freeze-1", "FailedCreate", at(1, 21)),     // refused by the fence: not a write
+		event("cronlab-freeze-0", "SuccessfulCreate", at(1, 30)), // the new leader's
+	}
+	cjs := []batchv1.CronJob{
+		cronJobWritten("cronlab-freeze-1", at(1, 0)),
+		cronJobWritten("cronlab-freeze-1", at(1, 21)),
+		cronJobWritten("cronlab-freeze-0", at(1, 21)),
+		cronJobWritten("cronlab-freeze-1", takeover), // its second counts: managedFields keep seconds
+	}
+	total, detail := countStaleWrites(events, cjs, "cronlab-freeze-1", takeover)
+	if want := "1 SuccessfulCreate, 1 SuccessfulDelete, 2 status"; total != 4 || detail != want {
+		t.Errorf("countStaleWrites = %d (%s), want 4 (%s)", total, detail, want)
+	}
+	if total, detail := countStaleWrites(events, cjs, "cronlab-freeze-1", at(2, 0)); total != 0 || detail != "" {
+		t.Errorf("nothing after 10:02, got %d (%s)", total, detail)
+	}
+}
+
+func TestTheTableSaysWhatAStaleLeaderWrote(t *testing.T) {
+	rows := []row{
+		{Fault: "kill", Due: 43, Started: 43, StaleWrites: -1, Back: 22500 * time.Millisecond, Converged: 2 * time.Second},
+		{Fault: "freeze", Due: 44, Started: 44, StaleWrites: 3, StaleDetail: "2 SuccessfulCreate, 1 status", Converged: -1},
+	}
+	table := markdown(rows, options{n: 30, every: 4, foreign: 6})
+	for _, want := range []string{
+		"| kill | 43 | 43 | 0 | 0 | 0 | 0s | 0s | 2s | 22.5s | - |",
+		"| freeze | 44 | 44 | 0 | 0 | 0 | 0s | 0s | never (within the watch) | 0s | 3 (2 SuccessfulCreate, 1 status) |",
+	} {
+		if !strings.Contains(table, want) {
+			t.Errorf("the table lacks the line\n%s\nit is:\n%s", want, table)
+		}
+	}
 }

@@ -51,14 +51,26 @@ type manager struct {
 
 // startManager starts cronlab's manager with leader election in namespace
 // ns, webhooks off, metrics and probes off so that two fit on one machine;
-// its log goes to dir/<name>.log.
+// its log goes to dir/<name>.log. It runs through a link named
+// cronlab-<name>: client-go sends the program's name as its user agent, and
+// the API server names the writer of every change after it (managedFields),
+// which is how the audit tells the managers' writes apart (staleWrites).
 func startManager(binary, dir, name, ns string) (*manager, error) {
 	logFile, err := os.Create(filepath.Join(dir, name+".log"))
 	if err != nil {
 		return nil, err
 	}
+	abs, err := filepath.Abs(binary)
+	if err != nil {
+		return nil, err
+	}
+	link := filepath.Join(dir, fieldManager(name))
+	_ = os.Remove(link)
+	if err := os.Symlink(abs, link); err != nil {
+		return nil, err
+	}
 	m := &manager{name: name, done: make(chan struct{})}
-	m.cmd = exec.Command(binary, "--leader-elect", "--leader-election-namespace="+ns,
+	m.cmd = exec.Command(link, "--leader-elect", "--leader-election-namespace="+ns,
 		"--metrics-bind-address=0", "--health-probe-bind-address=0")
 	m.cmd.Env = append(os.Environ(), "ENABLE_WEBHOOKS=false")
 	r, w, err := os.Pipe()
@@ -90,6 +102,9 @@ func startManager(binary, dir, name, ns string) (*manager, error) {
 	return m, nil
 }
 
+// fieldManager is the name the API server gives the writes of manager name.
+func fieldManager(name string) string { return "cronlab-" + name }
+
 // leadingSince is when the manager began to lead, or zero.
 func (m *manager) leadingSince() time.Time {
 	m.mu.Lock()
@@ -111,6 +126,18 @@ func (m *manager) waitLeading(limit time.Duration) (time.Time, error) {
 		}
 	}
 	return time.Time{}, fmt.Errorf("manager %s did not lead within %s", m.name, limit)
+}
+
+// waitAnyLeading waits until one of the managers leads, whichever it is.
+func waitAnyLeading(ms []*manager, limit time.Duration) (time.Time, error) {
+	for deadline := time.Now().Add(limit); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		for _, m := range ms {
+			if t := m.leadingSince(); !t.IsZero() {
+				return t, nil
+			}
+		}
+	}
+	return time.Time{}, fmt.Errorf("no manager led within %s (their logs are in the output directory)", limit)
 }
 
 func (m *manager) signal(sig syscall.Signal) error { return m.cmd.Process.Signal(sig) }

@@ -45,6 +45,7 @@ import (
 
 	kbatchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -117,8 +118,13 @@ type row struct {
 	ForeignTouched                 int
 	RecoveryP50, RecoveryMax       time.Duration
 	Converged                      time.Duration // after the fault ended; -1: not within the watch
-	LostRuns                       []string
-	Manager, N, Every              string
+	Back                           time.Duration // from the fault to a healthy controller
+	// StaleWrites is what a manager wrote while another held its Lease
+	// (the freeze fault only; -1 elsewhere), and StaleDetail what it was.
+	StaleWrites       int
+	StaleDetail       string
+	LostRuns          []string
+	Manager, N, Every string
 }
 
 func run(ctx context.Context, o options) error {
@@ -159,8 +165,8 @@ func run(ctx context.Context, o options) error {
 			return fmt.Errorf("fault %s: %w", f.name, err)
 		}
 		rows = append(rows, r)
-		progress("%s: due %d, started %d, duplicates %d, lost %d, foreign Jobs touched %d, recovery p50 %s max %s, status converged after %s",
-			r.Fault, r.Due, r.Started, r.Duplicates, r.Lost, r.ForeignTouched, r.RecoveryP50, r.RecoveryMax, converged(r.Converged))
+		progress("%s: due %d, started %d, duplicates %d, lost %d, foreign Jobs touched %d, recovery p50 %s max %s, status converged after %s, writes by a stale leader %s",
+			r.Fault, r.Due, r.Started, r.Duplicates, r.Lost, r.ForeignTouched, r.RecoveryP50, r.RecoveryMax, converged(r.Converged), stale(r))
 	}
 	table := markdown(rows, o)
 	fmt.Println()
@@ -173,7 +179,7 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	for _, r := range rows {
-		if r.Duplicates > 0 || r.Lost > 0 || r.ForeignTouched > 0 || r.Converged < 0 {
+		if r.Duplicates > 0 || r.Lost > 0 || r.ForeignTouched > 0 || r.Converged < 0 || r.StaleWrites > 0 {
 			return fmt.Errorf("the promise does not hold under %s (the table above; logs and raw data in %s)", r.Fault, o.out)
 		}
 	}
@@ -247,10 +253,7 @@ func runFault(ctx context.Context, o options, cfg *rest.Config, c client.Client,
 		}
 	}
 	if f.managers > 0 {
-		first, err := managers[0].waitLeading(time.Minute)
-		if err != nil && f.managers > 1 {
-			first, err = managers[1].waitLeading(time.Minute)
-		}
+		first, err := waitAnyLeading(managers, time.Minute)
 		if err != nil {
 			return r, err
 		}
@@ -263,6 +266,7 @@ func runFault(ctx context.Context, o options, cfg *rest.Config, c client.Client,
 	faultAt := time.Now()
 	progress("%s: now", f.name)
 	var back time.Time
+	var frozen *manager
 	switch f.name {
 	case "kill":
 		m := leaderOf()
@@ -295,6 +299,7 @@ func runFault(ctx context.Context, o options, cfg *rest.Config, c client.Client,
 		back = time.Now()
 	case "freeze":
 		m := leaderOf()
+		frozen = m
 		_ = m.signal(syscall.SIGSTOP)
 		var other *manager
 		for _, x := range managers {
@@ -364,6 +369,13 @@ func runFault(ctx context.Context, o options, cfg *rest.Config, c client.Client,
 	r.LostRuns = v.Lost
 	r.ForeignTouched = foreignTouched
 	r.RecoveryP50, r.RecoveryMax = quantile(v.Recovery, 0.5), quantile(v.Recovery, 1)
+	r.Back = back.Sub(faultAt).Round(100 * time.Millisecond)
+	r.StaleWrites = -1
+	if frozen != nil {
+		if r.StaleWrites, r.StaleDetail, err = staleWrites(ctx, c, ns, fieldManager(frozen.name), back); err != nil {
+			return r, err
+		}
+	}
 	r.Converged = -1
 	if !convergedAt.IsZero() {
 		r.Converged = max(0, convergedAt.Sub(back)).Round(100 * time.Millisecond)
@@ -711,11 +723,11 @@ func markdown(rows []row, o options) string {
 	host, _ := os.Hostname()
 	fmt.Fprintf(&b, "%s, %s, %d CPUs: %d CronJobs on */1 * * * * and %d on @every 10s per fault, %d foreign Jobs.\n\n",
 		time.Now().Format("2006-01-02 15:04"), host, numCPU(), o.n, o.every, o.foreign)
-	b.WriteString("| fault | runs due | started | duplicates | lost | foreign Jobs touched | recovery p50 | recovery max | status converged after |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| fault | runs due | started | duplicates | lost | foreign Jobs touched | recovery p50 | recovery max | status converged after | controller back after | writes by a stale leader |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %s | %s | %s |\n", r.Fault, r.Due, r.Started, r.Duplicates, r.Lost,
-			r.ForeignTouched, r.RecoveryP50, r.RecoveryMax, converged(r.Converged))
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %s | %s | %s | %s | %s |\n", r.Fault, r.Due, r.Started, r.Duplicates, r.Lost,
+			r.ForeignTouched, r.RecoveryP50, r.RecoveryMax, converged(r.Converged), r.Back, stale(r))
 	}
 	for _, r := range rows {
 		for _, l := range r.LostRuns {
@@ -723,4 +735,68 @@ func markdown(rows []row, o options) string {
 		}
 	}
 	return b.String()
+}
+
+// stale is the table's cell for the writes of a stale leader.
+func stale(r row) string {
+	switch {
+	case r.StaleWrites < 0:
+		return "-"
+	case r.StaleWrites == 0:
+		return "0"
+	}
+	return fmt.Sprintf("%d (%s)", r.StaleWrites, r.StaleDetail)
+}
+
+// staleWrites lists the Events and CronJobs of namespace ns for
+// countStaleWrites.
+func staleWrites(ctx context.Context, c client.Client, ns, fieldManager string, since time.Time) (int, string, error) {
+	var events eventsv1.EventList
+	if err := c.List(ctx, &events, client.InNamespace(ns)); err != nil {
+		return 0, "", err
+	}
+	var cjs batchv1.CronJobList
+	if err := c.List(ctx, &cjs, client.InNamespace(ns)); err != nil {
+		return 0, "", err
+	}
+	total, detail := countStaleWrites(events.Items, cjs.Items, fieldManager, since)
+	return total, detail, nil
+}
+
+// countStaleWrites counts what the manager whose writes the API server names
+// fieldManager wrote after since, when another manager held the Lease: the
+// Jobs it created or deleted (its SuccessfulCreate and SuccessfulDelete
+// Events, which it records only after the write succeeded, stamped with the
+// time it made them) and the CronJob statuses it changed (the time of its
+// entry in their managedFields).
+func countStaleWrites(events []eventsv1.Event, cjs []batchv1.CronJob, fieldManager string, since time.Time) (int, string) {
+	wroteBy := func(obj metav1.Object, subresource string) (time.Time, bool) {
+		for _, e := range obj.GetManagedFields() {
+			if e.Manager == fieldManager && e.Subresource == subresource && e.Time != nil {
+				return e.Time.Time, true
+			}
+		}
+		return time.Time{}, false
+	}
+	counts := map[string]int{}
+	for i := range events {
+		ev := &events[i]
+		if _, ours := wroteBy(ev, ""); ours && strings.HasPrefix(ev.Reason, "Successful") && !ev.EventTime.Time.Before(since) {
+			counts[ev.Reason]++
+		}
+	}
+	for i := range cjs {
+		// managedFields keep whole seconds: a write in since's second counts.
+		if t, ours := wroteBy(&cjs[i], "status"); ours && !t.Before(since.Truncate(time.Second)) {
+			counts["status"]++
+		}
+	}
+	total, parts := 0, []string{}
+	for _, what := range []string{"SuccessfulCreate", "SuccessfulDelete", "status"} {
+		total += counts[what]
+		if counts[what] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[what], what))
+		}
+	}
+	return total, strings.Join(parts, ", ")
 }
