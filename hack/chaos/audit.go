@@ -29,8 +29,10 @@ package main
 //     a healthy span (with grace to act) has its Job;
 //   - after an outage the most recent missed run starts, as upstream: a t
 //     outside the healthy spans must have its Job when it is the last
-//     scheduled time before the controller was healthy again; older missed
-//     runs are skipped on purpose (upstream records MissSchedule).
+//     scheduled time before the controller was healthy again, unless the
+//     next run came due while the controller, back, worked through the
+//     other CronJobs, and started instead; older missed runs are skipped on
+//     purpose (upstream records MissSchedule).
 // A run that Forbid skips, because the CronJob's previous Job still ran at
 // t, is not due.
 
@@ -61,6 +63,7 @@ type job struct {
 	Scheduled time.Time // its scheduled-time annotation; zero for a foreign Job
 	Seen      time.Time // when the watch first saw it
 	Finished  time.Time // when it was first seen Complete or Failed; zero while it runs
+	Gone      time.Time // when it was seen deleted; zero while it is there
 }
 
 // span is a time during which a manager led and could reach the API server.
@@ -127,6 +130,13 @@ func audit(cjs []cronJob, jobs []job, healthy []span, from, to time.Time, grace 
 				continue // the window ends before the controller is back: not judged
 			}
 			if i+1 < len(times) && !times[i+1].After(back) {
+				v.Skipped++
+				continue
+			}
+			// The controller, back, reaches each CronJob in turn: if the
+			// next run came due before it reached this one, that run is
+			// now the most recent, and starts instead (as upstream's does).
+			if i+1 < len(times) && len(started) == 0 && times[i+1].Before(back.Add(grace)) && len(byRun[cj.UID][times[i+1].Unix()]) > 0 {
 				v.Skipped++
 				continue
 			}

@@ -100,6 +100,24 @@ func TestTheAuditorChecksEveryWordOfThePromise(t *testing.T) {
 		to:      at(3, 30),
 		want:    verdict{Due: 2, Started: 1, Skipped: 2, Lost: []string{"chaos/m at 10:03:00 (the most recent run missed in an outage)"}},
 	}, {
+		name: "a missed run overtaken by the next one, which came due before the controller reached it, is skipped",
+		cjs:  []cronJob{every},
+		jobs: []job{runOf(every, at(0, 15), time.Second, 0), runOf(every, at(0, 55), 2*time.Second, 0)},
+		// Back at 10:00:54: the controller reached this CronJob after
+		// 10:00:55, when that run was the most recent.
+		healthy: []span{{From: at(-2, 0), To: at(0, 20)}, {From: at(0, 54), To: at(10, 0)}},
+		to:      at(1, 0),
+		want:    verdict{Due: 2, Started: 2, Skipped: 1},
+	}, {
+		name:    "a missed run whose next run did not start either is lost",
+		cjs:     []cronJob{every},
+		jobs:    []job{runOf(every, at(0, 15), time.Second, 0)},
+		healthy: []span{{From: at(-2, 0), To: at(0, 20)}, {From: at(0, 54), To: at(10, 0)}},
+		to:      at(1, 0),
+		want: verdict{Due: 3, Started: 1, Lost: []string{
+			"chaos/e at 10:00:35 (the most recent run missed in an outage)", "chaos/e at 10:00:55 (a healthy controller led)",
+		}},
+	}, {
 		name:    "a run whose controller died within the grace is the outage's",
 		cjs:     []cronJob{minutely},
 		jobs:    []job{runOf(minutely, at(0, 0), 8*time.Second, 0)},
@@ -172,21 +190,31 @@ func TestOnlyTheFrozenManagersWritesAfterTheTakeoverCount(t *testing.T) {
 	wrote := func(manager, subresource string, when time.Time) []metav1.ManagedFieldsEntry {
 		return []metav1.ManagedFieldsEntry{{Manager: manager, Subresource: subresource, Time: &metav1.Time{Time: when.Truncate(time.Second)}}}
 	}
-	event := func(manager, reason string, when time.Time) eventsv1.Event {
+	event := func(manager, reason, note string, when time.Time) eventsv1.Event {
 		return eventsv1.Event{
 			ObjectMeta: metav1.ObjectMeta{ManagedFields: wrote(manager, "", when)},
-			Reason:     reason, EventTime: metav1.NewMicroTime(when),
+			Reason:     reason, Note: note, EventTime: metav1.NewMicroTime(when),
 		}
 	}
 	cronJobWritten := func(manager string, when time.Time) batchv1.CronJob {
 		return batchv1.CronJob{ObjectMeta: metav1.ObjectMeta{ManagedFields: wrote(manager, "status", when)}}
 	}
+	jobs := []job{
+		{Key: "chaos/early", Seen: at(1, 0)},
+		{Key: "chaos/in-flight", Seen: at(1, 1)}, // created as the freeze struck; its Event came after
+		{Key: "chaos/late", Seen: at(1, 29)},
+		{Key: "chaos/old", Seen: at(0, 0), Gone: at(1, 1)},
+		{Key: "chaos/old-late", Seen: at(0, 0), Gone: at(1, 29)},
+	}
 	events := []eventsv1.Event{
-		event("cronlab-freeze-1", "SuccessfulCreate", at(1, 0)),  // before the freeze: it led
-		event("cronlab-freeze-1", "SuccessfulCreate", at(1, 29)), // after it resumed
-		event("cronlab-freeze-1", "SuccessfulDelete", at(1, 29)),
-		event("cronlab-freeze-1", "FailedCreate", at(1, 21)),     // refused by the fence: not a write
-		event("cronlab-freeze-0", "SuccessfulCreate", at(1, 30)), // the new leader's
+		event("cronlab-freeze-1", "SuccessfulCreate", "Created job early", at(1, 0)),      // before the freeze: it led
+		event("cronlab-freeze-1", "SuccessfulCreate", "Created job in-flight", at(1, 21)), // answered after the freeze
+		event("cronlab-freeze-1", "SuccessfulCreate", "Created job late", at(1, 29)),      // after it continued
+		event("cronlab-freeze-1", "SuccessfulDelete", "Deleted job old", at(1, 21)),
+		event("cronlab-freeze-1", "SuccessfulDelete", "Deleted job old-late", at(1, 29)),
+		event("cronlab-freeze-1", "SuccessfulCreate", "Created job unseen", at(1, 30)), // not timed by the watch: its Event's time
+		event("cronlab-freeze-1", "FailedCreate", "Error creating job: fenced", at(1, 21)),
+		event("cronlab-freeze-0", "SuccessfulCreate", "Created job other", at(1, 30)), // the new leader's
 	}
 	cjs := []batchv1.CronJob{
 		cronJobWritten("cronlab-freeze-1", at(1, 0)),
@@ -194,11 +222,11 @@ func TestOnlyTheFrozenManagersWritesAfterTheTakeoverCount(t *testing.T) {
 		cronJobWritten("cronlab-freeze-0", at(1, 21)),
 		cronJobWritten("cronlab-freeze-1", takeover), // its second counts: managedFields keep seconds
 	}
-	total, detail := countStaleWrites(events, cjs, "cronlab-freeze-1", takeover)
-	if want := "1 SuccessfulCreate, 1 SuccessfulDelete, 2 status"; total != 4 || detail != want {
-		t.Errorf("countStaleWrites = %d (%s), want 4 (%s)", total, detail, want)
+	total, detail := countStaleWrites(events, cjs, jobs, "cronlab-freeze-1", takeover)
+	if want := "2 SuccessfulCreate, 1 SuccessfulDelete, 2 status"; total != 5 || detail != want {
+		t.Errorf("countStaleWrites = %d (%s), want 5 (%s)", total, detail, want)
 	}
-	if total, detail := countStaleWrites(events, cjs, "cronlab-freeze-1", at(2, 0)); total != 0 || detail != "" {
+	if total, detail := countStaleWrites(events, cjs, jobs, "cronlab-freeze-1", at(2, 0)); total != 0 || detail != "" {
 		t.Errorf("nothing after 10:02, got %d (%s)", total, detail)
 	}
 }

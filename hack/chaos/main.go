@@ -372,7 +372,7 @@ func runFault(ctx context.Context, o options, cfg *rest.Config, c client.Client,
 	r.Back = back.Sub(faultAt).Round(100 * time.Millisecond)
 	r.StaleWrites = -1
 	if frozen != nil {
-		if r.StaleWrites, r.StaleDetail, err = staleWrites(ctx, c, ns, fieldManager(frozen.name), back); err != nil {
+		if r.StaleWrites, r.StaleDetail, err = staleWrites(ctx, c, ns, jobs, fieldManager(frozen.name), back); err != nil {
 			return r, err
 		}
 	}
@@ -581,6 +581,9 @@ func (s *sightings) saw(t watch.EventType, j *kbatchv1.Job, annotation string) {
 	now := time.Now()
 	if t == watch.Deleted {
 		s.deleted[j.UID] = true
+		if rec, ok := s.jobs[j.UID]; ok && rec.Gone.IsZero() {
+			rec.Gone = now
+		}
 		return
 	}
 	rec, ok := s.jobs[j.UID]
@@ -750,7 +753,7 @@ func stale(r row) string {
 
 // staleWrites lists the Events and CronJobs of namespace ns for
 // countStaleWrites.
-func staleWrites(ctx context.Context, c client.Client, ns, fieldManager string, since time.Time) (int, string, error) {
+func staleWrites(ctx context.Context, c client.Client, ns string, jobs []job, fieldManager string, since time.Time) (int, string, error) {
 	var events eventsv1.EventList
 	if err := c.List(ctx, &events, client.InNamespace(ns)); err != nil {
 		return 0, "", err
@@ -759,17 +762,24 @@ func staleWrites(ctx context.Context, c client.Client, ns, fieldManager string, 
 	if err := c.List(ctx, &cjs, client.InNamespace(ns)); err != nil {
 		return 0, "", err
 	}
-	total, detail := countStaleWrites(events.Items, cjs.Items, fieldManager, since)
+	total, detail := countStaleWrites(events.Items, cjs.Items, jobs, fieldManager, since)
 	return total, detail, nil
 }
 
 // countStaleWrites counts what the manager whose writes the API server names
-// fieldManager wrote after since, when another manager held the Lease: the
-// Jobs it created or deleted (its SuccessfulCreate and SuccessfulDelete
-// Events, which it records only after the write succeeded, stamped with the
-// time it made them) and the CronJob statuses it changed (the time of its
-// entry in their managedFields).
-func countStaleWrites(events []eventsv1.Event, cjs []batchv1.CronJob, fieldManager string, since time.Time) (int, string) {
+// fieldManager did after since, when another manager held the Lease:
+//
+//   - the Jobs it created and deleted: its SuccessfulCreate and
+//     SuccessfulDelete Events say which, and the auditor's watch says when
+//     each Job appeared or went. The Event's own time will not do: a request
+//     sent just before a freeze is answered, and its Event recorded, only
+//     when the process continues, although the write was made before;
+//   - the CronJob statuses it changed: the time of its entry in their
+//     managedFields, which the API server stamps.
+//
+// A write the watch did not time is counted by its Event's time, which is
+// never earlier than the write: nothing is hidden.
+func countStaleWrites(events []eventsv1.Event, cjs []batchv1.CronJob, jobs []job, fieldManager string, since time.Time) (int, string) {
 	wroteBy := func(obj metav1.Object, subresource string) (time.Time, bool) {
 		for _, e := range obj.GetManagedFields() {
 			if e.Manager == fieldManager && e.Subresource == subresource && e.Time != nil {
@@ -778,10 +788,30 @@ func countStaleWrites(events []eventsv1.Event, cjs []batchv1.CronJob, fieldManag
 		}
 		return time.Time{}, false
 	}
+	byName := map[string]job{}
+	for _, j := range jobs {
+		byName[j.Key[strings.Index(j.Key, "/")+1:]] = j
+	}
 	counts := map[string]int{}
 	for i := range events {
 		ev := &events[i]
-		if _, ours := wroteBy(ev, ""); ours && strings.HasPrefix(ev.Reason, "Successful") && !ev.EventTime.Time.Before(since) {
+		if _, ours := wroteBy(ev, ""); !ours {
+			continue
+		}
+		when := ev.EventTime.Time
+		switch ev.Reason {
+		case "SuccessfulCreate":
+			if j, ok := byName[strings.TrimPrefix(ev.Note, "Created job ")]; ok {
+				when = j.Seen
+			}
+		case "SuccessfulDelete":
+			if j, ok := byName[strings.TrimPrefix(ev.Note, "Deleted job ")]; ok && !j.Gone.IsZero() {
+				when = j.Gone
+			}
+		default:
+			continue
+		}
+		if !when.Before(since) {
 			counts[ev.Reason]++
 		}
 	}
