@@ -83,7 +83,7 @@ vet: ## Run go vet against code.
 # 71 s to 51 s on two cores (docs/performance.md). More than that did not help.
 TEST_PARALLEL ?= $(shell n=$$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2); if [ "$$n" -lt 4 ]; then echo 4; else echo "$$n"; fi)
 
-test: manifests generate fmt vet setup-envtest helm ## Run unit and envtest integration tests (and the chart stage, which runs helm).
+test: manifests generate fmt vet setup-envtest helm kustomize ## Run unit and envtest integration tests (and the chart stage, which runs helm).
 	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" \
 		go test -p $(TEST_PARALLEL) $$(go list ./... | grep -v /test/e2e) -coverprofile cover.out
 

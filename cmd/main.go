@@ -42,6 +42,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	batchv2 "cronlab.dev/cronlab/api/v2"
 	"cronlab.dev/cronlab/internal/controller"
 	"cronlab.dev/cronlab/internal/leader"
 	webhookv1 "cronlab.dev/cronlab/internal/webhook/v1"
@@ -66,6 +67,15 @@ func init() {
 }
 
 // lab:end
+
+// init adds v2 of the API: with v1 as its hub, the webhook server then serves
+// /convert (internal/webhook/v1), which the API server calls when a client
+// asks for the version that is not stored. Without webhooks v2 is not served
+// at all (config/with-webhooks serves it), and the controller, which reads
+// and writes v1 only, never needs it.
+func init() {
+	utilruntime.Must(batchv2.AddToScheme(scheme))
+}
 
 func main() {
 	var metricsAddr, probeAddr, pprofAddr, leaderElectionNamespace, webhookCertPath string

@@ -242,6 +242,7 @@ const CronJobLabel = "batch.cronlab.dev/cronjob"
 // next run, or what is wrong) is in `kubectl get -o wide` (priority=1).
 
 // +kubebuilder:object:root=true
+// +kubebuilder:storageversion
 // +kubebuilder:resource:scope=Namespaced,shortName=ccj,categories=cronlab
 // +kubebuilder:subresource:status
 // +kubebuilder:printcolumn:name="Schedule",type=string,JSONPath=`.spec.schedule`

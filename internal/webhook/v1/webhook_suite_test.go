@@ -26,6 +26,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	"net"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -33,6 +34,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
@@ -43,8 +45,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
+	"sigs.k8s.io/yaml"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	batchv2 "cronlab.dev/cronlab/api/v2"
 	"cronlab.dev/cronlab/test/utils"
 )
 
@@ -70,6 +74,9 @@ var _ = BeforeSuite(func() {
 	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
 	ctx, cancel = context.WithCancel(context.TODO())
 	Expect(batchv1.AddToScheme(scheme.Scheme)).To(Succeed())
+	// With v2 in the scheme, envtest points the CRD's conversion at the
+	// manager's /convert, and the manager serves it (conversion_test.go).
+	Expect(batchv2.AddToScheme(scheme.Scheme)).To(Succeed())
 
 	By("starting an API server that calls the webhooks")
 	withWebhooks = startAPIServer(&envtest.WebhookInstallOptions{Paths: []string{filepath.Join("..", "..", "..", "config", "webhook")}})
@@ -122,12 +129,32 @@ func startAPIServer(webhooks *envtest.WebhookInstallOptions) *apiServer {
 	})
 	if webhooks != nil {
 		env.WebhookInstallOptions = *webhooks
+		env.CRDDirectoryPaths = nil
+		env.CRDs = []*apiextensionsv1.CustomResourceDefinition{servingV2(filepath.Join("..", "..", "..", "config", "crd", "bases", "batch.cronlab.dev_cronjobs.yaml"))}
 	}
 	cfg, err := utils.StartEnvtest(env)
 	Expect(err).NotTo(HaveOccurred())
 	c, err := client.New(cfg, client.Options{Scheme: scheme.Scheme})
 	Expect(err).NotTo(HaveOccurred())
 	return &apiServer{env: env, cfg: cfg, client: c}
+}
+
+// servingV2 is the CRD of path with v2 served, as config/with-webhooks
+// serves it (crd_conversion_patch.yaml); envtest adds the conversion webhook.
+func servingV2(path string) *apiextensionsv1.CustomResourceDefinition {
+	GinkgoHelper()
+	raw, err := os.ReadFile(path)
+	Expect(err).NotTo(HaveOccurred())
+	var crd apiextensionsv1.CustomResourceDefinition
+	Expect(yaml.Unmarshal(raw, &crd)).To(Succeed())
+	served := false
+	for i := range crd.Spec.Versions {
+		if crd.Spec.Versions[i].Name == batchv2.GroupVersion.Version {
+			crd.Spec.Versions[i].Served, served = true, true
+		}
+	}
+	Expect(served).To(BeTrue(), "the CRD in %s has no version v2: make manifests", path)
+	return &crd
 }
 
 // envtestAssets: see test/utils.EnvtestAssets.

@@ -1,0 +1,448 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v2
+
+// The proof that conversion loses nothing: random valid objects of each
+// version, converted to the other and back, come back as they were, compared
+// as the API server would serve them (JSON). The objects are made by a
+// seeded generator, so a failure names the seed that reproduces it;
+// TestTheRoundTripCatchesADroppedField shows that the comparison would see a
+// converter that drops a field. `go test -fuzz=FuzzRoundTrip ./api/v2` looks
+// further, for as long as it is let run.
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
+
+	v1 "cronlab.dev/cronlab/api/v1"
+)
+
+// roundTrips is how many random objects of each version the unit test
+// converts; the fuzz target goes on from there.
+const roundTrips = 5000
+
+// converter is the pair of conversions under test: ours, or a
+// broken one that shows the test would notice.
+type converter struct {
+	toV1   func(*CronJob) (*v1.CronJob, error)
+	fromV1 func(*v1.CronJob) (*CronJob, error)
+}
+
+var ours = converter{
+	toV1: func(in *CronJob) (*v1.CronJob, error) {
+		out := &v1.CronJob{}
+		return out, in.ConvertTo(out)
+	},
+	fromV1: func(in *v1.CronJob) (*CronJob, error) {
+		out := &CronJob{}
+		return out, out.ConvertFrom(in)
+	},
+}
+
+// lossV1 converts a v1 object to v2 and back, and returns what changed ("":
+// nothing).
+func (c converter) lossV1(in *v1.CronJob) string {
+	want := asJSON(in)
+	mid, err := c.fromV1(in.DeepCopy())
+	if err != nil {
+		return "v1 -> v2 failed: " + err.Error()
+	}
+	back, err := c.toV1(mid)
+	if err != nil {
+		return "v2 -> v1 failed: " + err.Error()
+	}
+	return cmp.Diff(want, asJSON(back))
+}
+
+// lossV2 converts a v2 object to v1 and back, and returns what changed.
+func (c converter) lossV2(in *CronJob) string {
+	want := asJSON(in)
+	mid, err := c.toV1(in.DeepCopy())
+	if err != nil {
+		return "v2 -> v1 failed: " + err.Error()
+	}
+	back, err := c.fromV1(mid)
+	if err != nil {
+		return "v1 -> v2 failed: " + err.Error()
+	}
+	return cmp.Diff(want, asJSON(back))
+}
+
+func asJSON(obj any) string {
+	b, err := json.MarshalIndent(obj, "", "  ")
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+func TestEveryValidObjectSurvivesTheRoundTrip(t *testing.T) {
+	for seed := range uint64(roundTrips) {
+		r := rand.New(rand.NewPCG(seed, 1))
+		if loss := ours.lossV1(randomV1(r)); loss != "" {
+			t.Fatalf("v1 -> v2 -> v1 changed the object of seed %d (-before +after):\n%s", seed, loss)
+		}
+		if loss := ours.lossV2(randomV2(r)); loss != "" {
+			t.Fatalf("v2 -> v1 -> v2 changed the object of seed %d (-before +after):\n%s", seed, loss)
+		}
+	}
+	t.Logf("%d random v1 objects and %d random v2 objects came back unchanged", roundTrips, roundTrips)
+}
+
+func FuzzRoundTrip(f *testing.F) {
+	for _, seed := range []uint64{0, 1, 42, roundTrips} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64) {
+		r := rand.New(rand.NewPCG(seed, 2))
+		if loss := ours.lossV1(randomV1(r)); loss != "" {
+			t.Fatalf("v1 -> v2 -> v1 (-before +after):\n%s", loss)
+		}
+		if loss := ours.lossV2(randomV2(r)); loss != "" {
+			t.Fatalf("v2 -> v1 -> v2 (-before +after):\n%s", loss)
+		}
+	})
+}
+
+// TestTheRoundTripCatchesADroppedField breaks the converter in the ways a
+// converter breaks (a field forgotten in one direction, the annotation not
+// kept) and checks that the round trip of random objects reports each.
+func TestTheRoundTripCatchesADroppedField(t *testing.T) {
+	mutants := []struct {
+		name string
+		c    converter
+		want string // a word of the difference it must show
+	}{{
+		name: "v1 -> v2 forgets failedJobsHistoryLimit",
+		c: converter{toV1: ours.toV1, fromV1: func(in *v1.CronJob) (*CronJob, error) {
+			out, err := ours.fromV1(in)
+			out.Spec.History.FailedJobs = nil
+			return out, err
+		}},
+		want: "failedJobsHistoryLimit",
+	}, {
+		name: "v2 -> v1 forgets status.lastSuccessfulTime",
+		c: converter{fromV1: ours.fromV1, toV1: func(in *CronJob) (*v1.CronJob, error) {
+			out, err := ours.toV1(in)
+			out.Status.LastSuccessfulTime = nil
+			return out, err
+		}},
+		want: "lastSuccessfulTime",
+	}, {
+		name: "v2 -> v1 forgets the time zone",
+		c: converter{fromV1: ours.fromV1, toV1: func(in *CronJob) (*v1.CronJob, error) {
+			out, err := ours.toV1(in)
+			out.Spec.TimeZone = nil
+			return out, err
+		}},
+		want: "timeZone",
+	}, {
+		name: "v1 -> v2 does not keep v1's spelling of the schedule",
+		c: converter{toV1: ours.toV1, fromV1: func(in *v1.CronJob) (*CronJob, error) {
+			out, err := ours.fromV1(in)
+			delete(out.Annotations, V1ScheduleAnnotation)
+			return out, err
+		}},
+		want: "schedule",
+	}}
+	for _, m := range mutants {
+		t.Run(m.name, func(t *testing.T) {
+			for seed := range uint64(roundTrips) {
+				r := rand.New(rand.NewPCG(seed, 1))
+				loss := m.c.lossV1(randomV1(r))
+				if loss == "" {
+					loss = m.c.lossV2(randomV2(r))
+				}
+				if loss != "" {
+					if !strings.Contains(loss, m.want) {
+						t.Fatalf("seed %d: the difference does not name %s:\n%s", seed, m.want, loss)
+					}
+					t.Logf("caught at seed %d (-before +after):\n%s", seed, loss)
+					return
+				}
+			}
+			t.Fatalf("%d round trips did not notice the broken converter", roundTrips)
+		})
+	}
+}
+
+// The cases that need care, one by one.
+func TestHardCasesOfConversion(t *testing.T) {
+	t.Run("spaces that v2 cannot hold are kept in the annotation, and only then", func(t *testing.T) {
+		for _, tc := range []struct{ schedule, annotation string }{
+			{"0 9 * * 1-5", ""},
+			{"0  9 * * 1-5", "0  9 * * 1-5"},
+			{"\t0 9 * * 1-5 ", "\t0 9 * * 1-5 "},
+			{"@every 90s", ""},
+			{"@midnight", ""},
+		} {
+			in := &v1.CronJob{Spec: v1.CronJobSpec{Schedule: tc.schedule}}
+			out, err := ours.fromV1(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := out.Annotations[V1ScheduleAnnotation]; got != tc.annotation {
+				t.Errorf("%q: annotation %q, want %q", tc.schedule, got, tc.annotation)
+			}
+			if loss := ours.lossV1(in); loss != "" {
+				t.Errorf("%q: %s", tc.schedule, loss)
+			}
+		}
+	})
+
+	t.Run("a schedule edited in v2 is spelled anew, and the stale spelling dropped", func(t *testing.T) {
+		in := &v1.CronJob{Spec: v1.CronJobSpec{Schedule: "0  9 * * *"}}
+		v2obj, _ := ours.fromV1(in)
+		v2obj.Spec.Schedule.Cron.Hour = "10"
+		back, _ := ours.toV1(v2obj)
+		if back.Spec.Schedule != "0 10 * * *" {
+			t.Errorf("schedule %q, want %q", back.Spec.Schedule, "0 10 * * *")
+		}
+		if _, kept := back.Annotations[V1ScheduleAnnotation]; kept {
+			t.Errorf("the converter's annotation leaked into v1")
+		}
+	})
+
+	t.Run("descriptors map to fields, not to cron tables", func(t *testing.T) {
+		for schedule, want := range map[string]Schedule{
+			"@every 1h30m": {Every: ptr.To("1h30m")},
+			"@every 0.5m":  {Every: ptr.To("0.5m")},
+			"@annually":    {Period: ptr.To(Period("annually"))},
+			"@yearly":      {Period: ptr.To(Period("yearly"))},
+			"*/5 * * * *":  {Cron: &CronTable{Minute: "*/5", Hour: "*", DayOfMonth: "*", Month: "*", DayOfWeek: "*"}},
+		} {
+			out, err := ours.fromV1(&v1.CronJob{Spec: v1.CronJobSpec{Schedule: schedule}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(asJSON(want), asJSON(out.Spec.Schedule)); d != "" {
+				t.Errorf("%q: %s", schedule, d)
+			}
+		}
+	})
+
+	t.Run("a cron field left out in v2 is *", func(t *testing.T) {
+		out, _ := ours.toV1(&CronJob{Spec: CronJobSpec{Schedule: Schedule{Cron: &CronTable{Minute: "0", Hour: "9"}}}})
+		if out.Spec.Schedule != "0 9 * * *" {
+			t.Errorf("schedule %q, want %q", out.Spec.Schedule, "0 9 * * *")
+		}
+	})
+
+	t.Run("a v1 schedule that v1's validation rejects is an error, not a guess", func(t *testing.T) {
+		if _, err := ours.fromV1(&v1.CronJob{Spec: v1.CronJobSpec{Schedule: "0 9 * *"}}); err == nil {
+			t.Errorf("four fields converted without an error")
+		}
+	})
+
+	t.Run("the conversion never changes its input", func(t *testing.T) {
+		r := rand.New(rand.NewPCG(7, 7))
+		in := randomV1(r)
+		before := asJSON(in)
+		if _, err := ours.fromV1(in); err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(before, asJSON(in)); d != "" {
+			t.Errorf("ConvertFrom changed the v1 object:\n%s", d)
+		}
+	})
+}
+
+// The generator. It makes objects that the API server would accept and
+// serve: defaults applied, schedules that pass each version's validation.
+// apiVersion and kind are left out: the conversion webhook sets them on
+// what the converter returns.
+
+var (
+	minutes     = []string{"*", "0", "*/5", "10-20", "0,30", "5-55/10", "?", "+7"}
+	hours       = []string{"*", "9", "9-17", "*/2", "22,23,0-2"}
+	daysOfMonth = []string{"*", "1", "1-15", "*/7", "?", "1-3"}
+	months      = []string{"*", "1", "jan", "mar-may", "*/3", "JAN"}
+	daysOfWeek  = []string{"*", "0", "mon-fri", "sun", "1-5", "sat,sun"}
+	durations   = []string{"10s", "90s", "1h30m", "0.5m", "+10s", "1.5h", "250ms"}
+	periods     = []Period{"yearly", "annually", "monthly", "weekly", "daily", "midnight", "hourly"}
+	separators  = []string{" ", " ", " ", "  ", "\t", " \t "}
+	zones       = []string{"Etc/UTC", "Asia/Shanghai", "America/Argentina/Buenos_Aires", "Europe/Berlin"}
+	policies    = []ConcurrencyPolicy{AllowConcurrent, ForbidConcurrent, ReplaceConcurrent}
+	instant     = time.Date(2030, time.January, 7, 10, 0, 0, 0, time.UTC)
+)
+
+func pick[T any](r *rand.Rand, from []T) T { return from[r.IntN(len(from))] }
+
+// maybe returns v or nil, half and half.
+func maybe[T any](r *rand.Rand, v T) *T {
+	if r.IntN(2) == 0 {
+		return nil
+	}
+	return &v
+}
+
+func randomCron(r *rand.Rand) *CronTable {
+	return &CronTable{
+		Minute: CronField(pick(r, minutes)), Hour: CronField(pick(r, hours)), DayOfMonth: CronField(pick(r, daysOfMonth)),
+		Month: CronField(pick(r, months)), DayOfWeek: CronField(pick(r, daysOfWeek)),
+	}
+}
+
+// spell writes a cron table as a user might in v1: fields separated by any
+// of v1's separators, sometimes with spaces around.
+func spell(r *rand.Rand, c *CronTable) string {
+	fields := []string{string(c.Minute), string(c.Hour), string(c.DayOfMonth), string(c.Month), string(c.DayOfWeek)}
+	var b strings.Builder
+	if r.IntN(8) == 0 {
+		b.WriteString(pick(r, separators))
+	}
+	for i, f := range fields {
+		if i > 0 {
+			b.WriteString(pick(r, separators))
+		}
+		b.WriteString(f)
+	}
+	if r.IntN(8) == 0 {
+		b.WriteString(pick(r, separators))
+	}
+	return b.String()
+}
+
+func randomV1(r *rand.Rand) *v1.CronJob {
+	var schedule string
+	switch r.IntN(3) {
+	case 0:
+		schedule = spell(r, randomCron(r))
+	case 1:
+		schedule = "@every " + pick(r, durations)
+	default:
+		schedule = "@" + string(pick(r, periods))
+	}
+	return &v1.CronJob{
+		ObjectMeta: randomMeta(r),
+		Spec: v1.CronJobSpec{
+			Schedule:                   schedule,
+			TimeZone:                   maybe(r, pick(r, zones)),
+			StartingDeadlineSeconds:    maybe(r, r.Int64N(3600)),
+			ConcurrencyPolicy:          v1.ConcurrencyPolicy(pick(r, policies)),
+			Suspend:                    ptr.To(r.IntN(2) == 0),
+			JobTemplate:                randomJobTemplate(r),
+			SuccessfulJobsHistoryLimit: ptr.To(r.Int32N(10)),
+			FailedJobsHistoryLimit:     ptr.To(r.Int32N(10)),
+		},
+		Status: v1.CronJobStatus(randomStatus(r)),
+	}
+}
+
+func randomV2(r *rand.Rand) *CronJob {
+	meta := randomMeta(r)
+	var schedule Schedule
+	switch r.IntN(3) {
+	case 0:
+		schedule.Cron = randomCron(r)
+		// As the converter leaves it, when the object was written in v1
+		// with a spelling that v2 cannot hold.
+		if spelled := spell(r, schedule.Cron); r.IntN(3) == 0 && spelled != scheduleToV1(schedule, "") {
+			meta.Annotations = map[string]string{V1ScheduleAnnotation: spelled, "team": "lab"}
+		}
+	case 1:
+		schedule.Every = ptr.To(pick(r, durations))
+	default:
+		schedule.Period = ptr.To(pick(r, periods))
+	}
+	schedule.TimeZone = maybe(r, pick(r, zones))
+	return &CronJob{
+		ObjectMeta: meta,
+		Spec: CronJobSpec{
+			Schedule:                schedule,
+			StartingDeadlineSeconds: maybe(r, r.Int64N(3600)),
+			ConcurrencyPolicy:       pick(r, policies),
+			Suspend:                 ptr.To(r.IntN(2) == 0),
+			JobTemplate:             randomJobTemplate(r),
+			History:                 JobHistory{SuccessfulJobs: ptr.To(r.Int32N(10)), FailedJobs: ptr.To(r.Int32N(10))},
+		},
+		Status: randomStatus(r),
+	}
+}
+
+func randomMeta(r *rand.Rand) metav1.ObjectMeta {
+	meta := metav1.ObjectMeta{
+		Name:              fmt.Sprintf("cj-%d", r.IntN(1000)),
+		Namespace:         "lab",
+		UID:               types.UID(fmt.Sprintf("uid-%d", r.Uint64())),
+		ResourceVersion:   fmt.Sprint(r.IntN(100000)),
+		Generation:        r.Int64N(10),
+		CreationTimestamp: metav1.NewTime(instant.Add(-time.Duration(r.IntN(1e6)) * time.Second)),
+	}
+	if r.IntN(2) == 0 {
+		meta.Labels = map[string]string{"app": fmt.Sprint("a", r.IntN(10))}
+	}
+	if r.IntN(2) == 0 {
+		meta.Annotations = map[string]string{"team": "lab"}
+	}
+	if r.IntN(4) == 0 {
+		meta.Finalizers = []string{"lab.cronlab.dev/keep"}
+	}
+	return meta
+}
+
+func randomJobTemplate(r *rand.Rand) batchv1.JobTemplateSpec {
+	return batchv1.JobTemplateSpec{
+		ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"run": fmt.Sprint(r.IntN(5))}},
+		Spec: batchv1.JobSpec{
+			Parallelism:  maybe(r, r.Int32N(4)),
+			BackoffLimit: maybe(r, r.Int32N(6)),
+			Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+				RestartPolicy: pick(r, []corev1.RestartPolicy{corev1.RestartPolicyNever, corev1.RestartPolicyOnFailure}),
+				Containers: []corev1.Container{{
+					Name: "main", Image: pick(r, []string{"busybox", "alpine:3.20"}),
+					Command: []string{"sh", "-c", fmt.Sprint("echo ", r.IntN(100))},
+				}},
+			}},
+		},
+	}
+}
+
+func randomStatus(r *rand.Rand) CronJobStatus {
+	var s CronJobStatus
+	for i := range r.IntN(3) {
+		s.Active = append(s.Active, corev1.ObjectReference{
+			Kind: "Job", Namespace: "lab", Name: fmt.Sprintf("cj-%d", i), UID: types.UID(fmt.Sprint(r.Uint64())), APIVersion: "batch/v1",
+		})
+	}
+	if r.IntN(2) == 0 {
+		s.LastScheduleTime = ptr.To(metav1.NewTime(instant.Add(time.Duration(r.IntN(1e5)) * time.Second)))
+	}
+	if r.IntN(2) == 0 {
+		s.LastSuccessfulTime = ptr.To(metav1.NewTime(instant.Add(time.Duration(r.IntN(1e5)) * time.Second)))
+	}
+	s.ObservedGeneration = r.Int64N(10)
+	if r.IntN(2) == 0 {
+		s.Conditions = []metav1.Condition{{
+			Type: v1.ConditionReady, Status: metav1.ConditionTrue, Reason: v1.ReasonScheduling,
+			Message: "next run at 2030-01-07T10:05:00Z", ObservedGeneration: s.ObservedGeneration,
+			LastTransitionTime: metav1.NewTime(instant),
+		}}
+	}
+	return s
+}
