@@ -233,11 +233,15 @@ run: build ## Run the manager on this machine against the current kubeconfig (we
 WEBHOOK_HOST ?= 127.0.0.1
 
 .PHONY: run-webhooks
-run-webhooks: build ## Run the manager here with webhooks on (local certificates; removed again on exit).
-	go run ./hack/webhook-local --host $(WEBHOOK_HOST) --cert-dir bin/webhook-certs > bin/webhook-local.yaml
+run-webhooks: build ## Run the manager here with webhooks on, and v2 of the API served through its conversion webhook (local certificates; all undone on exit).
+	go run ./hack/webhook-local --host $(WEBHOOK_HOST) --cert-dir bin/webhook-certs \
+		--serve-v2 bin/webhook-local-serve-v2.json --unserve-v2 bin/webhook-local-unserve-v2.json > bin/webhook-local.yaml
 	$(KUBECTL) apply -f bin/webhook-local.yaml
-	@echo "Webhook configurations point at https://$(WEBHOOK_HOST):9443; they are deleted when the manager stops."
-	trap '$(KUBECTL) delete --ignore-not-found -f bin/webhook-local.yaml' EXIT; \
+	@$(KUBECTL) patch crd cronjobs.batch.cronlab.dev --type=json --patch-file bin/webhook-local-serve-v2.json || \
+		{ echo "The CRD in the cluster has no v2 to serve: run 'make install' first (it installs this checkout's CRD)."; \
+		  $(KUBECTL) delete --ignore-not-found -f bin/webhook-local.yaml; exit 1; }
+	@echo "Webhook configurations and the CRD's conversion point at https://$(WEBHOOK_HOST):9443; v2 is served. All of it is undone when the manager stops."
+	trap '$(KUBECTL) delete --ignore-not-found -f bin/webhook-local.yaml; $(KUBECTL) patch crd cronjobs.batch.cronlab.dev --type=json --patch-file bin/webhook-local-unserve-v2.json' EXIT; \
 		ENABLE_WEBHOOKS=true bin/manager --webhook-cert-path=bin/webhook-certs
 
 # If you wish to build the manager image targeting other platforms you can use the --platform flag.

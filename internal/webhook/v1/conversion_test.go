@@ -17,6 +17,8 @@ limitations under the License.
 package v1
 
 import (
+	"time"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -24,11 +26,15 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/events"
+	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	batchv2 "cronlab.dev/cronlab/api/v2"
+	"cronlab.dev/cronlab/internal/controller"
 )
 
 // The API server stores CronJobs as v1 and asks the manager's conversion
@@ -125,6 +131,41 @@ var _ = Describe("The conversion webhook", func() {
 		for _, cj := range v2List.Items {
 			Expect(cj.Spec.Schedule.Cron).NotTo(BeNil(), "%s has a cron table in v2", cj.Name)
 		}
+	})
+
+	It("lets the controller, which knows only v1, start the runs of a CronJob written as v2", func() {
+		ns := newNamespace(withWebhooks)
+		written := v2CronJob(ns, "reconciled")
+		Expect(withWebhooks.client.Create(ctx, written)).To(Succeed())
+		var stored batchv1.CronJob
+		Expect(withWebhooks.client.Get(ctx, client.ObjectKeyFromObject(written), &stored)).To(Succeed())
+
+		run := time.Date(2030, 1, 7, 9, 5, 0, 0, time.UTC) // 17:05 in Asia/Shanghai
+		r := &controller.CronJobReconciler{
+			Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Scheme: mgr.GetScheme(),
+			Recorder: events.NewFakeRecorder(10), Clock: clocktesting.NewFakeClock(run.Add(time.Second)),
+		}
+		// The creation time is now, long after 2030-01-07 09:00: the first
+		// run would be counted from it. Say the last run was at 09:00.
+		stored.Status.LastScheduleTime = &metav1.Time{Time: run.Add(-5 * time.Minute)}
+		Expect(withWebhooks.client.Status().Update(ctx, &stored)).To(Succeed())
+		Eventually(func(g Gomega) {
+			var cached batchv1.CronJob
+			g.Expect(mgr.GetClient().Get(ctx, client.ObjectKeyFromObject(&stored), &cached)).To(Succeed())
+			g.Expect(cached.Status.LastScheduleTime).NotTo(BeNil())
+		}).Should(Succeed())
+
+		_, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(&stored)})
+		Expect(err).NotTo(HaveOccurred())
+		var jobs kbatchv1.JobList
+		Expect(withWebhooks.client.List(ctx, &jobs, client.InNamespace(ns))).To(Succeed())
+		Expect(jobs.Items).To(HaveLen(1))
+		Expect(jobs.Items[0].Annotations).To(HaveKeyWithValue(batchv1.ScheduledTimeAnnotation, "2030-01-07T17:05:00+08:00"))
+
+		var asV2 batchv2.CronJob
+		Expect(withWebhooks.client.Get(ctx, client.ObjectKeyFromObject(written), &asV2)).To(Succeed())
+		Expect(asV2.Status.Active).To(HaveLen(1), "the status the controller wrote in v1, read as v2")
+		Expect(asV2.Status.Active[0].Name).To(Equal(jobs.Items[0].Name))
 	})
 
 	It("reports a mistake in a v2 schedule at its field, with v1's message for it", func() {

@@ -49,6 +49,7 @@ import (
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	batchv2 "cronlab.dev/cronlab/api/v2"
+	"cronlab.dev/cronlab/internal/controller"
 	"cronlab.dev/cronlab/test/utils"
 )
 
@@ -57,6 +58,8 @@ var (
 	cancel context.CancelFunc
 	// withWebhooks calls the webhooks; withoutWebhooks does not.
 	withWebhooks, withoutWebhooks *apiServer
+	// mgr serves withWebhooks' webhooks; its cache is what a Reconciler reads.
+	mgr ctrl.Manager
 )
 
 type apiServer struct {
@@ -81,7 +84,8 @@ var _ = BeforeSuite(func() {
 	By("starting an API server that calls the webhooks")
 	withWebhooks = startAPIServer(&envtest.WebhookInstallOptions{Paths: []string{filepath.Join("..", "..", "..", "config", "webhook")}})
 	opts := withWebhooks.env.WebhookInstallOptions
-	mgr, err := ctrl.NewManager(withWebhooks.cfg, ctrl.Options{
+	var err error
+	mgr, err = ctrl.NewManager(withWebhooks.cfg, ctrl.Options{
 		Scheme:  scheme.Scheme,
 		Metrics: metricsserver.Options{BindAddress: "0"},
 		WebhookServer: webhook.NewServer(webhook.Options{
@@ -90,6 +94,9 @@ var _ = BeforeSuite(func() {
 	})
 	Expect(err).NotTo(HaveOccurred())
 	Expect(SetupCronJobWebhookWithManager(mgr)).To(Succeed())
+	// The controller's index, for the spec in which it reconciles a CronJob
+	// written as v2 (conversion_test.go).
+	Expect(controller.IndexJobsByOwner(ctx, mgr.GetFieldIndexer())).To(Succeed())
 	go func() {
 		defer GinkgoRecover()
 		Expect(mgr.Start(ctx)).To(Succeed())
