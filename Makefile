@@ -180,6 +180,10 @@ lab: ## Build the lab tool into bin/lab (bin/lab list, start, check, solution, b
 
 BENCH_LAB_ARGS ?=
 
+.PHONY: migrate-storage
+migrate-storage: ## Rewrite every CronJob in the CRD's storage version and trim status.storedVersions (docs/answers/api-evolution.md).
+	go run ./hack/migrate-storage
+
 CHAOS_ARGS ?=
 .PHONY: chaos
 chaos: build install ## Faults at the top of a minute on the local cluster (make cluster first): no run duplicated or lost (docs/reliability.md); CHAOS_ARGS: -n, -faults, -after.
