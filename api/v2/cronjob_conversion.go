@@ -47,6 +47,8 @@ import (
 // and it is ignored.
 const V1ScheduleAnnotation = "batch.cronlab.dev/v1-schedule"
 
+// lab:begin convert
+
 // ConvertTo converts this v2 CronJob to the hub, v1.
 func (src *CronJob) ConvertTo(dstRaw conversion.Hub) error {
 	dst, ok := dstRaw.(*v1.CronJob)
@@ -98,6 +100,10 @@ func (dst *CronJob) ConvertFrom(srcRaw conversion.Hub) error {
 	dst.Status = CronJobStatus(*src.Status.DeepCopy())
 	return nil
 }
+
+// lab:end
+
+// lab:begin convert-schedule
 
 // scheduleToV1 spells a v2 schedule as v1's string: "@every 90s",
 // "@hourly", or the five cron fields separated by single spaces. spelled is
@@ -151,6 +157,8 @@ func sameWhen(a, b Schedule) bool {
 	a.TimeZone, b.TimeZone = nil, nil
 	return scheduleToV1(a, "") == scheduleToV1(b, "")
 }
+
+// lab:end
 
 func orAny(f CronField) string {
 	if f == "" {

@@ -217,9 +217,15 @@ func TestHardCasesOfConversion(t *testing.T) {
 
 	t.Run("a schedule edited in v2 is spelled anew, and the stale spelling dropped", func(t *testing.T) {
 		in := &v1.CronJob{Spec: v1.CronJobSpec{Schedule: "0  9 * * *"}}
-		v2obj, _ := ours.fromV1(in)
+		v2obj, err := ours.fromV1(in)
+		if err != nil || v2obj.Spec.Schedule.Cron == nil {
+			t.Fatalf("%q converted to a v2 schedule of %+v (error %v), want a cron table", in.Spec.Schedule, v2obj.Spec.Schedule, err)
+		}
 		v2obj.Spec.Schedule.Cron.Hour = "10"
-		back, _ := ours.toV1(v2obj)
+		back, err := ours.toV1(v2obj)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if back.Spec.Schedule != "0 10 * * *" {
 			t.Errorf("schedule %q, want %q", back.Spec.Schedule, "0 10 * * *")
 		}
@@ -247,7 +253,10 @@ func TestHardCasesOfConversion(t *testing.T) {
 	})
 
 	t.Run("a cron field left out in v2 is *", func(t *testing.T) {
-		out, _ := ours.toV1(&CronJob{Spec: CronJobSpec{Schedule: Schedule{Cron: &CronTable{Minute: "0", Hour: "9"}}}})
+		out, err := ours.toV1(&CronJob{Spec: CronJobSpec{Schedule: Schedule{Cron: &CronTable{Minute: "0", Hour: "9"}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
 		if out.Spec.Schedule != "0 9 * * *" {
 			t.Errorf("schedule %q, want %q", out.Spec.Schedule, "0 9 * * *")
 		}
