@@ -180,6 +180,17 @@ var _ = Describe("The conversion webhook", func() {
 		Expect(withWebhooks.client.Create(ctx, cj)).To(MatchError(ContainSubstring("set exactly one of cron, every and period")))
 	})
 
+	It("lets the v1 webhooks judge a v2 CronJob, converted for them, in v1's terms", func() {
+		// The webhook configurations name v1 only; their matchPolicy
+		// (Equivalent, the default) has the API server convert a v2 request
+		// to v1 and send them that. What they say names v1's fields.
+		ns := newNamespace(withWebhooks)
+		cj := v2CronJob(ns, "february")
+		cj.Spec.Schedule.Cron = &batchv2.CronTable{Minute: "0", Hour: "0", DayOfMonth: "30", Month: "2"}
+		Expect(withWebhooks.client.Create(ctx, cj)).To(MatchError(ContainSubstring(
+			`spec.schedule: Invalid value: "0 0 30 2 *": never fires: February has no day 30`)))
+	})
+
 	It("is not needed without webhooks: v2 is not served, v1 works as before", func() {
 		ns := newNamespace(withoutWebhooks)
 		err := withoutWebhooks.client.Create(ctx, v2CronJob(ns, "nowhere"))
