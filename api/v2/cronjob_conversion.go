@@ -33,6 +33,7 @@ package v2
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -128,20 +129,23 @@ func scheduleToV1(s Schedule, spelled string) string {
 }
 
 // scheduleFromV1 reads a v1 schedule string into v2's fields (the time zone
-// is a field of its own in v1). It fails only on strings that v1's own
-// validation rejects.
+// is a field of its own in v1). It fails on strings that v1's own
+// validation rejects: a converter that guessed would store the guess.
 func scheduleFromV1(s string) (Schedule, error) {
 	if every, ok := strings.CutPrefix(s, "@every "); ok {
+		if every == "" || strings.ContainsFunc(every, isV1Space) {
+			return Schedule{}, fmt.Errorf("schedule %q: @every takes one duration after one space; v1's validation rejects it", s)
+		}
 		return Schedule{Every: &every}, nil
 	}
 	if period, ok := strings.CutPrefix(s, "@"); ok {
 		p := Period(period)
+		if !slices.Contains(periods, p) {
+			return Schedule{}, fmt.Errorf("schedule %q: no such descriptor; v1's validation rejects it", s)
+		}
 		return Schedule{Period: &p}, nil
 	}
-	// v1's rule splits the fields at the same characters (cronjob_types.go).
-	fields := strings.FieldsFunc(s, func(r rune) bool {
-		return r == '\t' || r == '\n' || r == '\v' || r == '\f' || r == '\r' || r == ' ' || r == '\u0085' || unicode.Is(unicode.Z, r)
-	})
+	fields := strings.FieldsFunc(s, isV1Space)
 	if len(fields) != 5 {
 		return Schedule{}, fmt.Errorf("schedule %q is neither a descriptor nor five fields: v1's validation rejects it", s)
 	}
@@ -159,6 +163,15 @@ func sameWhen(a, b Schedule) bool {
 }
 
 // lab:end
+
+// periods are the descriptors v1 accepts, and v2's Period enum.
+var periods = []Period{"yearly", "annually", "monthly", "weekly", "daily", "midnight", "hourly"}
+
+// isV1Space tells the characters that separate the fields of a v1 schedule:
+// those of v1's CEL rule (api/v1/cronjob_types.go).
+func isV1Space(r rune) bool {
+	return r == '\t' || r == '\n' || r == '\v' || r == '\f' || r == '\r' || r == ' ' || r == '\u0085' || unicode.Is(unicode.Z, r)
+}
 
 func orAny(f CronField) string {
 	if f == "" {
