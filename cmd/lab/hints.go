@@ -27,6 +27,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -116,13 +117,15 @@ func cmdHint(root string, s stage) error {
 	r := p.Stages[s.ID]
 	h, ok := s.nextHint(r)
 	if !ok {
-		fmt.Printf("Stage %s: every hint was shown (%d). Read %s, or ask the instructor.\n", s.ID, len(r.HintsShown), s.readme())
+		general := len(s.levels())
+		fmt.Printf("Stage %s: you have seen every hint: the %d levels, and %d for failures of your checks. Read %s, or ask the instructor.\n",
+			s.ID, general, len(r.HintsShown)-shownLevels(s, r), s.readme())
 		return nil
 	}
 	level := ""
 	for i, l := range s.levels() {
 		if l.ID == h.ID {
-			level = fmt.Sprintf(" (%d of %d)", i+1, len(s.levels()))
+			level = fmt.Sprintf(" (level %d of %d)", i+1, len(s.levels()))
 		}
 	}
 	if h.When != "" {
@@ -135,6 +138,17 @@ func cmdHint(root string, s stage) error {
 		fmt.Printf("\nAnother hint: bin/lab hint %s (in bin/lab watch: h and Enter)\n", s.ID)
 	}
 	return p.save(root)
+}
+
+// shownLevels is how many of the stage's general hints r has seen.
+func shownLevels(s stage, r stageResult) int {
+	n := 0
+	for _, l := range s.levels() {
+		if slices.Contains(r.HintsShown, l.ID) {
+			n++
+		}
+	}
+	return n
 }
 
 // checkHints checks the hints of a stage when it is loaded: some text, and
