@@ -25,7 +25,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -45,7 +44,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
-	"sigs.k8s.io/yaml"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	batchv2 "cronlab.dev/cronlab/api/v2"
@@ -72,8 +70,12 @@ func TestTheStorageVersionMovesOnlyWhenObjectsAreRewritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	installed, err := utils.CRDServingV2(root)
+	if err != nil {
+		t.Fatal(err)
+	}
 	env := utils.WithoutWatchCache(&envtest.Environment{
-		CRDs:                  []*apiextensionsv1.CustomResourceDefinition{crdServingV2(t, root)},
+		CRDs:                  []*apiextensionsv1.CustomResourceDefinition{installed},
 		CRDInstallOptions:     envtest.CRDInstallOptions{Scheme: scheme},
 		BinaryAssetsDirectory: assets,
 		UseExistingCluster:    ptr.To(false),
@@ -219,21 +221,4 @@ func TestTheStorageVersionMovesOnlyWhenObjectsAreRewritten(t *testing.T) {
 	if err := migrate(ctx, cfg, crdName, &out); err != nil || !strings.Contains(out.String(), "nothing to rewrite") {
 		t.Errorf("a second run: %v\n%s", err, out.String())
 	}
-}
-
-// crdServingV2 is the CRD of config/crd/bases with v2 served.
-func crdServingV2(t *testing.T, root string) *apiextensionsv1.CustomResourceDefinition {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(root, "config", "crd", "bases", "batch.cronlab.dev_cronjobs.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var crd apiextensionsv1.CustomResourceDefinition
-	if err := yaml.Unmarshal(raw, &crd); err != nil {
-		t.Fatal(err)
-	}
-	for i := range crd.Spec.Versions {
-		crd.Spec.Versions[i].Served = true
-	}
-	return &crd
 }

@@ -27,10 +27,12 @@ import (
 	"testing"
 
 	"github.com/onsi/gomega"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	"sigs.k8s.io/yaml"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
 )
@@ -146,6 +148,29 @@ func WithoutWatchCache(env *envtest.Environment) *envtest.Environment {
 
 // APIServerFlags are the flags WithoutWatchCache gives kube-apiserver.
 var APIServerFlags = map[string]string{"watch-cache": "false"}
+
+// CRDServingV2 is cronlab's CRD from config/crd/bases under root with v2
+// served, as config/with-webhooks serves it (crd_conversion_patch.yaml):
+// for an API server that has the conversion webhook, which envtest adds
+// when the scheme knows v1 and v2.
+func CRDServingV2(root string) (*apiextensionsv1.CustomResourceDefinition, error) {
+	path := filepath.Join(root, "config", "crd", "bases", "batch.cronlab.dev_cronjobs.yaml")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var crd apiextensionsv1.CustomResourceDefinition
+	if err := yaml.Unmarshal(raw, &crd); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	for i := range crd.Spec.Versions {
+		if crd.Spec.Versions[i].Name == "v2" {
+			crd.Spec.Versions[i].Served = true
+			return &crd, nil
+		}
+	}
+	return nil, fmt.Errorf("the CRD in %s has no version v2: make manifests", path)
+}
 
 // Scheme knows the built-in kinds and cronlab's.
 func Scheme(t TB) *runtime.Scheme {

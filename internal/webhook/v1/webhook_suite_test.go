@@ -26,7 +26,6 @@ import (
 	"crypto/tls"
 	"fmt"
 	"net"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -45,7 +44,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
-	"sigs.k8s.io/yaml"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	batchv2 "cronlab.dev/cronlab/api/v2"
@@ -137,31 +135,15 @@ func startAPIServer(webhooks *envtest.WebhookInstallOptions) *apiServer {
 	if webhooks != nil {
 		env.WebhookInstallOptions = *webhooks
 		env.CRDDirectoryPaths = nil
-		env.CRDs = []*apiextensionsv1.CustomResourceDefinition{servingV2(filepath.Join("..", "..", "..", "config", "crd", "bases", "batch.cronlab.dev_cronjobs.yaml"))}
+		crd, err := utils.CRDServingV2(filepath.Join("..", "..", ".."))
+		Expect(err).NotTo(HaveOccurred())
+		env.CRDs = []*apiextensionsv1.CustomResourceDefinition{crd}
 	}
 	cfg, err := utils.StartEnvtest(env)
 	Expect(err).NotTo(HaveOccurred())
 	c, err := client.New(cfg, client.Options{Scheme: scheme.Scheme})
 	Expect(err).NotTo(HaveOccurred())
 	return &apiServer{env: env, cfg: cfg, client: c}
-}
-
-// servingV2 is the CRD of path with v2 served, as config/with-webhooks
-// serves it (crd_conversion_patch.yaml); envtest adds the conversion webhook.
-func servingV2(path string) *apiextensionsv1.CustomResourceDefinition {
-	GinkgoHelper()
-	raw, err := os.ReadFile(path)
-	Expect(err).NotTo(HaveOccurred())
-	var crd apiextensionsv1.CustomResourceDefinition
-	Expect(yaml.Unmarshal(raw, &crd)).To(Succeed())
-	served := false
-	for i := range crd.Spec.Versions {
-		if crd.Spec.Versions[i].Name == batchv2.GroupVersion.Version {
-			crd.Spec.Versions[i].Served, served = true, true
-		}
-	}
-	Expect(served).To(BeTrue(), "the CRD in %s has no version v2: make manifests", path)
-	return &crd
 }
 
 // envtestAssets: see test/utils.EnvtestAssets.
