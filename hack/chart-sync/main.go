@@ -56,12 +56,25 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	conversion, err := readPatch("config/with-webhooks/crd_conversion_patch.yaml")
+	if err != nil {
+		return err
+	}
+	// The CRD used to sit in crds/, which Helm installs once and never
+	// templates; it is a template now, because its conversion webhook names
+	// the release's Service.
+	if err := os.RemoveAll(filepath.Join(chart, "crds")); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(chart, "templates", "crd"), 0o755); err != nil {
+		return err
+	}
 	for _, crd := range crds {
-		b, err := os.ReadFile(crd)
+		out, err := templatizeCRD(crd, conversion)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %w", crd, err)
 		}
-		if err := os.WriteFile(filepath.Join(chart, "crds", filepath.Base(crd)), b, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(chart, "templates", "crd", filepath.Base(crd)), []byte(out), 0o644); err != nil {
 			return err
 		}
 	}
@@ -136,8 +149,7 @@ func templatize(w *bytes.Buffer, path string) error {
 		s = strings.ReplaceAll(s, "    "+labels+": \"\"\n", "    {{- include \"cronlab.labels\" . | nindent 4 }}\n")
 		s = strings.ReplaceAll(s, "    CHART_CERT_MANAGER_ANNOTATION: \"\"\n",
 			"    {{- if .Values.certManager.enabled }}\n    cert-manager.io/inject-ca-from: {{ .Release.Namespace }}/{{ include \"cronlab.certificate\" . }}\n    {{- end }}\n")
-		s = strings.ReplaceAll(s, "    caBundle: CHART_CA_BUNDLE\n",
-			"    {{- if not .Values.certManager.enabled }}\n    caBundle: {{ required \"webhooks.caBundle is needed when certManager.enabled is false\" .Values.webhooks.caBundle }}\n    {{- end }}\n")
+		s = caBundle(s)
 		s = strings.ReplaceAll(s, fullname, `{{ include "cronlab.fullname" . }}`)
 		s = strings.ReplaceAll(s, namespace, `{{ .Release.Namespace }}`)
 		w.WriteString("---\n")
