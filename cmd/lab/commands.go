@@ -603,7 +603,7 @@ func (r results) explain(err error) {
 			}
 		}
 		if len(fns) > 0 {
-			fmt.Printf("       The rest, checked with %s replaced by its stub (its own specs fail with it):\n", stubbedFunctions(fns))
+			fmt.Printf("       The rest, checked with %s replaced by its stub (its own specs fail with it, and those of the functions that call it may too):\n", stubbedFunctions(fns))
 		} else {
 			fmt.Println("       The rest, checked without those imports:")
 		}

@@ -31,6 +31,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -44,7 +45,7 @@ type stageFunction struct {
 // functionResult is what a check says of one function.
 type functionResult struct {
 	Name   string `json:"name"`
-	Status string `json:"status"` // passed, failed, does not compile, not run
+	Status string `json:"status"` // passed, failed, waiting, does not compile, not run
 	// Passed and Ran count its specs that ran; a spec checks several
 	// functions when it drives the whole Reconciler.
 	Passed int `json:"passed"`
@@ -53,6 +54,9 @@ type functionResult struct {
 	// message about it.
 	Failing      []string `json:"failing,omitempty"`
 	CompileError string   `json:"compileError,omitempty"`
+	// WaitingFor are the functions that do not compile and that it calls:
+	// its specs ran with their stubs, so its failures may be theirs.
+	WaitingFor []string `json:"waitingFor,omitempty"`
 	// setupFailed: a suite's setup failed, so some specs did not run.
 	setupFailed bool
 }
@@ -129,11 +133,18 @@ func (s stage) functionResults(dir string, rs []results) []functionResult {
 					fr.Failing = append(fr.Failing, fail.Name)
 				}
 			}
+			for _, callee := range r.Waiting[f.Name] {
+				if !slices.Contains(fr.WaitingFor, callee) {
+					fr.WaitingFor = append(fr.WaitingFor, callee)
+				}
+			}
 		}
 		fr.setupFailed = setupFailed
 		switch {
 		case fr.CompileError != "":
 			fr.Status = "does not compile"
+		case len(fr.Failing) > 0 && len(fr.WaitingFor) > 0:
+			fr.Status = "waiting"
 		case len(fr.Failing) > 0:
 			fr.Status = "failed"
 		case fr.Ran == 0 || setupFailed:
@@ -171,6 +182,9 @@ func (s stage) showFunctions(rs []results) {
 			if fr.Ran == 0 {
 				detail = "the suite's setup fails on it (" + strings.Join(fr.Failing, ", ") + ")"
 			}
+		case "waiting":
+			mark, detail = "wait", fmt.Sprintf("%d of %d specs pass, but it calls %s, which does not compile and ran as a stub: fix that first",
+				fr.Passed, fr.Ran, joinNames(fr.WaitingFor))
 		case "does not compile":
 			first, _, _ := strings.Cut(fr.CompileError, "\n")
 			mark, detail = "FAIL", "does not compile: "+first
@@ -189,6 +203,14 @@ func (s stage) showFunctions(rs []results) {
 	if n := len(s.unclaimed(rs, "failed")); n > 0 {
 		fmt.Printf("    and %d failing spec(s) above that check the stage as a whole, not one of these functions\n", n)
 	}
+}
+
+// joinNames writes "a", "a and b", "a, b and c".
+func joinNames(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // unclaimed lists the specs with the given status ("failed") that no row

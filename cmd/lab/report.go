@@ -230,6 +230,17 @@ func cmdCheckJSON(root string, s stage) error {
 // one of its failures (a failure explained in the operator's terms beats a
 // general nudge), else the stage's first level.
 func (s stage) hintForCheck(rs []results) hint {
+	// A function that does not compile comes first: the failures of the
+	// functions that call it may be its stub's, and a hint tied to one of
+	// them would send the attendee to code that is right.
+	for _, r := range rs {
+		for _, c := range r.Stubbed {
+			if c.Function != unusedImportName && len(r.Waiting) > 0 {
+				return hint{En: fmt.Sprintf("%s does not compile (%s:%d). Fix that first: the functions that call it ran with its stub, so their failures may not be theirs.",
+					c.Function, c.File, c.Line)}
+			}
+		}
+	}
 	for _, r := range rs {
 		for _, f := range r.Failures {
 			if h := s.hintFor(f); h.When != "" {

@@ -53,6 +53,9 @@ type results struct {
 	// Stubbed are the functions that did not compile, when the other tests
 	// ran with them stubbed (fallback.go).
 	Stubbed []compileError
+	// Waiting maps each function of the stage's files that calls a stubbed
+	// one to those it calls (calls.go): its failures may be the stub's.
+	Waiting map[string][]string
 	// NoRest says why the rest was not checked when nothing could be
 	// stubbed; Markers are the conflict markers left in the code.
 	NoRest    string

@@ -1,0 +1,109 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// Stage 05's shape: JobName in one package, the Reconciler's methods that
+// use it in another; createJob reaches JobName only through buildJob.
+var callFiles = map[string]string{
+	"internal/runs/runs.go": `package runs
+func JobName(name string, minute int64) string { return name + string(rune(minute/undefinedHere)) }
+`,
+	"internal/controller/jobs.go": `package controller
+import "example/internal/runs"
+type CronJobReconciler struct{}
+func (r *CronJobReconciler) buildJob() string { return runs.JobName("report", 1) }
+func (r *CronJobReconciler) createJob() string { return r.buildJob() }
+func (r *CronJobReconciler) deleteJob() {}
+func unrelated() { deleteJob := 1; _ = deleteJob }
+`,
+}
+
+func writeFiles(t *testing.T, files map[string]string) (string, map[string]bool) {
+	t.Helper()
+	dir := t.TempDir()
+	owned := map[string]bool{}
+	for path, src := range files {
+		full := filepath.Join(dir, filepath.FromSlash(path))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		owned[path] = true
+	}
+	return dir, owned
+}
+
+func TestWhoWaitsForAFunctionThatDoesNotCompile(t *testing.T) {
+	dir, owned := writeFiles(t, callFiles)
+	graph := callGraph(dir, owned)
+	if got := graph["CronJobReconciler.createJob"]; !reflect.DeepEqual(got, []string{"CronJobReconciler.buildJob"}) {
+		t.Errorf("createJob calls %v, want buildJob", got)
+	}
+	broken := []compileError{{File: "internal/runs/runs.go", Line: 2, Function: "JobName", Message: "undefined: undefinedHere"}}
+	want := map[string][]string{
+		"CronJobReconciler.buildJob":  {"JobName"}, // directly, through the package's name
+		"CronJobReconciler.createJob": {"JobName"}, // through buildJob
+		// deleteJob calls nothing broken; unrelated names a variable
+		// deleteJob, which is no call of a broken function either.
+	}
+	if got := waitingFor(graph, broken); !reflect.DeepEqual(got, want) {
+		t.Errorf("waiting:\n got %v\nwant %v", got, want)
+	}
+	if got := waitingFor(graph, []compileError{{Function: unusedImportName}}); len(got) != 0 {
+		t.Errorf("an unused import is no function to wait for: %v", got)
+	}
+}
+
+// A function whose specs failed while a function it calls ran as a stub is
+// reported as waiting, not failed; one whose specs pass all the same has
+// passed; and the check's hint is the function that does not compile.
+func TestAFunctionThatCallsAStubWaitsForIt(t *testing.T) {
+	s := stage{ID: "05", Functions: []stageFunction{
+		{Name: "JobName", Specs: []string{"TestJobName"}},
+		{Name: "CronJobReconciler.buildJob", Specs: []string{"builds the Job"}},
+		{Name: "CronJobReconciler.createJob", Specs: []string{"creates the Job"}},
+		{Name: "CronJobReconciler.deleteJob", Specs: []string{"deletes"}},
+	}, Hints: []hint{{ID: "05-adopt", When: "AlreadyExists", En: "adopt it"}, {ID: "05-1", En: "a nudge"}}}
+	r := results{
+		Outcomes: []outcome{{"TestJobName", "failed"}, {"builds the Job", "failed"}, {"creates the Job", "passed"}, {"deletes", "passed"}},
+		Failures: []failure{{Name: "TestJobName"}, {Name: "builds the Job", Message: "Job.batch \"\" is invalid; AlreadyExists"}},
+		Stubbed:  []compileError{{File: "internal/runs/runs.go", Line: 78, Function: "JobName", Message: "undefined: minute"}},
+		Waiting:  map[string][]string{"CronJobReconciler.buildJob": {"JobName"}, "CronJobReconciler.createJob": {"JobName"}},
+	}
+	got := map[string]string{}
+	for _, fr := range s.functionResults(".", []results{r}) {
+		got[fr.Name] = fr.Status
+	}
+	want := map[string]string{"JobName": "does not compile", "CronJobReconciler.buildJob": "waiting",
+		"CronJobReconciler.createJob": "passed", "CronJobReconciler.deleteJob": "passed"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("statuses:\n got %v\nwant %v", got, want)
+	}
+	if h := s.hintForCheck([]results{r}); !strings.HasPrefix(h.text(), "JobName does not compile (internal/runs/runs.go:78)") {
+		t.Errorf("the hint sends the attendee elsewhere: %q", h.text())
+	}
+}
