@@ -83,7 +83,7 @@ func stubbedOverlay(dir string, s stage, owned map[string]bool, buildErrors []st
 			cleanup()
 			return "", nil, nil, false
 		}
-		out, pkg, usesTODO, err := stubFunctions(path, src, byFile[file], stub{stage: s.ID, readme: s.readme()})
+		out, pkg, usesTODO, err := stubFunctions(path, src, byFile[file], stub{stage: s.ID, readme: s.readme(), broken: true})
 		if err != nil {
 			cleanup()
 			return "", nil, nil, false

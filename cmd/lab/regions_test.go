@@ -46,7 +46,7 @@ func keep() string { return fmt.Sprint("kept") }
 `
 
 func TestStubGoKeepsSignaturesAndDropsWhatOnlyTheBodyUsed(t *testing.T) {
-	out, usesTODO, err := stubGo("demo.go", []byte(sample), map[string]stub{"greet": {"05", "exercises/05-x/README.md"}})
+	out, usesTODO, err := stubGo("demo.go", []byte(sample), map[string]stub{"greet": {stage: "05", readme: "exercises/05-x/README.md"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestStubGoKeepsSignaturesAndDropsWhatOnlyTheBodyUsed(t *testing.T) {
 }
 
 func TestStubGoLeavesOtherRegionsAlone(t *testing.T) {
-	out, usesTODO, err := stubGo("demo.go", []byte(sample), map[string]stub{"other": {"07", "x"}})
+	out, usesTODO, err := stubGo("demo.go", []byte(sample), map[string]stub{"other": {stage: "07", readme: "x"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestFindRegionsRefusesBrokenMarkers(t *testing.T) {
 
 func TestStubTextReplacesTheRegionWithATODO(t *testing.T) {
 	src := "a: 1\n  # lab:begin chart\n  b: 2\n  c: 3\n  # lab:end\nd: 4\n"
-	out, err := stubText("values.yaml", []byte(src), map[string]stub{"chart": {"08", "exercises/08-helm/README.md"}})
+	out, err := stubText("values.yaml", []byte(src), map[string]stub{"chart": {stage: "08", readme: "exercises/08-helm/README.md"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func Shout(s string) string { return ToUpper(s) }
 
 func Later() Duration { return Second }
 `
-	out, _, err := stubGo("demo.go", []byte(src), map[string]stub{"shout": {"07", "x"}})
+	out, _, err := stubGo("demo.go", []byte(src), map[string]stub{"shout": {stage: "07", readme: "x"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func Later() Duration { return Second }
 
 func TestStubTextInAHelmTemplateWritesATemplateComment(t *testing.T) {
 	src := "spec:\n  {{- /* lab:begin chart */}}\n  replicas: {{ .Values.replicas }}\n  {{- /* lab:end */}}\n"
-	out, err := stubText("deployment.yaml", []byte(src), map[string]stub{"chart": {"08", "exercises/08-helm/README.md"}})
+	out, err := stubText("deployment.yaml", []byte(src), map[string]stub{"chart": {stage: "08", readme: "exercises/08-helm/README.md"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func Reconcile(n int) (int, error) {
 
 // lab:end
 `
-	out, _, err := stubGo("demo.go", []byte(src), map[string]stub{"steps": {"04", "exercises/04-x/README.md"}})
+	out, _, err := stubGo("demo.go", []byte(src), map[string]stub{"steps": {stage: "04", readme: "exercises/04-x/README.md"}})
 	if err != nil {
 		t.Fatal(err)
 	}
