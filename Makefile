@@ -265,6 +265,20 @@ build-installer: manifests generate kustomize ## Generate a consolidated YAML wi
 	cd config/manager && $(KUSTOMIZE) edit set image controller=${IMG}
 	$(KUSTOMIZE) build config/default > dist/install.yaml
 
+##@ Documentation (English and Chinese)
+
+.PHONY: verify-translations
+verify-translations: ## Fail when a Chinese twin (*.zh-CN.md) is missing or older than its English source, showing what changed since.
+	go run ./hack/translations
+
+.PHONY: translation-stamp
+translation-stamp: ## Record, in each translation of FILES, the version of its English source it now translates.
+	go run ./hack/translations -stamp $(FILES)
+
+.PHONY: verify-links
+verify-links: ## Fail when a relative link in a Markdown file, or its #anchor, does not resolve.
+	go run ./hack/mdlinks
+
 ##@ Helm chart
 
 .PHONY: chart
