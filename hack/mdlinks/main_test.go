@@ -26,7 +26,7 @@ import (
 func TestLinksResolveOrAreReported(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"docs/workshop.md": "# The workshop\n\n## `bin/lab check`\n\n## Stage 1: the API\n\n## Stage 1: the API\n",
+		"docs/workshop.md":       "# The workshop\n\n## `bin/lab check`\n\n## Stage 1: the API\n\n## Stage 1: the API\n",
 		"docs/workshop.zh-CN.md": "# 工作坊\n\n## 检查：`bin/lab check`\n\n## 调和循环（Reconcile）\n",
 		"README.md": "See [the workshop](docs/workshop.md), [its check](docs/workshop.md#binlab-check),\n" +
 			"[the second stage 1](docs/workshop.md#stage-1-the-api-1), [中文](docs/workshop.zh-CN.md#调和循环reconcile),\n" +
