@@ -130,13 +130,16 @@ func ensureEnvtest(root string) error {
 	if _, err := utils.EnvtestAssets(root); err == nil {
 		return nil
 	}
-	fmt.Println("  the first check here installs etcd and kube-apiserver for the tests (make setup-envtest:")
-	fmt.Println("  seconds when they are cached or downloaded, minutes when they are built from source) ...")
+	fmt.Println(tr("  the first check here installs etcd and kube-apiserver for the tests (make setup-envtest:\n"+
+		"  seconds when they are cached or downloaded, minutes when they are built from source) ...",
+		"  这里的第一次检查会为测试安装 etcd 和 kube-apiserver（make setup-envtest：\n"+
+			"  已缓存或可下载时只需几秒，需要从源码构建时要几分钟）……"))
 	cmd := exec.Command("make", "setup-envtest")
 	cmd.Dir = root
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stdout
 	if err := cmd.Run(); err != nil {
-		return setupError{fmt.Errorf("make setup-envtest failed (%v); its output is above, and bin/lab doctor says what this machine lacks", err)}
+		return setupError{fmt.Errorf(tr("make setup-envtest failed (%v); its output is above, and bin/lab doctor says what this machine lacks",
+			"make setup-envtest 失败（%v）；它的输出在上面，bin/lab doctor 会告诉你这台机器缺什么"), err)}
 	}
 	if _, err := utils.EnvtestAssets(root); err != nil {
 		return setupError{err}
@@ -163,7 +166,7 @@ func (s sharedServer) acquire(treeDir string) (env []string, release func(), err
 		return nil, nil, err
 	}
 	unlock, err := lockFile(s.path("lock"), func() {
-		fmt.Println("  (another check is using the shared API server; waiting for it to finish)")
+		fmt.Println(tr("  (another check is using the shared API server; waiting for it to finish)", "  （另一个检查正在使用共享的 API 服务器；等它结束）"))
 	})
 	if err != nil {
 		return nil, nil, err
@@ -178,7 +181,7 @@ func (s sharedServer) acquire(treeDir string) (env []string, release func(), err
 	}
 	state, running := s.running()
 	if running && state.CRDHash != hash {
-		fmt.Println("  the CRDs changed since the shared API server started: starting it again")
+		fmt.Println(tr("  the CRDs changed since the shared API server started: starting it again", "  共享的 API 服务器启动之后 CRD 改变了：重新启动它"))
 		if err := s.stop(); err != nil {
 			return fail(err)
 		}
@@ -196,7 +199,7 @@ func (s sharedServer) acquire(treeDir string) (env []string, release func(), err
 	}
 	s.touch()
 	if err := s.clean(); err != nil {
-		return fail(fmt.Errorf("cleaning the shared API server: %w (run `bin/lab stop` and check again)", err))
+		return fail(fmt.Errorf(tr("cleaning the shared API server: %w (run `bin/lab stop` and check again)", "清理共享的 API 服务器时出错：%w（运行 `bin/lab stop` 后再检查一次）"), err))
 	}
 	env = []string{"USE_EXISTING_CLUSTER=true", "KUBECONFIG=" + s.path("kubeconfig")}
 	return env, func() { s.touch(); unlock() }, nil
@@ -253,7 +256,8 @@ func (s sharedServer) start(hash string) error {
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.Env = append(os.Environ(), "KUBEBUILDER_ASSETS="+assets)
 	cmd.SysProcAttr = detached()
-	fmt.Print("  starting a shared etcd and kube-apiserver for the checks (once: later checks reuse it) ...")
+	fmt.Print(tr("  starting a shared etcd and kube-apiserver for the checks (once: later checks reuse it) ...",
+		"  正在为检查启动共享的 etcd 和 kube-apiserver（只启动一次，之后的检查会复用）……"))
 	begin := time.Now()
 	if err := cmd.Start(); err != nil {
 		return err
@@ -264,16 +268,16 @@ func (s sharedServer) start(hash string) error {
 		select {
 		case err := <-exited:
 			fmt.Println()
-			return fmt.Errorf("the shared API server stopped at once (%v):\n%s", err, lastLines(readFile(s.path("log")), 15))
+			return fmt.Errorf(tr("the shared API server stopped at once (%v):\n%s", "共享的 API 服务器一启动就停止了（%v）：\n%s"), err, lastLines(readFile(s.path("log")), 15))
 		case <-time.After(100 * time.Millisecond):
 		}
 		if state, err := s.state(); err == nil && state.Server.PID == cmd.Process.Pid {
-			fmt.Printf(" ready in %.1fs\n", time.Since(begin).Seconds())
+			fmt.Printf(tr(" ready in %.1fs\n", " %.1f 秒后就绪\n"), time.Since(begin).Seconds())
 			return nil
 		}
 	}
 	fmt.Println()
-	return fmt.Errorf("the shared API server did not start within 2 minutes; see %s", s.path("log"))
+	return fmt.Errorf(tr("the shared API server did not start within 2 minutes; see %s", "共享的 API 服务器在 2 分钟内没有启动；请看 %s"), s.path("log"))
 }
 
 // stop asks the server to stop (SIGTERM: it stops etcd and kube-apiserver
@@ -567,10 +571,12 @@ func cmdStop(root string) error { return stopShared(newSharedServer(root)) }
 
 func stopShared(s sharedServer) error {
 	if _, err := s.state(); err != nil {
-		fmt.Println("No shared API server is running for this clone.")
+		fmt.Println(tr("No shared API server is running for this clone.", "本克隆没有正在运行的共享 API 服务器。"))
 		return nil
 	}
-	unlock, err := lockFile(s.path("lock"), func() { fmt.Println("waiting for the running check to finish ...") })
+	unlock, err := lockFile(s.path("lock"), func() {
+		fmt.Println(tr("waiting for the running check to finish ...", "等待正在运行的检查结束……"))
+	})
 	if err != nil {
 		return err
 	}
@@ -578,6 +584,6 @@ func stopShared(s sharedServer) error {
 	if err := s.stop(); err != nil {
 		return err
 	}
-	fmt.Println("Stopped the shared API server.")
+	fmt.Println(tr("Stopped the shared API server.", "已停止共享的 API 服务器。"))
 	return nil
 }

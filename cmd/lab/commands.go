@@ -40,7 +40,8 @@ import (
 func cmdList(root string, stages []stage, run bool) error {
 	p := loadProgress(root)
 	if run {
-		fmt.Println("Checking every stage in this checkout, one after the other (several minutes) ...")
+		fmt.Println(tr("Checking every stage in this checkout, one after the other (several minutes) ...",
+			"正在逐个检查本克隆中的每个阶段（需要几分钟）……"))
 		for _, s := range stages {
 			rs, err := runChecks(root, ".", s, quiet)
 			p.record(s, rs, err)
@@ -49,9 +50,10 @@ func cmdList(root string, stages []stage, run bool) error {
 		return p.save(root)
 	}
 	for _, s := range stages {
-		fmt.Printf("  %s  %-22s %-30s %s\n", s.ID, s.Slug, p.Stages[s.ID].describe(), s.Title)
+		fmt.Printf("  %s  %-22s %s %s\n", s.ID, s.Slug, padRight(p.Stages[s.ID].describe(), 30), s.title())
 	}
-	fmt.Println("\nThe results are those of each stage's last `bin/lab check` in this clone; `bin/lab list --run` checks them all now.")
+	fmt.Println(tr("\nThe results are those of each stage's last `bin/lab check` in this clone; `bin/lab list --run` checks them all now.",
+		"\n结果是本克隆中每个阶段最近一次 `bin/lab check` 的结果；`bin/lab list --run` 现在重新检查所有阶段。"))
 	return nil
 }
 
@@ -68,11 +70,14 @@ func cmdStart(root string, stages []stage, s stage, fresh bool) error {
 		if committed, err := commitWork(root, carry); err != nil {
 			return err
 		} else if committed {
-			fmt.Printf("Committed your uncommitted changes on %s first, so that nothing is lost.\n", carry)
+			fmt.Printf(tr("Committed your uncommitted changes on %s first, so that nothing is lost.\n",
+				"先把你在 %s 上未提交的改动提交了，以免丢失。\n"), carry)
 		}
-		fmt.Printf("Making %s: the starter of stage %s with your own code of the stages before it (from %s) ...\n", branch, s.ID, carry)
+		fmt.Printf(tr("Making %s: the starter of stage %s with your own code of the stages before it (from %s) ...\n",
+			"正在创建 %s：第 %s 阶段的起始代码，带上你自己写的之前各阶段的代码（来自 %s）……\n"), branch, s.ID, carry)
 	} else {
-		fmt.Printf("Making %s: the reference with stage %s and later stages to write ...\n", branch, s.ID)
+		fmt.Printf(tr("Making %s: the reference with stage %s and later stages to write ...\n",
+			"正在创建 %s：参考实现，其中第 %s 阶段及之后的阶段留给你写……\n"), branch, s.ID)
 	}
 	dir, commit, cleanup, err := starterTree(root, stages, s, "")
 	if err != nil {
@@ -92,9 +97,10 @@ func cmdStart(root string, stages []stage, s stage, fresh bool) error {
 			return err
 		}
 		commit = strings.TrimSpace(commit)
-		fmt.Printf("Carried your code in %s.\n", strings.Join(c.merged, ", "))
+		fmt.Printf(tr("Carried your code in %s.\n", "已带入你在 %s 中的代码。\n"), strings.Join(c.merged, ", "))
 		if len(c.unwritten) > 0 {
-			fmt.Printf("Your %s still had the stubs of %s: those come from the reference.\n", carry, strings.Join(c.unwritten, ", "))
+			fmt.Printf(tr("Your %s still had the stubs of %s: those come from the reference.\n",
+				"你的 %s 中 %s 还是桩（stub）：这些取自参考实现。\n"), carry, strings.Join(c.unwritten, ", "))
 		}
 	} else if current, _ := output(root, "git", "branch", "--show-current"); strings.HasPrefix(strings.TrimSpace(current), "lab/") {
 		// Their work on another stage stays on its branch, committed, so
@@ -103,7 +109,8 @@ func cmdStart(root string, stages []stage, s stage, fresh bool) error {
 		if committed, err := commitWork(root, current); err != nil {
 			return err
 		} else if committed {
-			fmt.Printf("Committed your uncommitted changes on %s, so that nothing is lost (git switch %s goes back to them).\n", current, current)
+			fmt.Printf(tr("Committed your uncommitted changes on %s, so that nothing is lost (git switch %s goes back to them).\n",
+				"已把你在 %s 上未提交的改动提交，以免丢失（git switch %s 可以回到它们）。\n"), current, current)
 		}
 	}
 	// Starting a stage again (--fresh, say): the branch of the first start is
@@ -120,7 +127,7 @@ func cmdStart(root string, stages []stage, s stage, fresh bool) error {
 		if _, err := output(root, "git", "branch", "-m", branch, saved); err != nil {
 			return err
 		}
-		fmt.Printf("Your earlier %s is kept as %s.\n", branch, saved)
+		fmt.Printf(tr("Your earlier %s is kept as %s.\n", "你之前的 %s 保留为 %s。\n"), branch, saved)
 		if onIt {
 			if _, err := output(root, "git", "switch", "-q", "--detach", saved); err != nil {
 				return err
@@ -132,18 +139,22 @@ func cmdStart(root string, stages []stage, s stage, fresh bool) error {
 	}
 	if dirty, _ := output(root, "git", "status", "--porcelain", "--untracked-files=no"); strings.TrimSpace(dirty) != "" {
 		if len(c.conflicted) > 0 {
-			fmt.Printf("Your code and the starter changed the same lines in %s: %s has the starter's version of\n"+
-				"those files, and yours stays on %s (git diff %s %s -- FILE shows the difference).\n", strings.Join(c.conflicted, ", "), branch, carry, carry, branch)
+			fmt.Printf(tr("Your code and the starter changed the same lines in %s: %s has the starter's version of\n"+
+				"those files, and yours stays on %s (git diff %s %s -- FILE shows the difference).\n",
+				"你的代码和起始代码改动了 %s 中的同一些行：%s 中这些文件是起始代码的版本，\n"+
+					"你的版本留在 %s 上（git diff %s %s -- 文件 可以看到差别）。\n"), strings.Join(c.conflicted, ", "), branch, carry, carry, branch)
 		}
 		current, _ := output(root, "git", "branch", "--show-current")
-		fmt.Printf("Made branch %s, but did not switch to it: %s has uncommitted changes (git status shows them).\n"+
-			"Commit or stash them, then\n  git switch %s\nand bin/lab check %s.\n", branch, cmp.Or(strings.TrimSpace(current), "this checkout"), branch, s.ID)
+		fmt.Printf(tr("Made branch %s, but did not switch to it: %s has uncommitted changes (git status shows them).\n"+
+			"Commit or stash them, then\n  git switch %s\nand bin/lab check %s.\n",
+			"已创建分支 %s，但没有切换过去：%s 有未提交的改动（git status 可以看到）。\n"+
+				"先提交或 stash 它们，然后\n  git switch %s\n再运行 bin/lab check %s。\n"), branch, cmp.Or(strings.TrimSpace(current), tr("this checkout", "当前检出")), branch, s.ID)
 		return nil
 	}
 	if _, err := output(root, "git", "switch", branch); err != nil {
 		return err
 	}
-	fmt.Printf("Switched to %s.\n", branch)
+	fmt.Printf(tr("Switched to %s.\n", "已切换到 %s。\n"), branch)
 	// A conflict is the attendee's to settle: the file is committed as the
 	// starter has it, and the merge with its markers waits in the working
 	// tree, where git diff shows it and git checkout undoes it.
@@ -152,7 +163,8 @@ func cmdStart(root string, stages []stage, s stage, fresh bool) error {
 			return err
 		}
 	}
-	fmt.Printf("\nStage %s: %s\n  read:  %s\n  write: (each marked TODO(lab %s))\n", s.ID, s.Title, s.readme(), s.ID)
+	fmt.Printf(tr("\nStage %s: %s\n  read:  %s\n  write: (each marked TODO(lab %s))\n",
+		"\n第 %s 阶段：%s\n  阅读：%s\n  编写：（每处都标有 TODO(lab %s)）\n"), s.ID, s.title(), s.readmeFor(root), s.ID)
 	ref, err := referenceCommit(root)
 	if err != nil {
 		return err
@@ -160,12 +172,17 @@ func cmdStart(root string, stages []stage, s stage, fresh bool) error {
 	for _, w := range toWrite(root, ref, s) {
 		fmt.Printf("           %s\n", w)
 	}
-	fmt.Printf("  check: bin/lab check   (bin/lab check -v shows the tests' whole output)\n")
+	fmt.Print(tr("  check: bin/lab check   (bin/lab check -v shows the tests' whole output)\n",
+		"  检查：bin/lab check   （bin/lab check -v 显示测试的全部输出）\n"))
 	if conflicted := c.conflicted; len(conflicted) > 0 {
-		fmt.Printf("\nYour code and this stage's starter changed the same lines in: %s.\n"+
+		fmt.Printf(tr("\nYour code and this stage's starter changed the same lines in: %s.\n"+
 			"They are marked <<<<<<< your code ... ======= ... >>>>>>> the starter, in your working tree and not\n"+
 			"committed (git diff shows them; git checkout FILE drops all your code in that file, which stays on your\n"+
 			"earlier branch): keep what you mean, delete the markers, and check. (bin/lab start %s --fresh starts from the reference instead.)\n",
+			"\n你的代码和本阶段的起始代码改动了这些文件中的同一些行：%s。\n"+
+				"它们在你的工作区中以 <<<<<<< your code ... ======= ... >>>>>>> the starter 标出，尚未提交\n"+
+				"（git diff 可以看到；git checkout 文件 会丢掉你在该文件中的全部代码，它们仍留在你之前的分支上）：\n"+
+				"保留你想要的，删掉标记行，然后检查。（bin/lab start %s --fresh 则从参考实现开始。）\n"),
 			strings.Join(conflicted, ", "), s.ID)
 	}
 	return nil
@@ -238,22 +255,23 @@ func functionsIn(path, src string, r region) []string {
 }
 
 func cmdCheck(root string, stages []stage, s stage, v verbosity) error {
-	fmt.Printf("Checking stage %s: %s\n", s.ID, s.Title)
+	fmt.Printf(tr("Checking stage %s: %s\n", "正在检查第 %s 阶段：%s\n"), s.ID, s.title())
 	rs, err := runChecks(root, ".", s, v)
 	var setup setupError
 	if errors.As(err, &setup) {
-		return fmt.Errorf("could not run the check of stage %s: %w", s.ID, err)
+		return fmt.Errorf(tr("could not run the check of stage %s: %w", "无法运行第 %s 阶段的检查：%w"), s.ID, err)
 	}
 	s.showFunctions(rs)
 	p := loadProgress(root)
 	p.record(s, rs, err)
 	if saveErr := p.save(root); saveErr != nil {
-		fmt.Println("  (could not save the result:", saveErr, ")")
+		fmt.Printf(tr("  (could not save the result: %v)\n", "  （无法保存结果：%v）\n"), saveErr)
 	}
 	if err != nil {
 		h := s.hintForCheck(rs)
-		fmt.Printf("\nNot yet. %s\n  hint: %s\n  more: %s, and bin/lab hint (the next hint, a level at a time)\n",
-			err, strings.ReplaceAll(h.text(), "\n", " "), s.readme())
+		fmt.Printf(tr("\nNot yet. %s\n  hint: %s\n  more: %s, and bin/lab hint (the next hint, a level at a time)\n",
+			"\n还没有通过。%s\n  提示：%s\n  更多：%s，以及 bin/lab hint（下一条提示，一次一级）\n"),
+			err, strings.ReplaceAll(h.text(), "\n", " "), s.readmeFor(root))
 		// The hint printed here counts as shown: `lab hint` goes on from it.
 		if r := p.Stages[s.ID]; h.ID != "" && !slices.Contains(r.HintsShown, h.ID) {
 			r.HintsShown = append(r.HintsShown, h.ID)
@@ -261,21 +279,22 @@ func cmdCheck(root string, stages []stage, s stage, v verbosity) error {
 			_ = p.save(root)
 		}
 		if files := todoFiles(".", "", s.ID); len(files) > 0 {
-			fmt.Printf("  still TODO(lab %s): %s\n", s.ID, strings.Join(files, ", "))
+			fmt.Printf(tr("  still TODO(lab %s): %s\n", "  仍有 TODO(lab %s)：%s\n"), s.ID, strings.Join(files, ", "))
 		}
-		fmt.Println("  run the tests yourself:")
+		fmt.Println(tr("  run the tests yourself:", "  自己运行这些测试："))
 		for _, t := range s.Tests {
 			fmt.Printf("    %s\n", t.command())
 		}
 		if v != fullText {
-			fmt.Printf("  all of the tests' output: bin/lab check -v %s\n", s.ID)
+			fmt.Printf(tr("  all of the tests' output: bin/lab check -v %s\n", "  测试的全部输出：bin/lab check -v %s\n"), s.ID)
 		}
 		os.Exit(1)
 	}
 	if next, ok := nextStage(stages, s); ok {
-		fmt.Printf("\nStage %s passes. Next: bin/lab start %s  (%s)\n", s.ID, next.ID, next.Title)
+		fmt.Printf(tr("\nStage %s passes. Next: bin/lab start %s  (%s)\n", "\n第 %s 阶段通过。下一步：bin/lab start %s  （%s）\n"), s.ID, next.ID, next.title())
 	} else {
-		fmt.Printf("\nStage %s passes: that was the last stage. bin/lab list shows where you stand.\n", s.ID)
+		fmt.Printf(tr("\nStage %s passes: that was the last stage. bin/lab list shows where you stand.\n",
+			"\n第 %s 阶段通过：这是最后一个阶段。bin/lab list 显示你的整体进度。\n"), s.ID)
 	}
 	return nil
 }
@@ -320,10 +339,10 @@ func runChecksWith(root, dir string, s stage, v verbosity, failFast bool, o buil
 	if markers := conflictMarkers(dir, leftOpen(dir), nil); len(markers) > 0 {
 		r := results{Markers: markers, NoRest: "conflict markers"}
 		if v > quiet {
-			fmt.Println("  FAIL  merge conflict markers are left in the code")
+			fmt.Println(tr("  FAIL  merge conflict markers are left in the code", "  FAIL  代码中还留有合并冲突标记"))
 			r.explain(nil)
 		}
-		return []results{r}, fmt.Errorf("merge conflict markers left in the code")
+		return []results{r}, fmt.Errorf("%s", tr("merge conflict markers left in the code", "代码中留有合并冲突标记"))
 	}
 	for _, before := range s.Before {
 		args := strings.Fields(before)
@@ -331,7 +350,7 @@ func runChecksWith(root, dir string, s stage, v verbosity, failFast bool, o buil
 			if v > quiet {
 				fmt.Println(lastLines(out, 20))
 			}
-			return nil, fmt.Errorf("%q failed", before)
+			return nil, fmt.Errorf(tr("%q failed", "%q 失败了"), before)
 		}
 	}
 	return runBuilt(root, dir, s, v, failFast, o, startBuilds(dir, s, o))
@@ -424,7 +443,7 @@ func runBuilt(root, dir string, s stage, v verbosity, failFast bool, o buildOpts
 		}
 	}
 	if len(failed) > 0 {
-		return all, fmt.Errorf("failing: %s", strings.Join(failed, ", "))
+		return all, fmt.Errorf(tr("failing: %s", "未通过：%s"), strings.Join(failed, ", "))
 	}
 	return all, nil
 }
@@ -546,15 +565,15 @@ func runTest(dir string, env []string, t stageTest, b buildResult, owned map[str
 	}
 	switch {
 	case len(r.VetErrors) > 0:
-		return r, fmt.Errorf("go vet found a mistake")
+		return r, fmt.Errorf("%s", tr("go vet found a mistake", "go vet 发现了一个错误"))
 	case runErr != nil && len(r.Failures) == 0:
 		// Failed, but no test said why: a crash before the tests, or a
 		// filter that matched nothing (-ginkgo.fail-on-empty).
-		return r, fmt.Errorf("failed before any test reported: %s", lastLines(r.Output, 12))
+		return r, fmt.Errorf(tr("failed before any test reported: %s", "在任何测试报告结果之前就失败了：%s"), lastLines(r.Output, 12))
 	case runErr != nil:
-		return r, fmt.Errorf("%d failing", len(r.Failures))
+		return r, fmt.Errorf(tr("%d failing", "%d 个未通过"), len(r.Failures))
 	case r.Passed == 0 || strings.Contains(r.Output, "no tests to run"):
-		return r, fmt.Errorf("no test matched %q", t.Run+t.Labels)
+		return r, fmt.Errorf(tr("no test matched %q", "没有测试匹配 %q"), t.Run+t.Labels)
 	}
 	return r, nil
 }
@@ -562,19 +581,19 @@ func runTest(dir string, env []string, t stageTest, b buildResult, owned map[str
 func (r results) counts() string {
 	switch {
 	case len(r.Stubbed) > 0 && r.Passed+r.Failed == 0:
-		return fmt.Sprintf("%s does not compile; with it stubbed, no test ran: the setup failed", stubbedNames(r.Stubbed))
+		return fmt.Sprintf(tr("%s does not compile; with it stubbed, no test ran: the setup failed", "%s 无法编译；把它换成桩之后，没有测试运行：准备步骤失败了"), stubbedNames(r.Stubbed))
 	case len(r.Stubbed) > 0:
-		what := stubbedFunctions(r.Stubbed) + " does not compile"
+		what := stubbedFunctions(r.Stubbed) + tr(" does not compile", " 无法编译")
 		if stubbedFunctions(r.Stubbed) == "" {
-			what = "an import is not used"
+			what = tr("an import is not used", "有一个导入没有被使用")
 		}
-		return fmt.Sprintf("%s; the rest: %d of %d passed", what, r.Passed, r.Passed+r.Failed)
+		return fmt.Sprintf(tr("%s; the rest: %d of %d passed", "%s；其余部分：%d / %d 通过"), what, r.Passed, r.Passed+r.Failed)
 	case len(r.BuildErrors) > 0:
-		return "does not compile"
+		return tr("does not compile", "无法编译")
 	case r.Passed+r.Failed == 0 && len(r.Failures) > 0:
-		return "no test ran: the setup failed"
+		return tr("no test ran: the setup failed", "没有测试运行：准备步骤失败了")
 	}
-	return fmt.Sprintf("%d of %d passed", r.Passed, r.Passed+r.Failed)
+	return fmt.Sprintf(tr("%d of %d passed", "%d / %d 通过"), r.Passed, r.Passed+r.Failed)
 }
 
 // explain prints why a package failed: compile errors, or each failure with
@@ -590,22 +609,24 @@ func (r results) explain(err error) {
 			}
 		}
 		if len(fns) > 0 {
-			fmt.Println("       Does not compile:")
+			fmt.Println(tr("       Does not compile:", "       无法编译："))
 			for _, c := range fns {
 				fmt.Printf("         %s   %s:%d: %s\n", c.Function, c.File, c.Line, strings.ReplaceAll(c.Message, "\n", "\n           "))
 			}
 			explainImports(fns)
 		}
 		if len(imports) > 0 {
-			fmt.Println("       Imported and not used (Go refuses it): delete these, or let goimports or your editor do it:")
+			fmt.Println(tr("       Imported and not used (Go refuses it): delete these, or let goimports or your editor do it:",
+				"       导入了却没有使用（Go 不允许）：删掉它们，或者交给 goimports 或你的编辑器处理："))
 			for _, c := range imports {
 				fmt.Printf("         %s:%d: %s\n", c.File, c.Line, c.Message)
 			}
 		}
 		if len(fns) > 0 {
-			fmt.Printf("       The rest, checked with %s replaced by its stub (its own specs fail with it, and those of the functions that call it may too):\n", stubbedFunctions(fns))
+			fmt.Printf(tr("       The rest, checked with %s replaced by its stub (its own specs fail with it, and those of the functions that call it may too):\n",
+				"       其余部分，在把 %s 换成桩之后检查（它自己的测试用例会因此失败，调用它的函数的测试用例也可能失败）：\n"), stubbedFunctions(fns))
 		} else {
-			fmt.Println("       The rest, checked without those imports:")
+			fmt.Println(tr("       The rest, checked without those imports:", "       其余部分，去掉这些导入之后检查："))
 		}
 		r.Stubbed, r.BuildErrors = nil, nil
 		if len(r.Failures) > 0 {
@@ -614,24 +635,28 @@ func (r results) explain(err error) {
 		return
 	}
 	if len(r.Markers) > 0 {
-		fmt.Println("       Merge conflict markers are still in the code (the compiler calls them a syntax error):")
+		fmt.Println(tr("       Merge conflict markers are still in the code (the compiler calls them a syntax error):",
+			"       代码中还有合并冲突标记（编译器把它们报告为语法错误）："))
 		for _, where := range markerLines(r.Markers) {
 			fmt.Printf("         %s\n", where)
 		}
-		fmt.Println("       A merge left them where two sides changed the same lines: between <<<<<<< and ======= is one")
-		fmt.Println("       side (your code, when bin/lab start merged), between ======= and >>>>>>> the other (the starter).")
-		fmt.Println("       Keep what you mean and delete the three marker lines; git diff shows them.")
+		fmt.Println(tr("       A merge left them where two sides changed the same lines: between <<<<<<< and ======= is one\n"+
+			"       side (your code, when bin/lab start merged), between ======= and >>>>>>> the other (the starter).\n"+
+			"       Keep what you mean and delete the three marker lines; git diff shows them.",
+			"       合并时两边改动了同一些行，就会留下这些标记：<<<<<<< 与 ======= 之间是一边（bin/lab start 合并时\n"+
+				"       是你的代码），======= 与 >>>>>>> 之间是另一边（起始代码）。\n"+
+				"       保留你想要的内容，删掉三行标记；git diff 可以看到它们。"))
 		return
 	}
 	if len(r.BuildErrors) > 0 {
 		// Each message with the function it is in: the stage asks for
 		// functions, and which one does not compile is what matters.
-		fmt.Println("       The code does not compile:")
+		fmt.Println(tr("       The code does not compile:", "       代码无法编译："))
 		var lines []string
 		for _, e := range r.BuildErrors {
 			if c := placeCompileError(".", e); c.Function != "" {
 				first, rest, _ := strings.Cut(e, "\n")
-				e = strings.TrimSuffix(first+"   (in "+c.Function+")\n"+rest, "\n")
+				e = strings.TrimSuffix(first+tr("   (in ", "   （在 ")+c.Function+tr(")", " 中）")+"\n"+rest, "\n")
 			}
 			lines = append(lines, e)
 		}
@@ -642,12 +667,12 @@ func (r results) explain(err error) {
 		}
 		explainImports(placed)
 		if r.NoRest != "" {
-			fmt.Println(indentLines(wrap("The other functions were not checked: "+r.NoRest+".", 90), "       "))
+			fmt.Println(indentLines(wrap(tr("The other functions were not checked: ", "其他函数没有检查：")+r.NoRest+tr(".", "。"), 90), "       "))
 		}
 		return
 	}
 	if len(r.VetErrors) > 0 {
-		fmt.Println("       go vet (which go test runs first) found:")
+		fmt.Println(tr("       go vet (which go test runs first) found:", "       go vet（go test 会先运行它）发现："))
 		fmt.Println(indentLines(limitLines(strings.Join(r.VetErrors, "\n"), 15), "         "))
 	}
 	if len(r.Failures) == 0 {
@@ -658,7 +683,7 @@ func (r results) explain(err error) {
 	}
 	for i, f := range r.Failures {
 		if i == 5 {
-			fmt.Printf("       ... and %d more failing:\n", len(r.Failures)-i)
+			fmt.Printf(tr("       ... and %d more failing:\n", "       ……另有 %d 个未通过：\n"), len(r.Failures)-i)
 			for _, g := range r.Failures[i:] {
 				fmt.Printf("         %s\n", g.Name)
 			}
@@ -707,8 +732,10 @@ func explainImports(cs []compileError) {
 			continue
 		}
 		seen[c.File+imp] = true
-		fmt.Printf("       %s needs the import %s: the starter left out the imports that only the code you write\n"+
-			"       uses. Add it to the file's import block (goimports, or your editor on save, does it for you).\n", c.File, imp)
+		fmt.Printf(tr("       %s needs the import %s: the starter left out the imports that only the code you write\n"+
+			"       uses. Add it to the file's import block (goimports, or your editor on save, does it for you).\n",
+			"       %s 需要导入 %s：起始代码去掉了只有你要写的代码才用到的导入。\n"+
+				"       把它加到文件的 import 块中（goimports 或保存时的编辑器会替你加上）。\n"), c.File, imp)
 	}
 }
 
@@ -922,14 +949,14 @@ func cmdDoctor(root string) error {
 			return
 		}
 		ok = false
-		fmt.Printf("  MISSING %s: %v\n        fix: %s\n", what, err, fix)
+		fmt.Printf(tr("  MISSING %s: %v\n        fix: %s\n", "  缺少  %s：%v\n        解决：%s\n"), what, err, fix)
 	}
 	for _, f := range laptopFindings(root) {
 		check(f.what, f.err, f.fix)
 	}
-	check("Go 1.26 or newer ("+runtime.Version()+")", goVersionOK(), "install Go 1.26 from https://go.dev/dl")
+	check(fmt.Sprintf(tr("Go 1.26 or newer (%s)", "Go 1.26 或更新版本（%s）"), runtime.Version()), goVersionOK(), tr("install Go 1.26 from https://go.dev/dl", "从 https://go.dev/dl 安装 Go 1.26"))
 	_, err := exec.LookPath("git")
-	check("git", err, "install git")
+	check("git", err, tr("install git", "安装 git"))
 
 	kubectl := checkKubectl(root)
 	check(kubectl.what, kubectl.err, kubectl.fix)
@@ -941,30 +968,30 @@ func cmdDoctor(root string) error {
 		if f.err == nil {
 			check(f.what, nil, "")
 		} else {
-			fmt.Printf("  note  %s: %v\n        fix: %s\n", f.what, f.err, f.fix)
+			fmt.Printf(tr("  note  %s: %v\n        fix: %s\n", "  注意  %s：%v\n        解决：%s\n"), f.what, f.err, f.fix)
 		}
 	}
 	_, kwokErr := os.Stat(filepath.Join(root, "bin", "kwokctl"))
 	switch {
 	case kwokErr == nil:
-		check("the local cluster tools (kwokctl in bin/)", nil, "")
+		check(tr("the local cluster tools (kwokctl in bin/)", "本地集群工具（bin/ 中的 kwokctl）"), nil, "")
 	case docker.err != nil || kind.err != nil:
-		check("a way to run a cluster", fmt.Errorf("neither kind with a running Docker, nor kwokctl in bin/"),
-			"run `make cluster` (no Docker needed), or fix Docker and kind as the notes above say")
+		check(tr("a way to run a cluster", "运行集群的办法"), fmt.Errorf("%s", tr("neither kind with a running Docker, nor kwokctl in bin/", "既没有能用的 kind 加运行中的 Docker，bin/ 中也没有 kwokctl")),
+			tr("run `make cluster` (no Docker needed), or fix Docker and kind as the notes above say", "运行 `make cluster`（不需要 Docker），或者按上面的注意事项修好 Docker 和 kind"))
 	}
 	if kubectl.path != "" {
 		out, err := output(root, kubectl.path, "--request-timeout=5s", "get", "--raw", "/readyz")
 		if err != nil {
 			err = fmt.Errorf("%s", lastLines(out, 1))
 		}
-		check("a reachable cluster (current kubeconfig context)", err, "start one: `make cluster` (no Docker) or `make kind-cluster`")
+		check(tr("a reachable cluster (current kubeconfig context)", "可以连接的集群（当前 kubeconfig 上下文）"), err, tr("start one: `make cluster` (no Docker) or `make kind-cluster`", "启动一个：`make cluster`（不需要 Docker）或 `make kind-cluster`"))
 	}
 	_, err = os.Stat(filepath.Join(root, "bin", "envtest-assets-path"))
-	check("envtest binaries (etcd, kube-apiserver)", err, "run `make setup-envtest` (downloads, or builds them from the Go module proxy once)")
+	check(tr("envtest binaries (etcd, kube-apiserver)", "envtest 的二进制文件（etcd、kube-apiserver）"), err, tr("run `make setup-envtest` (downloads, or builds them from the Go module proxy once)", "运行 `make setup-envtest`（下载它们，或者从 Go 模块代理构建一次）"))
 	if !ok {
-		return fmt.Errorf("some parts are missing; fix them as shown and run `lab doctor` again")
+		return fmt.Errorf("%s", tr("some parts are missing; fix them as shown and run `lab doctor` again", "缺少一些东西；按上面说的补上，再运行一次 `lab doctor`"))
 	}
-	fmt.Println("\nAll set.")
+	fmt.Println(tr("\nAll set.", "\n一切就绪。"))
 	return nil
 }
 
@@ -976,7 +1003,7 @@ func goVersionOK() error {
 	if major > 1 || minor >= 26 {
 		return nil
 	}
-	return fmt.Errorf("this is %s", runtime.Version())
+	return fmt.Errorf(tr("this is %s", "这里是 %s"), runtime.Version())
 }
 
 func nextStage(stages []stage, s stage) (stage, bool) {

@@ -179,7 +179,7 @@ func declaresLabTODO(dir string) bool {
 func checkTheRest(dir string, s stage, env []string, t stageTest, owned map[string]bool, first results, firstErr error) (results, error) {
 	if first.Markers = conflictMarkers(dir, owned, first.BuildErrors); len(first.Markers) > 0 {
 		first.NoRest = "conflict markers"
-		return first, fmt.Errorf("merge conflict markers left in the code")
+		return first, fmt.Errorf("%s", tr("merge conflict markers left in the code", "代码中留有合并冲突标记"))
 	}
 	overlay, broken, cleanup, ok := stubbedOverlay(dir, s, owned, first.BuildErrors)
 	if !ok {
@@ -199,7 +199,7 @@ func checkTheRest(dir string, s stage, env []string, t stageTest, owned map[stri
 	r, _ := runTest(dir, append(env, "GOFLAGS=-overlay="+overlay), t, b, owned, false)
 	r.BuildErrors, r.Stubbed = first.BuildErrors, broken
 	r.Waiting = waitingFor(callGraph(dir, owned), broken)
-	return r, fmt.Errorf("does not compile: %s", stubbedNames(broken))
+	return r, fmt.Errorf(tr("does not compile: %s", "无法编译：%s"), stubbedNames(broken))
 }
 
 // unusedImportName stands for an unused import among the stubbed functions.
@@ -235,14 +235,17 @@ func stubbedFunctions(cs []compileError) string {
 func whyNoRest(dir string, owned map[string]bool, buildErrors []string) string {
 	for _, e := range buildErrors {
 		if strings.Contains(e, "syntax error") || strings.Contains(e, "expected ") {
-			return "it is a syntax error: until the file parses, no function in it can be told from the others, " +
-				"so no test of its package runs; fix the line the compiler names first"
+			return tr("it is a syntax error: until the file parses, no function in it can be told from the others, "+
+				"so no test of its package runs; fix the line the compiler names first",
+				"这是语法错误：在文件能被解析之前，无法把其中的函数一个个区分开，所以它所在包的测试都不会运行；"+
+					"先修好编译器指出的那一行")
 		}
 	}
 	for _, e := range buildErrors {
 		if c := placeCompileError(dir, e); c.File != "" && (c.Function == "" || !owned[filepath.ToSlash(c.File)]) {
-			return "the error is outside the functions this stage asks you to write (in " + c.File + "), " +
-				"so stubbing them would not help: the tests run once it compiles"
+			return fmt.Sprintf(tr("the error is outside the functions this stage asks you to write (in %s), "+
+				"so stubbing them would not help: the tests run once it compiles",
+				"错误不在本阶段要你写的函数里（在 %s 中），把那些函数换成桩也无济于事：能编译之后测试才会运行"), c.File)
 		}
 	}
 	return ""

@@ -170,38 +170,41 @@ func (s stage) showFunctions(rs []results) {
 	for _, fr := range frs {
 		width = max(width, len(fr.Name))
 	}
-	fmt.Println("\n  Your functions:")
+	fmt.Println(tr("\n  Your functions:", "\n  你的函数："))
 	why := false
 	for _, fr := range frs {
 		var mark, detail string
 		switch fr.Status {
 		case "passed":
-			mark, detail = "ok  ", fmt.Sprintf("%d of %d specs pass", fr.Passed, fr.Ran)
+			mark, detail = "ok  ", fmt.Sprintf(tr("%d of %d specs pass", "%d / %d 个测试用例通过"), fr.Passed, fr.Ran)
 		case "failed":
-			mark, detail = "FAIL", fmt.Sprintf("%d of %d specs pass", fr.Passed, fr.Ran)
+			mark, detail = "FAIL", fmt.Sprintf(tr("%d of %d specs pass", "%d / %d 个测试用例通过"), fr.Passed, fr.Ran)
 			if fr.Ran == 0 {
-				detail = "the suite's setup fails on it (" + strings.Join(fr.Failing, ", ") + ")"
+				detail = fmt.Sprintf(tr("the suite's setup fails on it (%s)", "测试套件的准备步骤在它这里失败（%s）"), strings.Join(fr.Failing, ", "))
 			}
 		case "waiting":
-			mark, detail = "wait", fmt.Sprintf("%d of %d specs pass, but it calls %s, which does not compile and ran as a stub: fix that first",
+			mark, detail = "wait", fmt.Sprintf(tr("%d of %d specs pass, but it calls %s, which does not compile and ran as a stub: fix that first",
+				"%d / %d 个测试用例通过，但它调用的 %s 无法编译，检查时运行的是桩：先修好那里"),
 				fr.Passed, fr.Ran, joinNames(fr.WaitingFor))
 		case "does not compile":
 			first, _, _ := strings.Cut(fr.CompileError, "\n")
-			mark, detail = "FAIL", "does not compile: "+first
+			mark, detail = "FAIL", tr("does not compile: ", "无法编译：")+first
 		default:
-			mark, detail = "  - ", "not checked: none of its specs ran"
+			mark, detail = "  - ", tr("not checked: none of its specs ran", "没有检查：它的测试用例都没有运行")
 			if fr.Ran > 0 {
-				detail = fmt.Sprintf("%d of %d specs that ran pass; the others did not run", fr.Passed, fr.Ran)
+				detail = fmt.Sprintf(tr("%d of %d specs that ran pass; the others did not run", "运行了的测试用例 %d / %d 通过；其余没有运行"), fr.Passed, fr.Ran)
 			}
 			why = why || fr.setupFailed
 		}
 		fmt.Printf("    %s  %-*s  %s\n", mark, width, fr.Name, detail)
 	}
 	if why {
-		fmt.Println("    (specs did not run because a package does not compile, or a suite's setup failed: see above)")
+		fmt.Println(tr("    (specs did not run because a package does not compile, or a suite's setup failed: see above)",
+			"    （有测试用例没有运行，因为某个包无法编译，或者测试套件的准备步骤失败了：见上文）"))
 	}
 	if n := len(s.unclaimed(rs, "failed")); n > 0 {
-		fmt.Printf("    and %d failing spec(s) above that check the stage as a whole, not one of these functions\n", n)
+		fmt.Printf(tr("    and %d failing spec(s) above that check the stage as a whole, not one of these functions\n",
+			"    另有上文 %d 个未通过的测试用例检查的是整个阶段，而不是其中某个函数\n"), n)
 	}
 }
 

@@ -40,7 +40,12 @@ type hint struct {
 	ID string `json:"-"` // set by loadStages
 }
 
-func (h hint) text() string { return strings.TrimSpace(h.En) }
+func (h hint) text() string {
+	if lang == "zh" && strings.TrimSpace(h.Zh) != "" {
+		return strings.TrimSpace(h.Zh)
+	}
+	return strings.TrimSpace(h.En)
+}
 
 // levels are the general hints, in order.
 func (s stage) levels() []hint {
@@ -118,24 +123,25 @@ func cmdHint(root string, s stage) error {
 	h, ok := s.nextHint(r)
 	if !ok {
 		general := len(s.levels())
-		fmt.Printf("Stage %s: you have seen every hint: the %d levels, and %d for failures of your checks. Read %s, or ask the instructor.\n",
-			s.ID, general, len(r.HintsShown)-shownLevels(s, r), s.readme())
+		fmt.Printf(tr("Stage %s: you have seen every hint: the %d levels, and %d for failures of your checks. Read %s, or ask the instructor.\n",
+			"第 %s 阶段：所有提示你都看过了：%d 级通用提示，以及 %d 条针对你检查失败的提示。请读 %s，或者问讲师。\n"),
+			s.ID, general, len(r.HintsShown)-shownLevels(s, r), s.readmeFor(root))
 		return nil
 	}
 	level := ""
 	for i, l := range s.levels() {
 		if l.ID == h.ID {
-			level = fmt.Sprintf(" (level %d of %d)", i+1, len(s.levels()))
+			level = fmt.Sprintf(tr(" (level %d of %d)", "（第 %d 级，共 %d 级）"), i+1, len(s.levels()))
 		}
 	}
 	if h.When != "" {
-		level = " (for the failure of your last check)"
+		level = tr(" (for the failure of your last check)", "（针对你上次检查的失败）")
 	}
-	fmt.Printf("Stage %s, hint %s%s:\n\n%s\n", s.ID, h.ID, level, indentLines(wrap(h.text(), 96), "  "))
+	fmt.Printf(tr("Stage %s, hint %s%s:\n\n%s\n", "第 %s 阶段，提示 %s%s：\n\n%s\n"), s.ID, h.ID, level, indentLines(wrap(h.text(), 96), "  "))
 	r.HintsShown = append(r.HintsShown, h.ID)
 	p.Stages[s.ID] = r
 	if _, ok := s.nextHint(r); ok {
-		fmt.Printf("\nAnother hint: bin/lab hint %s (in bin/lab watch: h and Enter)\n", s.ID)
+		fmt.Printf(tr("\nAnother hint: bin/lab hint %s (in bin/lab watch: h and Enter)\n", "\n下一条提示：bin/lab hint %s（在 bin/lab watch 中：按 h 再按回车）\n"), s.ID)
 	}
 	return p.save(root)
 }
@@ -176,17 +182,50 @@ func wrap(text string, width int) string {
 			continue
 		}
 		line := ""
-		for _, word := range strings.Fields(para) {
-			if line != "" && len(line)+1+len(word) > width {
+		for _, t := range wrapTokens(para) {
+			sep := ""
+			if t.space && line != "" {
+				sep = " "
+			}
+			// Chinese closing punctuation stays at the end of its line.
+			if line != "" && displayWidth(line+sep+t.text) > width && !strings.ContainsAny(t.text, "，。；：、）！？」") {
 				out = append(out, line)
-				line = ""
+				line, sep = "", ""
 			}
-			if line != "" {
-				line += " "
-			}
-			line += word
+			line += sep + t.text
 		}
 		out = append(out, line)
 	}
 	return strings.Join(out, "\n")
+}
+
+// A wrapToken is a word, or one Chinese character: Chinese text has no
+// spaces, and a line may break between any two of its characters.
+type wrapToken struct {
+	text  string
+	space bool // a space comes before it
+}
+
+func wrapTokens(para string) []wrapToken {
+	var tokens []wrapToken
+	for _, field := range strings.Fields(para) {
+		space := true
+		word := ""
+		for _, r := range field {
+			if displayWidth(string(r)) == 2 {
+				if word != "" {
+					tokens = append(tokens, wrapToken{word, space})
+					word, space = "", false
+				}
+				tokens = append(tokens, wrapToken{string(r), space})
+				space = false
+				continue
+			}
+			word += string(r)
+		}
+		if word != "" {
+			tokens = append(tokens, wrapToken{word, space})
+		}
+	}
+	return tokens
 }

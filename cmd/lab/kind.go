@@ -55,35 +55,38 @@ type finding struct {
 // dockerFinding: whether the Docker daemon answers. lookErr is from finding
 // the docker command, out and runErr from `docker info`.
 func dockerFinding(lookErr error, out string, runErr error) finding {
-	what := "Docker daemon (kind runs its nodes as containers)"
-	fix := "start Docker (Docker Desktop, or `sudo systemctl start docker` on Linux), or use `make cluster`, which needs no Docker"
+	what := tr("Docker daemon (kind runs its nodes as containers)", "Docker 守护进程（kind 把节点作为容器运行）")
+	fix := tr("start Docker (Docker Desktop, or `sudo systemctl start docker` on Linux), or use `make cluster`, which needs no Docker",
+		"启动 Docker（Docker Desktop，或在 Linux 上 `sudo systemctl start docker`），或者改用不需要 Docker 的 `make cluster`")
 	switch {
 	case lookErr != nil:
-		return finding{what, fmt.Errorf("no docker command"), "install Docker (Docker Desktop on macOS and Windows), or use `make cluster`, which needs no Docker"}
+		return finding{what, fmt.Errorf("%s", tr("no docker command", "没有 docker 命令")), tr("install Docker (Docker Desktop on macOS and Windows), or use `make cluster`, which needs no Docker",
+			"安装 Docker（macOS 和 Windows 上用 Docker Desktop），或者改用不需要 Docker 的 `make cluster`")}
 	case runErr != nil:
-		return finding{what, fmt.Errorf("`docker info` cannot reach it: %s", reasonOf(out, runErr)), fix}
+		return finding{what, fmt.Errorf(tr("`docker info` cannot reach it: %s", "`docker info` 连不上它：%s"), reasonOf(out, runErr)), fix}
 	}
-	return finding{what: fmt.Sprintf("%s: server %s", what, strings.TrimSpace(out))}
+	return finding{what: fmt.Sprintf(tr("%s: server %s", "%s：服务端 %s"), what, strings.TrimSpace(out))}
 }
 
 // kindFinding: whether the kind that `make kind-cluster` would run is the
 // pinned release. out and runErr are from `kind version` ("kind v0.33.0
 // go1.26.8 linux/amd64").
 func kindFinding(kind, pinned, nodeImage string, lookErr error, out string, runErr error) finding {
-	what := fmt.Sprintf("kind %s, the release whose node image %s the workshop uses", pinned, nodeImage)
-	fix := fmt.Sprintf("run `make kind`, which installs kind %s into bin/ (make kind-cluster uses it unless KIND is set)", pinned)
+	what := fmt.Sprintf(tr("kind %s, the release whose node image %s the workshop uses", "kind %s，工作坊所用节点镜像 %s 对应的版本"), pinned, nodeImage)
+	fix := fmt.Sprintf(tr("run `make kind`, which installs kind %s into bin/ (make kind-cluster uses it unless KIND is set)",
+		"运行 `make kind`，它把 kind %s 安装到 bin/（除非设置了 KIND，make kind-cluster 会用它）"), pinned)
 	switch {
 	case lookErr != nil:
-		return finding{what, fmt.Errorf("no kind (%s)", kind), fix}
+		return finding{what, fmt.Errorf(tr("no kind (%s)", "没有 kind（%s）"), kind), fix}
 	case runErr != nil:
-		return finding{what, fmt.Errorf("%s version: %s", kind, reasonOf(out, runErr)), fix}
+		return finding{what, fmt.Errorf(tr("%s version: %s", "%s version：%s"), kind, reasonOf(out, runErr)), fix}
 	}
 	got := regexp.MustCompile(`^kind (v\S+)`).FindStringSubmatch(strings.TrimSpace(out))
 	if got == nil {
-		return finding{what, fmt.Errorf("%s version says %q", kind, strings.TrimSpace(out)), fix}
+		return finding{what, fmt.Errorf(tr("%s version says %q", "%s version 输出 %q"), kind, strings.TrimSpace(out)), fix}
 	}
 	if got[1] != pinned {
-		return finding{what, fmt.Errorf("%s is %s, which does not support that node image", kind, got[1]), fix}
+		return finding{what, fmt.Errorf(tr("%s is %s, which does not support that node image", "%s 是 %s，不支持这个节点镜像"), kind, got[1]), fix}
 	}
 	return finding{what: fmt.Sprintf("kind %s (%s)", got[1], kind)}
 }

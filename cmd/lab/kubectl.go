@@ -102,10 +102,10 @@ type kubectlCheck struct {
 func checkKubectl(root string) kubectlCheck {
 	server, err := workshopMinor(root)
 	if err != nil {
-		return kubectlCheck{what: "kubectl", err: err, fix: "run the doctor in a cronlab clone"}
+		return kubectlCheck{what: "kubectl", err: err, fix: tr("run the doctor in a cronlab clone", "在 cronlab 的克隆中运行 doctor")}
 	}
-	what := fmt.Sprintf("kubectl within one minor version of Kubernetes 1.%d", server)
-	supported := fmt.Sprintf("a kubectl 1.%d to 1.%d", server-1, server+1)
+	what := fmt.Sprintf(tr("kubectl within one minor version of Kubernetes 1.%d", "与 Kubernetes 1.%d 相差不超过一个次版本的 kubectl"), server)
+	supported := fmt.Sprintf(tr("a kubectl 1.%d to 1.%d", "1.%d 到 1.%d 的 kubectl"), server-1, server+1)
 	onPath, pathErr := exec.LookPath("kubectl")
 	var pathProblem error
 	if pathErr == nil {
@@ -116,7 +116,7 @@ func checkKubectl(root string) kubectlCheck {
 		case withinSkew(minor, server):
 			return kubectlCheck{path: onPath, what: fmt.Sprintf("%s (%s: 1.%d)", what, onPath, minor)}
 		default:
-			pathProblem = fmt.Errorf("the kubectl on PATH (%s) is 1.%d", onPath, minor)
+			pathProblem = fmt.Errorf(tr("the kubectl on PATH (%s) is 1.%d", "PATH 上的 kubectl（%s）是 1.%d"), onPath, minor)
 		}
 	}
 	cached := cachedKubectls()
@@ -129,15 +129,16 @@ func checkKubectl(root string) kubectlCheck {
 			// The Makefile and the scripts use the cached one; a kubectl
 			// typed by hand is the one on PATH.
 			return kubectlCheck{path: cached[i], what: what,
-				err: fmt.Errorf("%w; the one `make cluster` built (%s, 1.%d) is right", pathProblem, cached[i], minor),
-				fix: fmt.Sprintf("put %s first on PATH, or install %s", filepath.Dir(cached[i]), supported)}
+				err: fmt.Errorf(tr("%w; the one `make cluster` built (%s, 1.%d) is right", "%w；`make cluster` 构建的那个（%s，1.%d）版本合适"), pathProblem, cached[i], minor),
+				fix: fmt.Sprintf(tr("put %s first on PATH, or install %s", "把 %s 放到 PATH 的最前面，或者安装%s"), filepath.Dir(cached[i]), supported)}
 		}
-		return kubectlCheck{path: cached[i], what: fmt.Sprintf("%s (%s: 1.%d; not on PATH, the Makefile uses it)", what, cached[i], minor)}
+		return kubectlCheck{path: cached[i], what: fmt.Sprintf(tr("%s (%s: 1.%d; not on PATH, the Makefile uses it)", "%s（%s：1.%d；不在 PATH 上，Makefile 会用它）"), what, cached[i], minor)}
 	}
 	if pathProblem != nil {
 		return kubectlCheck{path: onPath, what: what, err: pathProblem,
-			fix: fmt.Sprintf("run `make cluster`, which builds a matching kubectl (the Makefile uses it), or install %s", supported)}
+			fix: fmt.Sprintf(tr("run `make cluster`, which builds a matching kubectl (the Makefile uses it), or install %s",
+				"运行 `make cluster`，它会构建一个版本匹配的 kubectl（Makefile 会用它），或者安装%s"), supported)}
 	}
-	return kubectlCheck{what: what, err: fmt.Errorf("not on PATH, and `make cluster` has not built one"),
-		fix: fmt.Sprintf("run `make cluster`, which builds one, or install %s", supported)}
+	return kubectlCheck{what: what, err: fmt.Errorf("%s", tr("not on PATH, and `make cluster` has not built one", "不在 PATH 上，`make cluster` 也还没有构建")),
+		fix: fmt.Sprintf(tr("run `make cluster`, which builds one, or install %s", "运行 `make cluster` 构建一个，或者安装%s"), supported)}
 }

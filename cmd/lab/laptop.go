@@ -41,10 +41,11 @@ func laptopFindings(root string) []finding {
 
 	bash, err := exec.Command("bash", "-c", "echo $BASH_VERSION").Output()
 	out = append(out, versionFinding("bash", string(bash), err, `^(\d+)\.(\d+)`, 3, 2,
-		"install bash (it comes with macOS, Linux and WSL2)"))
+		tr("install bash (it comes with macOS, Linux and WSL2)", "安装 bash（macOS、Linux 和 WSL2 自带）")))
 	mk, err := exec.Command("make", "--version").Output()
 	out = append(out, versionFinding("make", string(mk), err, `GNU Make (\d+)\.(\d+)`, 3, 81,
-		"install GNU make (macOS: xcode-select --install; Debian/Ubuntu: sudo apt-get install make)"))
+		tr("install GNU make (macOS: xcode-select --install; Debian/Ubuntu: sudo apt-get install make)",
+			"安装 GNU make（macOS：xcode-select --install；Debian/Ubuntu：sudo apt-get install make）")))
 
 	cache, _ := exec.Command("go", "env", "GOCACHE").Output()
 	dir := strings.TrimSpace(string(cache))
@@ -58,31 +59,32 @@ func laptopFindings(root string) []finding {
 // the Linux file system, not on the Windows one under /mnt.
 func platformFinding(goos, goarch, procVersion, root string) finding {
 	wsl := goos == "linux" && strings.Contains(strings.ToLower(procVersion), "microsoft")
-	what := fmt.Sprintf("system: %s/%s", goos, goarch)
+	what := fmt.Sprintf(tr("system: %s/%s", "系统：%s/%s"), goos, goarch)
 	if wsl {
 		what += " (Windows, WSL2)"
 	}
 	if wsl && strings.HasPrefix(root, "/mnt/") {
-		return finding{what, fmt.Errorf("the clone is on the Windows file system (%s)", root),
-			"clone it into your Linux home instead (cd ~ && git clone ...): builds are several times faster there, and file events arrive"}
+		return finding{what, fmt.Errorf(tr("the clone is on the Windows file system (%s)", "克隆位于 Windows 文件系统上（%s）"), root),
+			tr("clone it into your Linux home instead (cd ~ && git clone ...): builds are several times faster there, and file events arrive",
+				"改为克隆到 Linux 的主目录（cd ~ && git clone ...）：在那里构建快好几倍，而且能收到文件事件")}
 	}
 	return finding{what: what}
 }
 
 // versionFinding checks a tool's version against a minimum major.minor.
 func versionFinding(tool, out string, err error, pattern string, major, minor int, fix string) finding {
-	what := fmt.Sprintf("%s %d.%d or newer", tool, major, minor)
+	what := fmt.Sprintf(tr("%s %d.%d or newer", "%s %d.%d 或更新版本"), tool, major, minor)
 	if err != nil {
-		return finding{what, fmt.Errorf("%s does not run: %v", tool, err), fix}
+		return finding{what, fmt.Errorf(tr("%s does not run: %v", "%s 无法运行：%v"), tool, err), fix}
 	}
 	m := regexp.MustCompile(pattern).FindStringSubmatch(out)
 	if m == nil {
-		return finding{what, fmt.Errorf("%s says %q", tool, firstLine(out)), fix}
+		return finding{what, fmt.Errorf(tr("%s says %q", "%s 输出 %q"), tool, firstLine(out)), fix}
 	}
 	gotMajor, _ := strconv.Atoi(m[1])
 	gotMinor, _ := strconv.Atoi(m[2])
 	if gotMajor < major || gotMajor == major && gotMinor < minor {
-		return finding{what, fmt.Errorf("%s is %d.%d", tool, gotMajor, gotMinor), fix}
+		return finding{what, fmt.Errorf(tr("%s is %d.%d", "%s 是 %d.%d"), tool, gotMajor, gotMinor), fix}
 	}
 	return finding{what: fmt.Sprintf("%s (%d.%d)", what, gotMajor, gotMinor)}
 }
@@ -90,15 +92,16 @@ func versionFinding(tool, out string, err error, pattern string, major, minor in
 // diskFinding: room in Go's build cache for the first build, which builds
 // (or downloads) the Kubernetes binaries; after it, nothing large is left.
 func diskFinding(dir string, free uint64, err error, built bool) finding {
-	what := "free disk for the first build (about 10 GiB in Go's cache)"
+	what := tr("free disk for the first build (about 10 GiB in Go's cache)", "第一次构建所需的空闲磁盘（Go 的缓存约占 10 GiB）")
 	switch {
 	case built:
-		return finding{what: "free disk: the first build is done"}
+		return finding{what: tr("free disk: the first build is done", "空闲磁盘：第一次构建已经完成")}
 	case err != nil:
-		return finding{what: what + ": cannot tell (" + err.Error() + ")"}
+		return finding{what: fmt.Sprintf(tr("%s: cannot tell (%v)", "%s：无法判断（%v）"), what, err)}
 	case free < firstBuildBytes:
-		return finding{what, fmt.Errorf("%s has %.1f GiB free", dir, float64(free)/(1<<30)),
-			"free some space there, or move Go's cache to a disk with room: go env -w GOCACHE=/path/with/room"}
+		return finding{what, fmt.Errorf(tr("%s has %.1f GiB free", "%s 只有 %.1f GiB 空闲"), dir, float64(free)/(1<<30)),
+			tr("free some space there, or move Go's cache to a disk with room: go env -w GOCACHE=/path/with/room",
+				"在那里腾出空间，或者把 Go 的缓存移到有空间的磁盘：go env -w GOCACHE=/有空间的/路径")}
 	}
 	return finding{what: fmt.Sprintf("%s (%.0f GiB free in %s)", what, float64(free)/(1<<30), dir)}
 }

@@ -41,7 +41,7 @@ import (
 	"time"
 )
 
-const usage = `usage: lab <command> [stage]
+const usage = `usage: lab <command> [stage]   (--lang zh, or a Chinese locale such as LANG=zh_CN.UTF-8: 中文)
 
   list [--run]      the stages, with the result of each one's last check in this clone
                     (--run: check every stage now, which takes minutes)
@@ -75,9 +75,45 @@ const usage = `usage: lab <command> [stage]
                     (default: 2, or 1 on one core)
 `
 
+const usageZh = `用法：lab <命令> [阶段]   （--lang en 显示英文；--lang zh 或 LANG=zh_CN.UTF-8 显示中文）
+
+  list [--run]      列出各阶段，以及每个阶段在本克隆中最近一次检查的结果
+                    （--run：现在逐个检查所有阶段，需要几分钟）
+  start <阶段>      创建分支 lab/<阶段>：参考实现中本阶段（及之后各阶段）留给你写；
+                    如果你在 lab/<上一阶段> 上的代码已通过检查，会把你自己的代码带过来
+                    （--fresh：从参考实现开始；LAB_CARRY=always|never|passing 设定规则）
+  check [-v] [--json] [<阶段>]
+                    运行本阶段的测试（默认是当前 lab/ 分支对应的阶段），并解释每个失败；
+                    -v 同时打印测试的全部输出；--json 改为输出给工具读取的结果（docs/lab-json.md）
+  watch [<阶段>]    每次保存本阶段的文件时重新检查，结果显示在同一屏上，带进度条
+                    （LAB_WATCH_POLL=1：在收不到文件事件的环境中改用轮询）
+  hint [<阶段>]     本阶段的下一条提示：先是针对你上次检查失败的提示，再按级别给出通用提示
+                    （点拨、该看哪里、一小段代码）
+  status            每个阶段的状态：已通过、进行中或未开始，最近一次检查的时间、已看过的提示，
+                    以及整个工作坊的进度条
+  solution <阶段>   显示本阶段的参考代码（相对起始代码的 diff）
+  branches          创建所有 lab/<阶段> 分支，供讲师推送
+  doctor            检查本机是否具备工作坊所需的一切，并说明如何补上缺少的部分
+  mistakes [<阶段>…]
+                    只运行常见错误清单：在参考实现的副本中逐个制造错误，看本阶段的检查能否发现
+  stop              停止各次检查共用的 API 服务器（空闲 30 分钟后它也会自行停止；
+                    LAB_SHARED_APISERVER=off 让每个测试各自启动自己的 API 服务器）
+  verify [<阶段>…]  对每个阶段（或指定的阶段）验证：起始代码能编译并通过 vet，其测试失败；
+                    参考实现通过这些测试，上一阶段的测试在起始代码上通过，
+                    本阶段的检查能发现常见错误清单（stage.yaml）中的每个错误。
+                    --reference-tested：make test 刚在这里通过，只检查参考实现上有本阶段的测试（CI 用）
+                    LAB_VERIFY_JOBS=N：同时运行 N 个部分，各用自己的 API 服务器
+                    （默认 2，单核机器上为 1）
+`
+
 func main() {
+	l, args, err := chooseLang(os.Args[1:], os.Getenv)
+	if err != nil {
+		fail(err)
+	}
+	lang, os.Args = l, append([]string{os.Args[0]}, args...)
 	if len(os.Args) < 2 {
-		fmt.Fprint(os.Stderr, usage)
+		fmt.Fprint(os.Stderr, tr(usage, usageZh))
 		os.Exit(2)
 	}
 	root, err := repoRoot()
@@ -102,7 +138,7 @@ func main() {
 		}
 	}
 	if flags["h"] || flags["help"] {
-		fmt.Print(usage)
+		fmt.Print(tr(usage, usageZh))
 		return
 	}
 	switch os.Args[1] {
@@ -164,7 +200,7 @@ func main() {
 	case "verify-part": // started by verify; see verify.go
 		err = cmdVerifyPart(root, stages, positional(os.Args[2:]), flags["reference-tested"])
 	default:
-		fmt.Fprint(os.Stderr, usage)
+		fmt.Fprint(os.Stderr, tr(usage, usageZh))
 		os.Exit(2)
 	}
 	if err != nil {
@@ -200,7 +236,7 @@ func fail(err error) {
 
 func withStage(stages []stage, name string, f func(stage) error) error {
 	if name == "" {
-		return fmt.Errorf("which stage? see `lab list`")
+		return fmt.Errorf("%s", tr("which stage? see `lab list`", "哪一个阶段？运行 `lab list` 查看"))
 	}
 	s, err := findStage(stages, name)
 	if err != nil {
@@ -212,7 +248,7 @@ func withStage(stages []stage, name string, f func(stage) error) error {
 func repoRoot() (string, error) {
 	out, err := output("", "git", "rev-parse", "--show-toplevel")
 	if err != nil {
-		return "", fmt.Errorf("not in a git clone of cronlab: %w", err)
+		return "", fmt.Errorf(tr("not in a git clone of cronlab: %w", "当前目录不在 cronlab 的 git 克隆中：%w"), err)
 	}
 	return strings.TrimSpace(out), nil
 }

@@ -107,11 +107,11 @@ func (p *progress) save(root string) error {
 func (r stageResult) describe() string {
 	switch {
 	case r.At.IsZero():
-		return "not checked yet"
+		return tr("not checked yet", "尚未检查")
 	case r.Passed:
-		return fmt.Sprintf("pass (%d/%d, %s)", r.Specs-r.Failed, r.Specs, ago(r.At))
+		return fmt.Sprintf(tr("pass (%d/%d, %s)", "通过（%d/%d，%s）"), r.Specs-r.Failed, r.Specs, ago(r.At))
 	default:
-		return fmt.Sprintf("FAIL (%d/%d, %s)", r.Specs-r.Failed, r.Specs, ago(r.At))
+		return fmt.Sprintf(tr("FAIL (%d/%d, %s)", "失败（%d/%d，%s）"), r.Specs-r.Failed, r.Specs, ago(r.At))
 	}
 }
 
@@ -119,13 +119,13 @@ func ago(t time.Time) string {
 	d := time.Since(t)
 	switch {
 	case d < time.Minute:
-		return "just now"
+		return tr("just now", "刚刚")
 	case d < time.Hour:
-		return fmt.Sprintf("%d min ago", int(d.Minutes()))
+		return fmt.Sprintf(tr("%d min ago", "%d 分钟前"), int(d.Minutes()))
 	case d < 48*time.Hour:
-		return fmt.Sprintf("%d h ago", int(d.Hours()))
+		return fmt.Sprintf(tr("%d h ago", "%d 小时前"), int(d.Hours()))
 	default:
-		return t.Local().Format("Jan 2")
+		return t.Local().Format(tr("Jan 2", "1月2日"))
 	}
 }
 
@@ -139,33 +139,34 @@ func cmdStatus(root string, stages []stage) error {
 	passed, given := 0, false
 	for _, s := range stages {
 		r := p.Stages[s.ID]
-		state := "not started"
+		state := tr("not started", "未开始")
 		switch {
 		case r.Passed:
-			state, passed = "passed", passed+1
+			state, passed = tr("passed", "已通过"), passed+1
 		case !r.At.IsZero() || s.ID == current:
-			state = "in progress"
+			state = tr("in progress", "进行中")
 		case current != "" && s.ID < current:
 			// On lab/NN the stages before NN are solved by the starter.
-			state, given = "given", true
+			state, given = tr("given", "已给出"), true
 		}
 		last := ""
 		if !r.At.IsZero() {
-			last = "checked " + ago(r.At)
+			last = tr("checked ", "检查于 ") + ago(r.At)
 		}
 		hints := ""
 		if n := len(r.HintsShown); n > 0 {
-			hints = fmt.Sprintf("%d hints shown", n)
+			hints = fmt.Sprintf(tr("%d hints shown", "看过 %d 条提示"), n)
 		}
 		mark := "  "
 		if s.ID == current {
 			mark = "> "
 		}
-		fmt.Printf("%s%s  %-22s %-12s %-18s %s\n", mark, s.ID, s.Slug, state, last, hints)
+		fmt.Printf("%s%s  %-22s %s %s %s\n", mark, s.ID, s.Slug, padRight(state, 12), padRight(last, 18), hints)
 	}
-	fmt.Printf("\n%s %d of %d stages passed\n", bar(passed, len(stages), 16), passed, len(stages))
+	fmt.Printf(tr("\n%s %d of %d stages passed\n", "\n%s 已通过 %d / %d 个阶段\n"), bar(passed, len(stages), 16), passed, len(stages))
 	if given {
-		fmt.Printf("given: not checked here, and solved in the starter of lab/%s (the reference's code, or yours if bin/lab start carried it)\n", current)
+		fmt.Printf(tr("given: not checked here, and solved in the starter of lab/%s (the reference's code, or yours if bin/lab start carried it)\n",
+			"已给出：这里没有检查，lab/%s 的起始代码中已写好（参考实现的代码，或者 bin/lab start 带入的你自己的代码）\n"), current)
 	}
 	return nil
 }

@@ -204,6 +204,9 @@ func receiverType(e ast.Expr) string {
 // else there: what the check prints for people goes to stderr. It exits 1
 // when the stage does not pass, as go test does.
 func cmdCheckJSON(root string, s stage) error {
+	// The document is for tools: its text is English whatever the locale,
+	// so that the same failure reads the same to them (docs/lab-json.md).
+	lang = "en"
 	stdout := os.Stdout
 	os.Stdout = os.Stderr
 	defer func() { os.Stdout = stdout }()
@@ -236,8 +239,11 @@ func (s stage) hintForCheck(rs []results) hint {
 	for _, r := range rs {
 		for _, c := range r.Stubbed {
 			if c.Function != unusedImportName && len(r.Waiting) > 0 {
-				return hint{En: fmt.Sprintf("%s does not compile (%s:%d). Fix that first: the functions that call it ran with its stub, so their failures may not be theirs.",
-					c.Function, c.File, c.Line)}
+				return hint{
+					En: fmt.Sprintf("%s does not compile (%s:%d). Fix that first: the functions that call it ran with its stub, so their failures may not be theirs.",
+						c.Function, c.File, c.Line),
+					Zh: fmt.Sprintf("%s 无法编译（%s:%d）。先修好它：调用它的函数在检查时用的是它的桩，它们的失败未必是它们自己的问题。",
+						c.Function, c.File, c.Line)}
 			}
 		}
 	}

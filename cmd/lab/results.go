@@ -311,13 +311,13 @@ func (f failure) show(indent string) {
 		fmt.Printf("%spanic: %s\n", in, f.Panic)
 		for i, frame := range f.Frames {
 			if i == 6 {
-				fmt.Printf("%s  ... %d more frames (run with -v)\n", in, len(f.Frames)-i)
+				fmt.Printf(tr("%s  ... %d more frames (run with -v)\n", "%s  ……另有 %d 层调用栈（加 -v 运行可以看到）\n"), in, len(f.Frames)-i)
 				break
 			}
 			fmt.Printf("%s  at %s\n", in, frame)
 		}
 		if f.Location != "" {
-			fmt.Printf("%sin the spec at %s\n", in, f.Location)
+			fmt.Printf(tr("%sin the spec at %s\n", "%s所在测试用例：%s\n"), in, f.Location)
 		}
 		return
 	}
@@ -338,5 +338,5 @@ func limitLines(s string, n int) string {
 	if len(lines) <= n {
 		return s
 	}
-	return strings.Join(lines[:n], "\n") + fmt.Sprintf("\n... %d more lines (run with -v)", len(lines)-n)
+	return strings.Join(lines[:n], "\n") + fmt.Sprintf(tr("\n... %d more lines (run with -v)", "\n……另有 %d 行（加 -v 运行可以看到）"), len(lines)-n)
 }

@@ -34,6 +34,8 @@ type stage struct {
 	Slug string `json:"-"`
 
 	Title string `json:"title"`
+	// TitleZh is the title in Chinese (lang.go chooses).
+	TitleZh string `json:"titleZh"`
 	// Regions are the lab:begin names the attendee writes in this stage.
 	Regions []string `json:"regions"`
 	// Before are commands `lab check` runs first, such as make manifests.

@@ -83,7 +83,7 @@ func newFileWatcher(files []string) (*fileWatcher, error) {
 }
 
 func (fw *fileWatcher) Events() <-chan string { return fw.events }
-func (fw *fileWatcher) Kind() string          { return "file events" }
+func (fw *fileWatcher) Kind() string          { return tr("file events", "文件事件") }
 func (fw *fileWatcher) Close()                { _ = fw.w.Close() }
 
 // pollWatcher compares the files' modification times and sizes every
@@ -137,8 +137,10 @@ func newPollWatcher(files []string, interval time.Duration) *pollWatcher {
 }
 
 func (pw *pollWatcher) Events() <-chan string { return pw.events }
-func (pw *pollWatcher) Kind() string          { return fmt.Sprintf("polling every %s", pw.interval) }
-func (pw *pollWatcher) Close()                { close(pw.stop) }
+func (pw *pollWatcher) Kind() string {
+	return fmt.Sprintf(tr("polling every %s", "每 %s 轮询一次"), pw.interval)
+}
+func (pw *pollWatcher) Close() { close(pw.stop) }
 
 // watchLoop runs check at once, then after each burst of file events (once
 // the files were quiet for quiet) and on each "check" key, and shows a hint
@@ -181,7 +183,7 @@ func watchLoop(ctx context.Context, events <-chan string, keys <-chan string, qu
 func cmdWatch(root string, s stage) error {
 	files := watchedFiles(root, s)
 	if len(files) == 0 {
-		return fmt.Errorf("stage %s has no files to watch", s.ID)
+		return fmt.Errorf(tr("stage %s has no files to watch", "第 %s 阶段没有要监视的文件"), s.ID)
 	}
 	var w watcher
 	// File events from the Windows side do not reach WSL2 (docs/laptops.md).
@@ -213,10 +215,11 @@ func cmdWatch(root string, s stage) error {
 		} else {
 			fmt.Println()
 		}
-		fmt.Printf("bin/lab watch %s: %s\nwatching %d files (%s); Enter checks again, h and Enter shows a hint, Ctrl-C stops\n",
-			s.ID, s.Title, len(files), w.Kind())
+		fmt.Printf(tr("bin/lab watch %s: %s\nwatching %d files (%s); Enter checks again, h and Enter shows a hint, Ctrl-C stops\n",
+			"bin/lab watch %s：%s\n正在监视 %d 个文件（%s）；回车重新检查，h 加回车显示提示，Ctrl-C 退出\n"),
+			s.ID, s.title(), len(files), w.Kind())
 		if len(changed) > 0 {
-			fmt.Printf("saved: %s\n", strings.Join(relativeAll(root, unique(changed)), ", "))
+			fmt.Printf(tr("saved: %s\n", "已保存：%s\n"), strings.Join(relativeAll(root, unique(changed)), ", "))
 		}
 		fmt.Println()
 		start := time.Now()
@@ -225,11 +228,11 @@ func cmdWatch(root string, s stage) error {
 		p := loadProgress(root)
 		p.record(s, rs, err)
 		_ = p.save(root)
-		fmt.Printf("\n%s  (checked in %.1fs at %s)\n", progressLine(rs, err), time.Since(start).Seconds(), time.Now().Format("15:04:05"))
+		fmt.Printf(tr("\n%s  (checked in %.1fs at %s)\n", "\n%s  （检查用时 %.1f 秒，于 %s）\n"), progressLine(rs, err), time.Since(start).Seconds(), time.Now().Format("15:04:05"))
 	}
 	hint := func() { _ = cmdHint(root, s) }
 	watchLoop(ctx, w.Events(), keys, quietPeriod, check, hint)
-	fmt.Println("\nstopped watching")
+	fmt.Println(tr("\nstopped watching", "\n已停止监视"))
 	return nil
 }
 
@@ -240,11 +243,11 @@ func progressLine(rs []results, err error) string {
 		passed += r.Passed
 		all += r.Passed + r.Failed
 	}
-	verdict := "passes: bin/lab start the next stage"
+	verdict := tr("passes: bin/lab start the next stage", "通过：用 bin/lab start 开始下一阶段")
 	if err != nil {
-		verdict = "not yet"
+		verdict = tr("not yet", "还没有通过")
 	}
-	return fmt.Sprintf("%s %d/%d specs, %s", bar(passed, all, 20), passed, all, verdict)
+	return fmt.Sprintf(tr("%s %d/%d specs, %s", "%s %d/%d 个测试用例，%s"), bar(passed, all, 20), passed, all, verdict)
 }
 
 // watchedFiles are the files of the stage's regions in this checkout.
