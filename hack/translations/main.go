@@ -26,7 +26,8 @@ limitations under the License.
 // `make verify-translations` runs it with no arguments: it fails when an
 // English source changed after its translation was written (and shows, word
 // by word, what changed in the English since), when a twin is missing, and
-// when a translation has no source or no header. After updating a
+// when a translation has no source or no header, and when a translation or
+// a stage.yaml uses a variant of a term that the glossary rules out. After updating a
 // translation, `make translation-stamp FILES=docs/x.zh-CN.md` records the
 // source's current version in its header (-stamp).
 package main
@@ -66,6 +67,23 @@ var originals = map[string]bool{
 // roots are where the edition lives: the Markdown files at the top (the
 // README) and these trees.
 var roots = []string{"docs", "exercises"}
+
+// avoid are the variants the glossary rules out, each with the term to use:
+// one translation per term, everywhere (docs/glossary.zh-CN.md).
+var avoid = map[string]string{
+	"调谐":   "调和",
+	"命名空间": "名字空间",
+	"所有者":  "属主",
+	"垃圾回收": "垃圾收集",
+	"定制资源": "自定义资源",
+	"次级资源": "二级资源",
+	"控制循环": "控制回路",
+	"选主":   "领导者选举",
+	"转化":   "转换",
+	"终结器":  "Finalizer",
+	"监听":   "监视（watch）",
+	"您":    "你",
+}
 
 var header = regexp.MustCompile(`^<!-- translation of (\S+) @ ([0-9a-f]{40}) -->\n`)
 
@@ -161,10 +179,49 @@ func check(dir string) []string {
 		case originals[f]:
 		case strings.HasSuffix(f, suffix):
 			problems = append(problems, checkTwin(dir, f, exists)...)
+			problems = append(problems, checkTerms(dir, f)...)
 		case isEnglishOnly(f):
 		case !exists[twinOf(f)]:
 			problems = append(problems, fmt.Sprintf("%s has no Chinese twin: write %s (its first line: %s), or, if it is not for attendees or instructors, add it to englishOnly in hack/translations with the reason",
 				f, twinOf(f), headerLine(f, "<hash>")))
+		}
+	}
+	stages, _ := filepath.Glob(filepath.Join(dir, "exercises", "*", "stage.yaml"))
+	for _, f := range stages {
+		rel, _ := filepath.Rel(dir, f)
+		problems = append(problems, checkTerms(dir, filepath.ToSlash(rel))...)
+	}
+	return problems
+}
+
+var codeSpan = regexp.MustCompile("`[^`]*`")
+
+// checkTerms finds, outside code, the variants the glossary rules out.
+func checkTerms(dir, file string) []string {
+	raw, err := os.ReadFile(filepath.Join(dir, file))
+	if err != nil {
+		return []string{err.Error()}
+	}
+	words := make([]string, 0, len(avoid))
+	for w := range avoid {
+		words = append(words, w)
+	}
+	sort.Strings(words)
+	var problems []string
+	fence := false
+	for i, line := range strings.Split(string(raw), "\n") {
+		if t := strings.TrimSpace(line); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = !fence
+			continue
+		}
+		if fence {
+			continue
+		}
+		line = codeSpan.ReplaceAllString(line, "")
+		for _, w := range words {
+			if strings.Contains(line, w) {
+				problems = append(problems, fmt.Sprintf("%s:%d: %s: the glossary uses %s (docs/glossary.zh-CN.md)", file, i+1, w, avoid[w]))
+			}
 		}
 	}
 	return problems

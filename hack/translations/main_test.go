@@ -122,6 +122,9 @@ func TestWhatTheCheckRefuses(t *testing.T) {
 		{"a translation whose source is gone", func(t *testing.T, dir string) {
 			write(t, dir, "docs/gone.zh-CN.md", headerLine("docs/gone.md", strings.Repeat("0", 40))+"\n# 没了\n")
 		}, "docs/gone.zh-CN.md translates docs/gone.md, which does not exist"},
+		{"a term the glossary rules out", func(t *testing.T, dir string) {
+			write(t, dir, "exercises/01-x/README.zh-CN.md", headerLine("exercises/01-x/README.md", blobHash([]byte(stageREADME)))+"\n# 第 1 阶段\n\n编写调谐循环。`调谐` 在代码里不算。\n")
+		}, "exercises/01-x/README.zh-CN.md:4: 调谐: the glossary uses 调和"},
 		{"a header that names another source", func(t *testing.T, dir string) {
 			write(t, dir, "README.zh-CN.md", headerLine("docs/other.md", strings.Repeat("0", 40))+"\n# cronlab\n")
 		}, "says it translates docs/other.md, but its source is README.md"},
