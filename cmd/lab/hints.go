@@ -189,8 +189,13 @@ func wrap(text string, width int) string {
 			}
 			// Chinese closing punctuation stays at the end of its line.
 			if line != "" && displayWidth(line+sep+t.text) > width && !strings.ContainsAny(t.text, "，。；：、）！？」") {
+				// ... and opening punctuation at the start of the next.
+				carry := ""
+				if r := []rune(line); strings.ContainsRune("（「“", r[len(r)-1]) {
+					line, carry = string(r[:len(r)-1]), string(r[len(r)-1])
+				}
 				out = append(out, line)
-				line, sep = "", ""
+				line, sep = carry, ""
 			}
 			line += sep + t.text
 		}

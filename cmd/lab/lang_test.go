@@ -177,6 +177,9 @@ func TestWrapBreaksChineseBetweenCharacters(t *testing.T) {
 			t.Errorf("line %q starts with punctuation", line)
 		}
 	}
+	if got := wrap("先写 JobName；然后是 buildJob（SetControllerReference）", 26); !strings.Contains(got, "\n（") {
+		t.Errorf("an opening parenthesis ends a line:\n%s", got)
+	}
 	if strings.Join(lines, "") != text {
 		t.Errorf("wrapping changed the text:\n%s", got)
 	}
