@@ -883,7 +883,8 @@ func cmdSolution(root string, stages []stage, s stage) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("The reference solution of stage %s (%s), as a diff from its starter:\n\n%s", s.ID, s.Title, out)
+	fmt.Printf(tr("The reference solution of stage %s (%s), as a diff from its starter:\n\n%s",
+		"第 %s 阶段（%s）的参考实现，以相对起始代码的 diff 显示：\n\n%s"), s.ID, s.title(), out)
 	return nil
 }
 
@@ -901,9 +902,10 @@ func cmdBranches(root string, stages []stage) error {
 		if err != nil {
 			return err
 		}
-		fmt.Printf("  lab/%s  %s\n", s.ID, s.Title)
+		fmt.Printf("  lab/%s  %s\n", s.ID, s.title())
 	}
-	fmt.Println("\nPush them to the class repository with: git push <remote> 'refs/heads/lab/*:refs/heads/lab/*'")
+	fmt.Println(tr("\nPush them to the class repository with: git push <remote> 'refs/heads/lab/*:refs/heads/lab/*'",
+		"\n把它们推送到课堂仓库：git push <remote> 'refs/heads/lab/*:refs/heads/lab/*'"))
 	return nil
 }
 

@@ -239,7 +239,7 @@ func (c *catalogueRun) checkInSchema(root, dir string, s stage) (caught map[int]
 		}
 		built = append(built, r)
 	}
-	fmt.Printf("  %d of the %d mistakes share one build (cmd/lab/schema.go)\n", len(sch.holds), len(s.Mistakes))
+	fmt.Printf(tr("  %d of the %d mistakes share one build (cmd/lab/schema.go)\n", "  %d / %d 个错误共用一次构建（cmd/lab/schema.go）\n"), len(sch.holds), len(s.Mistakes))
 	run := func(mistake int) ([]results, error) {
 		o.env = []string{fmt.Sprintf("%s=%d", mistakeEnv, mistake)}
 		builds := make([]chan buildResult, len(built))
@@ -250,7 +250,8 @@ func (c *catalogueRun) checkInSchema(root, dir string, s stage) (caught map[int]
 		return runBuilt(root, dir, s, quiet, true, o, builds)
 	}
 	if _, err := run(0); err != nil {
-		fmt.Printf("  note  the check fails on the mistakes' schema with none selected, so each mistake is built alone: %v\n", err)
+		fmt.Printf(tr("  note  the check fails on the mistakes' schema with none selected, so each mistake is built alone: %v\n",
+			"  注意  一个错误都没选时，检查在错误合集上就失败了，所以每个错误单独构建：%v\n"), err)
 		return caught
 	}
 	for i, m := range s.Mistakes {
@@ -260,7 +261,8 @@ func (c *catalogueRun) checkInSchema(root, dir string, s stage) (caught map[int]
 		start := time.Now()
 		rs, err := run(i + 1)
 		if err == nil || isSetupError(err) || compileErrors(rs) != "" {
-			fmt.Printf("  note  the schema's check does not catch %q; it is built alone to judge it\n", m.Name)
+			fmt.Printf(tr("  note  the schema's check does not catch %q; it is built alone to judge it\n",
+				"  注意  错误合集的检查没有发现 %q；单独构建它来判断\n"), m.Name)
 			continue
 		}
 		caught[i] = true
@@ -287,7 +289,7 @@ func overlayable(s stage) bool {
 }
 
 func (c *catalogueRun) cannotMake(s stage, m mistake, err error) string {
-	fmt.Printf("  FAIL  mistake of stage %s %q cannot be made: %v\n", s.ID, m.Name, err)
+	fmt.Printf(tr("  FAIL  mistake of stage %s %q cannot be made: %v\n", "  FAIL  第 %s 阶段的错误 %q 无法制造：%v\n"), s.ID, m.Name, err)
 	return fmt.Sprintf("stage %s: %v", s.ID, err)
 }
 
@@ -296,17 +298,17 @@ func (c *catalogueRun) cannotMake(s stage, m mistake, err error) string {
 func (c *catalogueRun) judge(s stage, m mistake, rs []results, err error, start time.Time) (problems []string) {
 	switch {
 	case compileErrors(rs) != "":
-		fmt.Printf("  FAIL  mistake of stage %s %q does not compile: %s\n", s.ID, m.Name, compileErrors(rs))
+		fmt.Printf(tr("  FAIL  mistake of stage %s %q does not compile: %s\n", "  FAIL  第 %s 阶段的错误 %q 无法编译：%s\n"), s.ID, m.Name, compileErrors(rs))
 		return []string{fmt.Sprintf("stage %s: mistake %q does not compile, so it tests the compiler, not the check: %s", s.ID, m.Name, compileErrors(rs))}
 	case err == nil:
-		fmt.Printf("  FAIL  the check of stage %s passes with the mistake %q\n", s.ID, m.Name)
+		fmt.Printf(tr("  FAIL  the check of stage %s passes with the mistake %q\n", "  FAIL  第 %s 阶段的检查在有错误 %q 时仍然通过\n"), s.ID, m.Name)
 		return []string{fmt.Sprintf("stage %s: the check passes with the mistake %q: add a test that catches it", s.ID, m.Name)}
 	case isSetupError(err):
-		fmt.Printf("  FAIL  mistake of stage %s %q: the check could not run: %v\n", s.ID, m.Name, err)
+		fmt.Printf(tr("  FAIL  mistake of stage %s %q: the check could not run: %v\n", "  FAIL  第 %s 阶段的错误 %q：检查无法运行：%v\n"), s.ID, m.Name, err)
 		return []string{fmt.Sprintf("stage %s: mistake %q: %v", s.ID, m.Name, err)}
 	}
 	c.caught[s.ID]++
-	fmt.Printf("  ok    the check of stage %s catches: %s (%.0fs)\n        failing: %s\n", s.ID, m.Name, time.Since(start).Seconds(), firstFailure(rs, err))
+	fmt.Printf(tr("  ok    the check of stage %s catches: %s (%.0fs)\n        failing: %s\n", "  ok    第 %s 阶段的检查发现了：%s（%.0f 秒）\n        未通过：%s\n"), s.ID, m.Name, time.Since(start).Seconds(), firstFailure(rs, err))
 	return nil
 }
 
@@ -364,7 +366,7 @@ func (c *catalogueRun) scores(stages []stage) string {
 	var lines []string
 	for _, s := range stages {
 		if len(s.Mistakes) == 0 {
-			lines = append(lines, fmt.Sprintf("  %s  %-22s no catalogue yet", s.ID, s.Slug))
+			lines = append(lines, fmt.Sprintf(tr("  %s  %-22s no catalogue yet", "  %s  %-22s 还没有错误清单"), s.ID, s.Slug))
 		} else {
 			lines = append(lines, fmt.Sprintf("  %s  %-22s %d / %d", s.ID, s.Slug, c.caught[s.ID], len(s.Mistakes)))
 		}
@@ -385,14 +387,14 @@ func cmdMistakes(root string, stages []stage, only []string) error {
 	c := newCatalogueRun()
 	var problems []string
 	for _, s := range todo {
-		fmt.Printf("stage %s (%s)\n", s.ID, s.Title)
+		fmt.Printf(tr("stage %s (%s)\n", "第 %s 阶段（%s）\n"), s.ID, s.title())
 		found, err := c.checkOnOwnTree(root, stages, s)
 		if err != nil {
 			return err
 		}
 		problems = append(problems, found...)
 	}
-	fmt.Printf("\nMistakes caught (caught / catalogue):\n%s\n", c.scores(todo))
+	fmt.Printf(tr("\nMistakes caught (caught / catalogue):\n%s\n", "\n发现的错误（发现数 / 清单总数）：\n%s\n"), c.scores(todo))
 	if len(problems) > 0 {
 		return fmt.Errorf("%d problem(s):\n%s", len(problems), strings.Join(problems, "\n"))
 	}
