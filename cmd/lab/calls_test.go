@@ -107,3 +107,57 @@ func TestAFunctionThatCallsAStubWaitsForIt(t *testing.T) {
 		t.Errorf("the hint sends the attendee elsewhere: %q", h.text())
 	}
 }
+
+// Stage 04's shape: Reconcile calls observeJobs, which calls JobFinished. A
+// JobFinished that calls a running Job finished fails its own test, and
+// makes the specs of the two correct callers fail too: they wait for it,
+// and the hint is JobFinished's, not Reconcile's.
+func TestAFunctionThatCallsAFailingOneWaitsForIt(t *testing.T) {
+	s := stage{ID: "04", Functions: []stageFunction{
+		{Name: "JobFinished", Specs: []string{"TestJobFinished"}},
+		{Name: "CronJobReconciler.observeJobs", Specs: []string{"moves finished Jobs out of active"}},
+		{Name: "CronJobReconciler.Reconcile", Specs: []string{"writes what it observed"}},
+		{Name: "IndexJobsByOwner", Specs: []string{"through the field index"}},
+	}, Hints: []hint{
+		{ID: "04.1", When: "writes the status", En: "return the first error only after the status is written"},
+		{ID: "04.2", En: "a nudge"},
+	}}
+	r := results{
+		Outcomes: []outcome{{"TestJobFinished", "failed"}, {"moves finished Jobs out of active", "failed"},
+			{"writes what it observed", "failed"}, {"through the field index", "passed"}},
+		Failures: []failure{{Name: "TestJobFinished", Message: "running Job: got finished"},
+			{Name: "moves finished Jobs out of active"}, {Name: "writes what it observed", Message: "step 6 writes the status"}},
+		Calls: map[string][]string{
+			"CronJobReconciler.Reconcile":   {"CronJobReconciler.observeJobs"},
+			"CronJobReconciler.observeJobs": {"JobFinished"},
+		},
+	}
+	got := map[string]string{}
+	for _, fr := range s.functionResults(".", []results{r}) {
+		got[fr.Name] = fr.Status
+		if fr.Status == "waiting" && !reflect.DeepEqual(fr.WaitingFor, []string{"JobFinished"}) {
+			t.Errorf("%s waits for %v, want JobFinished (the root, not observeJobs)", fr.Name, fr.WaitingFor)
+		}
+	}
+	want := map[string]string{"JobFinished": "failed", "CronJobReconciler.observeJobs": "waiting",
+		"CronJobReconciler.Reconcile": "waiting", "IndexJobsByOwner": "passed"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("statuses:\n got %v\nwant %v", got, want)
+	}
+	h := s.hintForCheck([]results{r})
+	if !strings.HasPrefix(h.text(), "JobFinished fails its own specs: fix it first.") {
+		t.Errorf("the hint sends the attendee to a caller: %q", h.text())
+	}
+
+	// JobFinished right: Reconcile's own failure is its own, and its hint.
+	r.Outcomes[0], r.Outcomes[1] = outcome{"TestJobFinished", "passed"}, outcome{"moves finished Jobs out of active", "passed"}
+	r.Failures = r.Failures[2:]
+	for _, fr := range s.functionResults(".", []results{r}) {
+		if fr.Name == "CronJobReconciler.Reconcile" && fr.Status != "failed" {
+			t.Errorf("Reconcile alone failing: %s", fr.Status)
+		}
+	}
+	if h := s.hintForCheck([]results{r}); h.ID != "04.1" {
+		t.Errorf("hint %q, want Reconcile's own (04.1)", h.ID)
+	}
+}

@@ -49,8 +49,14 @@ func cmdList(root string, stages []stage, run bool) error {
 		}
 		return p.save(root)
 	}
+	branch, _ := output(root, "git", "branch", "--show-current")
+	current := currentStage(branch)
 	for _, s := range stages {
-		fmt.Printf("  %s  %-22s %s %s\n", s.ID, s.Slug, padRight(p.Stages[s.ID].describe(), 30), s.title())
+		state := p.Stages[s.ID].describe()
+		if p.Stages[s.ID].At.IsZero() && current != "" && s.ID < current {
+			state = tr("given (in the starter)", "已给出（在起始代码中）") // as bin/lab status says
+		}
+		fmt.Printf("  %s  %-22s %s %s\n", s.ID, s.Slug, padRight(state, 30), s.title())
 	}
 	fmt.Println(tr("\nThe results are those of each stage's last `bin/lab check` in this clone; `bin/lab list --run` checks them all now.",
 		"\n结果是本克隆中每个阶段最近一次 `bin/lab check` 的结果；`bin/lab list --run` 现在重新检查所有阶段。"))
@@ -271,7 +277,7 @@ func cmdCheck(root string, stages []stage, s stage, v verbosity) error {
 		h := s.hintForCheck(rs)
 		fmt.Printf(tr("\nNot yet. %s\n  hint: %s\n  more: %s, and bin/lab hint (the next hint, a level at a time)\n",
 			"\n还没有通过。%s\n  提示：%s\n  更多：%s，以及 bin/lab hint（下一条提示，一次一级）\n"),
-			err, strings.ReplaceAll(h.text(), "\n", " "), s.readmeFor(root))
+			err, strings.TrimLeft(indentLines(wrap(h.text(), 92), "        "), " "), s.readmeFor(root))
 		// The hint printed here counts as shown: `lab hint` goes on from it.
 		if r := p.Stages[s.ID]; h.ID != "" && !slices.Contains(r.HintsShown, h.ID) {
 			r.HintsShown = append(r.HintsShown, h.ID)
@@ -380,6 +386,7 @@ func startBuilds(dir string, s stage, o buildOpts) []chan buildResult {
 // runBuilt runs the tests of a stage as their builds finish.
 func runBuilt(root, dir string, s stage, v verbosity, failFast bool, o buildOpts, builds []chan buildResult) ([]results, error) {
 	owned := ownedFiles(root, dir, s)
+	calls := callGraph(dir, owned)
 	var failed []string
 	var all []results
 	// The tests find etcd and kube-apiserver through KUBEBUILDER_ASSETS or
@@ -418,6 +425,7 @@ func runBuilt(root, dir string, s stage, v verbosity, failFast bool, o buildOpts
 		if len(r.BuildErrors) > 0 && !failFast && o.overlay == "" {
 			r, err = checkTheRest(dir, s, env, t, owned, r, err)
 		}
+		r.Calls = calls
 		all = append(all, r)
 		if v == fullText {
 			fmt.Println(r.Output)

@@ -32,6 +32,7 @@ package main
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -154,7 +155,67 @@ func (s stage) functionResults(dir string, rs []results) []functionResult {
 		}
 		out = append(out, fr)
 	}
+	waitForFailingCallees(out, rs)
 	return out
+}
+
+// waitForFailingCallees marks as waiting a failed function that calls,
+// directly or through others, a function of the table whose own specs fail
+// and which waits for none itself: the caller's specs run the callee's
+// code, so the caller's failure may be the callee's (a JobFinished that
+// calls a running Job finished makes a correct Reconcile fail). The callee
+// is the one to fix first.
+func waitForFailingCallees(frs []functionResult, rs []results) {
+	calls := map[string][]string{}
+	for _, r := range rs {
+		for fn, callees := range r.Calls {
+			calls[fn] = append(calls[fn], callees...)
+		}
+	}
+	failing := map[string]bool{}
+	for _, fr := range frs {
+		failing[fr.Name] = fr.Status == "failed" || fr.Status == "does not compile"
+	}
+	reaches := func(from string) []string {
+		var found []string
+		seen := map[string]bool{from: true}
+		queue := []string{from}
+		for len(queue) > 0 {
+			next := queue[0]
+			queue = queue[1:]
+			for _, callee := range calls[next] {
+				if !seen[callee] {
+					seen[callee] = true
+					queue = append(queue, callee)
+					if failing[callee] {
+						found = append(found, callee)
+					}
+				}
+			}
+		}
+		return found
+	}
+	// Roots: failing functions that reach no other failing one.
+	root := map[string]bool{}
+	for _, fr := range frs {
+		root[fr.Name] = failing[fr.Name] && len(reaches(fr.Name)) == 0
+	}
+	for i, fr := range frs {
+		if fr.Status != "failed" {
+			continue
+		}
+		for _, callee := range reaches(fr.Name) {
+			if root[callee] && !slices.Contains(frs[i].WaitingFor, callee) {
+				frs[i].WaitingFor = append(frs[i].WaitingFor, callee)
+			}
+		}
+		if len(frs[i].WaitingFor) > 0 {
+			frs[i].Status = "waiting"
+		}
+	}
+	for i := range frs {
+		sort.Strings(frs[i].WaitingFor)
+	}
 }
 
 // showFunctions prints the result per function under a check's packages,
@@ -171,6 +232,10 @@ func (s stage) showFunctions(rs []results) {
 		width = max(width, len(fr.Name))
 	}
 	fmt.Println(tr("\n  Your functions:", "\n  你的函数："))
+	broken := map[string]bool{}
+	for _, fr := range frs {
+		broken[fr.Name] = fr.Status == "does not compile"
+	}
 	why := false
 	for _, fr := range frs {
 		var mark, detail string
@@ -183,9 +248,14 @@ func (s stage) showFunctions(rs []results) {
 				detail = fmt.Sprintf(tr("the suite's setup fails on it (%s)", "测试套件的准备步骤在它这里失败（%s）"), strings.Join(fr.Failing, ", "))
 			}
 		case "waiting":
-			mark, detail = "wait", fmt.Sprintf(tr("%d of %d specs pass, but it calls %s, which does not compile and ran as a stub: fix that first",
-				"%d / %d 个测试用例通过，但它调用的 %s 无法编译，检查时运行的是桩：先修好那里"),
+			mark, detail = "wait", fmt.Sprintf(tr("%d of %d specs pass, but it calls %s, which fails its own specs: fix that first",
+				"%d / %d 个测试用例通过，但它调用的 %s 自己的测试用例就没有通过：先修好那里"),
 				fr.Passed, fr.Ran, joinNames(fr.WaitingFor))
+			if broken[fr.WaitingFor[0]] {
+				detail = fmt.Sprintf(tr("%d of %d specs pass, but it calls %s, which does not compile and ran as a stub: fix that first",
+					"%d / %d 个测试用例通过，但它调用的 %s 无法编译，检查时运行的是桩：先修好那里"),
+					fr.Passed, fr.Ran, joinNames(fr.WaitingFor))
+			}
 		case "does not compile":
 			first, _, _ := strings.Cut(fr.CompileError, "\n")
 			mark, detail = "FAIL", tr("does not compile: ", "无法编译：")+first

@@ -126,6 +126,16 @@ func cmdHint(root string, s stage) error {
 		fmt.Printf(tr("Stage %s: you have seen every hint: the %d levels, and %d for failures of your checks. Read %s, or ask the instructor.\n",
 			"第 %s 阶段：所有提示你都看过了：%d 级通用提示，以及 %d 条针对你检查失败的提示。请读 %s，或者问讲师。\n"),
 			s.ID, general, len(r.HintsShown)-shownLevels(s, r), s.readmeFor(root))
+		// The failure of the last check is still there: its hint again.
+		for _, id := range r.Failing {
+			for _, again := range s.Hints {
+				if again.ID == id {
+					fmt.Printf(tr("\nThe hint for the failure of your last check, again (%s):\n\n%s\n", "\n针对你上次检查失败的提示，再看一遍（%s）：\n\n%s\n"),
+						again.ID, indentLines(wrap(again.text(), 96), "  "))
+					return nil
+				}
+			}
+		}
 		return nil
 	}
 	level := ""

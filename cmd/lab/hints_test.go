@@ -17,6 +17,7 @@ limitations under the License.
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -130,7 +131,8 @@ func TestTheStatusBar(t *testing.T) {
 	for _, c := range []struct {
 		done, all int
 		want      string
-	}{{0, 16, "[----------------]"}, {3, 16, "[###-------------]"}, {16, 16, "[################]"}, {0, 0, "[----------------]"}} {
+	}{{0, 16, "[----------------]"}, {3, 16, "[###-------------]"}, {16, 16, "[################]"}, {0, 0, "[----------------]"},
+		{1, 17, "[#---------------]"}} { // one of 17 passed shows {
 		if got := bar(c.done, c.all, 16); got != c.want {
 			t.Errorf("bar(%d, %d) = %s, want %s", c.done, c.all, got, c.want)
 		}
@@ -170,6 +172,39 @@ func TestEveryTiedHintNamesSomethingInTheStagesTests(t *testing.T) {
 			if !strings.Contains(sources.String(), strings.ReplaceAll(h.When, "_", " ")) {
 				t.Errorf("stage %s hint %s: %q is in none of its tests", s.ID, h.ID, h.When)
 			}
+		}
+	}
+}
+
+// With every hint seen and the failure still there, `lab hint` says so and
+// shows that failure's hint again, rather than nothing.
+func TestLabHintRepeatsTheFailuresHintOnceAllWereSeen(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(stateDir(root), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := stageWithHints()
+	p := loadProgress(root)
+	p.Stages["06"] = stageResult{Failing: []string{"06.4"}, HintsShown: []string{"06.4", "06.1", "06.3", "06.5"}}
+	if err := p.save(root); err != nil {
+		t.Fatal(err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout := os.Stdout
+	os.Stdout = w
+	err = cmdHint(root, s)
+	os.Stdout = stdout
+	_ = w.Close()
+	raw, _ := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"you have seen every hint", "again (06.4)", "the Job exists already: adopt it"} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("lab hint lacks %q:\n%s", want, raw)
 		}
 	}
 }

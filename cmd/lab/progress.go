@@ -151,7 +151,7 @@ func cmdStatus(root string, stages []stage) error {
 		}
 		last := ""
 		if !r.At.IsZero() {
-			last = tr("checked ", "检查于 ") + ago(r.At)
+			last = fmt.Sprintf(tr("checked %s", "%s检查过"), ago(r.At))
 		}
 		hints := ""
 		if n := len(r.HintsShown); n > 0 {
@@ -188,5 +188,8 @@ func bar(done, all, width int) string {
 		return "[" + strings.Repeat("-", width) + "]"
 	}
 	n := done * width / all
+	if done > 0 && n == 0 {
+		n = 1 // something passed: the bar shows it
+	}
 	return "[" + strings.Repeat("#", n) + strings.Repeat("-", width-n) + "]"
 }

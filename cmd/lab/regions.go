@@ -104,7 +104,8 @@ type stub struct {
 
 func (s stub) todo() string {
 	if s.broken {
-		return fmt.Sprintf("TODO(lab %s): this function does not compile; bin/lab check ran this stub in its place to check the rest", s.stage)
+		return fmt.Sprintf(tr("TODO(lab %s): this function does not compile; bin/lab check ran this stub in its place to check the rest",
+			"TODO(lab %s)：这个函数无法编译；bin/lab check 用这个桩代替它，以便检查其余部分"), s.stage)
 	}
 	return fmt.Sprintf("TODO(lab %s): write this; see %s", s.stage, s.readme)
 }

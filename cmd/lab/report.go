@@ -31,6 +31,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -246,6 +247,38 @@ func (s stage) hintForCheck(rs []results) hint {
 						c.Function, c.File, c.Line)}
 			}
 		}
+	}
+	// A function whose own specs fail, and which others call, comes next:
+	// the hint of its own failure, else one that names it.
+	var waited, waiting []string
+	for _, fr := range s.functionResults(".", rs) {
+		if fr.Status == "waiting" {
+			waiting = append(waiting, fr.Name)
+			for _, w := range fr.WaitingFor {
+				if !slices.Contains(waited, w) {
+					waited = append(waited, w)
+				}
+			}
+		}
+	}
+	for _, name := range waited {
+		for _, f := range s.Functions {
+			if f.Name != name {
+				continue
+			}
+			for _, r := range rs {
+				for _, fail := range r.Failures {
+					if h := s.hintFor(fail); h.When != "" && f.checks(fail.Name) {
+						return h
+					}
+				}
+			}
+		}
+	}
+	if len(waited) > 0 {
+		return hint{
+			En: fmt.Sprintf("%s fails its own specs: fix it first. %s calls it, so those failures may be its.", joinNames(waited), joinNames(waiting)),
+			Zh: fmt.Sprintf("%s 自己的测试用例没有通过：先修好它。%s 调用了它，所以它们的失败可能源自它。", joinNames(waited), joinNames(waiting))}
 	}
 	for _, r := range rs {
 		for _, f := range r.Failures {

@@ -56,6 +56,9 @@ type results struct {
 	// Waiting maps each function of the stage's files that calls a stubbed
 	// one to those it calls (calls.go): its failures may be the stub's.
 	Waiting map[string][]string
+	// Calls is the call graph of the stage's own files (calls.go): a
+	// function whose callee fails its own specs may fail because of it.
+	Calls map[string][]string
 	// NoRest says why the rest was not checked when nothing could be
 	// stubbed; Markers are the conflict markers left in the code.
 	NoRest    string
@@ -325,8 +328,51 @@ func (f failure) show(indent string) {
 		fmt.Printf("%sat %s\n", in, f.Location)
 	}
 	if f.Message != "" {
-		fmt.Println(indentLines(limitLines(f.Message, 20), in))
+		fmt.Println(indentLines(limitLines(shortenDumps(f.Message, 20), 30), in))
 	}
+}
+
+// shortenDumps keeps what an assertion says and shortens what it dumps.
+// Gomega writes its words at the message's own indentation ("Expected",
+// "to consist of", "the extra elements were"), each value four spaces in,
+// and a value's fields deeper still, where one object can take forty
+// lines: of each run of deeper lines it keeps the first two. A message of
+// at most keep lines is left whole.
+func shortenDumps(msg string, keep int) string {
+	lines := strings.Split(msg, "\n")
+	if len(lines) <= keep {
+		return msg
+	}
+	base := -1
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			if n := len(l) - len(strings.TrimLeft(l, " \t")); base < 0 || n < base {
+				base = n
+			}
+		}
+	}
+	deep := func(l string) bool {
+		return strings.TrimSpace(l) != "" && len(l)-len(strings.TrimLeft(l, " \t")) > base+4
+	}
+	var out []string
+	for i := 0; i < len(lines); {
+		if !deep(lines[i]) {
+			out = append(out, lines[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(lines) && deep(lines[j]) {
+			j++
+		}
+		out = append(out, lines[i:min(j, i+2)]...)
+		if j-i > 2 {
+			pad := lines[i][:len(lines[i])-len(strings.TrimLeft(lines[i], " \t"))]
+			out = append(out, fmt.Sprintf(tr("%s... %d more lines of this value (bin/lab check -v shows them)", "%s……这个值还有 %d 行（bin/lab check -v 可以看到）"), pad, j-i-2))
+		}
+		i = j
+	}
+	return strings.Join(out, "\n")
 }
 
 func indentLines(s, prefix string) string {
