@@ -283,7 +283,7 @@ func joinNames(names []string) string {
 	if len(names) < 2 {
 		return strings.Join(names, "")
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return strings.Join(names[:len(names)-1], tr(", ", "、")) + tr(" and ", " 和 ") + names[len(names)-1]
 }
 
 // unclaimed lists the specs with the given status ("failed") that no row
