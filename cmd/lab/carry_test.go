@@ -314,26 +314,32 @@ func readFunc(src, name string) string {
 	return src[start : start+end+2]
 }
 
+// printed is what f prints to stdout; f's error fails the test.
+func printed(t *testing.T, f func() error) string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout := os.Stdout
+	os.Stdout = w
+	err = f()
+	os.Stdout = stdout
+	_ = w.Close()
+	raw, _ := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw)
+}
+
 // lab status on lab/02 shows stage 01 as given by the starter, not as not
 // started; off the lab branches nothing is given.
 func TestStatusShowsTheStagesAStarterSolved(t *testing.T) {
 	root, stages := tinyLab(t)
 	status := func() string {
 		t.Helper()
-		r, w, err := os.Pipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		stdout := os.Stdout
-		os.Stdout = w
-		err = cmdStatus(root, stages)
-		os.Stdout = stdout
-		_ = w.Close()
-		raw, _ := io.ReadAll(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(raw)
+		return printed(t, func() error { return cmdStatus(root, stages) })
 	}
 	if got := status(); strings.Contains(got, "given") || !strings.Contains(got, "01  one                    not started") {
 		t.Errorf("on main:\n%s", got)

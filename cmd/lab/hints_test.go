@@ -17,7 +17,6 @@ limitations under the License.
 package main
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -189,21 +188,9 @@ func TestLabHintRepeatsTheFailuresHintOnceAllWereSeen(t *testing.T) {
 	if err := p.save(root); err != nil {
 		t.Fatal(err)
 	}
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout := os.Stdout
-	os.Stdout = w
-	err = cmdHint(root, s)
-	os.Stdout = stdout
-	_ = w.Close()
-	raw, _ := io.ReadAll(r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := printed(t, func() error { return cmdHint(root, s) })
 	for _, want := range []string{"you have seen every hint", "again (06.4)", "the Job exists already: adopt it"} {
-		if !strings.Contains(string(raw), want) {
+		if !strings.Contains(raw, want) {
 			t.Errorf("lab hint lacks %q:\n%s", want, raw)
 		}
 	}
