@@ -18,10 +18,11 @@ package main
 
 // When a function does not compile, the rest of the stage is checked with
 // it stubbed; a correct function that calls it then fails too, with the
-// stub's zero value. Reported as an ordinary failure, that reads as if the
-// attendee's correct code were wrong. So the check finds, in the stage's
-// own files, which functions call a stubbed one (directly or through
-// others), and reports their failures as waiting for that fix.
+// stub's zero value. The same happens when a function compiles but is
+// wrong. Reported as an ordinary failure, that reads as if the attendee's
+// correct code were wrong. So the check reads, in the stage's own files,
+// which functions call which (callGraph), and reports a failure of a
+// caller as waiting for the callee to be fixed (functions.go).
 
 import (
 	"go/ast"
@@ -83,21 +84,15 @@ func callGraph(dir string, owned map[string]bool) map[string][]string {
 	return graph
 }
 
-// waitingFor maps each function that calls a broken one, directly or
-// through others, to the broken functions it reaches (sorted). A broken
-// function is not listed for itself.
-func waitingFor(graph map[string][]string, broken []compileError) map[string][]string {
-	isBroken := map[string]bool{}
-	for _, c := range broken {
-		if c.Function != "" && c.Function != unusedImportName {
-			isBroken[c.Function] = true
-		}
-	}
+// reached maps each function of the graph to the functions it reaches,
+// directly or through others, for which want is true (sorted). A function
+// is not listed for itself, and one that reaches none is left out.
+func reached(graph map[string][]string, want func(string) bool) map[string][]string {
 	out := map[string][]string{}
 	for fn := range graph {
 		seen := map[string]bool{fn: true}
 		queue := []string{fn}
-		var reached []string
+		var found []string
 		for len(queue) > 0 {
 			next := queue[0]
 			queue = queue[1:]
@@ -107,14 +102,14 @@ func waitingFor(graph map[string][]string, broken []compileError) map[string][]s
 				}
 				seen[callee] = true
 				queue = append(queue, callee)
-				if isBroken[callee] {
-					reached = append(reached, callee)
+				if want(callee) {
+					found = append(found, callee)
 				}
 			}
 		}
-		if len(reached) > 0 {
-			sort.Strings(reached)
-			out[fn] = reached
+		if len(found) > 0 {
+			sort.Strings(found)
+			out[fn] = found
 		}
 	}
 	return out

@@ -63,18 +63,28 @@ func TestWhoWaitsForAFunctionThatDoesNotCompile(t *testing.T) {
 	if got := graph["CronJobReconciler.createJob"]; !reflect.DeepEqual(got, []string{"CronJobReconciler.buildJob"}) {
 		t.Errorf("createJob calls %v, want buildJob", got)
 	}
-	broken := []compileError{{File: "internal/runs/runs.go", Line: 2, Function: "JobName", Message: "undefined: undefinedHere"}}
+	broken := func(fn string) bool { return fn == "JobName" }
 	want := map[string][]string{
 		"CronJobReconciler.buildJob":  {"JobName"}, // directly, through the package's name
 		"CronJobReconciler.createJob": {"JobName"}, // through buildJob
 		// deleteJob calls nothing broken; unrelated names a variable
 		// deleteJob, which is no call of a broken function either.
 	}
-	if got := waitingFor(graph, broken); !reflect.DeepEqual(got, want) {
+	if got := reached(graph, broken); !reflect.DeepEqual(got, want) {
 		t.Errorf("waiting:\n got %v\nwant %v", got, want)
 	}
-	if got := waitingFor(graph, []compileError{{Function: unusedImportName}}); len(got) != 0 {
-		t.Errorf("an unused import is no function to wait for: %v", got)
+
+	// An unused import, dropped for the rest of the check, is no function
+	// to wait for: a caller that fails beside it has failed.
+	s := stage{ID: "05", Functions: []stageFunction{{Name: "CronJobReconciler.buildJob", Specs: []string{"builds the Job"}}}}
+	r := results{
+		Outcomes: []outcome{{"builds the Job", "failed"}},
+		Failures: []failure{{Name: "builds the Job"}},
+		Stubbed:  []compileError{{File: "internal/controller/jobs.go", Line: 3, Function: unusedImportName}},
+		Calls:    graph,
+	}
+	if got := s.functionResults(".", []results{r}); got[0].Status != "failed" {
+		t.Errorf("an unused import is no function to wait for: %+v", got[0])
 	}
 }
 
@@ -92,7 +102,10 @@ func TestAFunctionThatCallsAStubWaitsForIt(t *testing.T) {
 		Outcomes: []outcome{{"TestJobName", "failed"}, {"builds the Job", "failed"}, {"creates the Job", "passed"}, {"deletes", "passed"}},
 		Failures: []failure{{Name: "TestJobName"}, {Name: "builds the Job", Message: "Job.batch \"\" is invalid; AlreadyExists"}},
 		Stubbed:  []compileError{{File: "internal/runs/runs.go", Line: 78, Function: "JobName", Message: "undefined: minute"}},
-		Waiting:  map[string][]string{"CronJobReconciler.buildJob": {"JobName"}, "CronJobReconciler.createJob": {"JobName"}},
+		Calls: map[string][]string{
+			"CronJobReconciler.buildJob":  {"JobName"},
+			"CronJobReconciler.createJob": {"CronJobReconciler.buildJob"},
+		},
 	}
 	got := map[string]string{}
 	for _, fr := range s.functionResults(".", []results{r}) {

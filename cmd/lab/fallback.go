@@ -198,7 +198,6 @@ func checkTheRest(dir string, s stage, env []string, t stageTest, owned map[stri
 	}
 	r, _ := runTest(dir, append(env, "GOFLAGS=-overlay="+overlay), t, b, owned, false)
 	r.BuildErrors, r.Stubbed = first.BuildErrors, broken
-	r.Waiting = waitingFor(callGraph(dir, owned), broken)
 	return r, fmt.Errorf(tr("does not compile: %s", "无法编译：%s"), stubbedNames(broken))
 }
 

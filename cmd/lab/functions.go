@@ -31,8 +31,6 @@ package main
 
 import (
 	"fmt"
-	"slices"
-	"sort"
 	"strings"
 )
 
@@ -134,18 +132,11 @@ func (s stage) functionResults(dir string, rs []results) []functionResult {
 					fr.Failing = append(fr.Failing, fail.Name)
 				}
 			}
-			for _, callee := range r.Waiting[f.Name] {
-				if !slices.Contains(fr.WaitingFor, callee) {
-					fr.WaitingFor = append(fr.WaitingFor, callee)
-				}
-			}
 		}
 		fr.setupFailed = setupFailed
 		switch {
 		case fr.CompileError != "":
 			fr.Status = "does not compile"
-		case len(fr.Failing) > 0 && len(fr.WaitingFor) > 0:
-			fr.Status = "waiting"
 		case len(fr.Failing) > 0:
 			fr.Status = "failed"
 		case fr.Ran == 0 || setupFailed:
@@ -160,11 +151,12 @@ func (s stage) functionResults(dir string, rs []results) []functionResult {
 }
 
 // waitForFailingCallees marks as waiting a failed function that calls,
-// directly or through others, a function of the table whose own specs fail
-// and which waits for none itself: the caller's specs run the callee's
-// code, so the caller's failure may be the callee's (a JobFinished that
-// calls a running Job finished makes a correct Reconcile fail). The callee
-// is the one to fix first.
+// directly or through others, a function of the table that does not
+// compile (its specs ran with its stub) or fails its own specs, and which
+// waits for none itself: the caller's specs run the callee's code, so the
+// caller's failure may be the callee's (a JobFinished that calls a running
+// Job finished makes a correct Reconcile fail). The callee is the one to
+// fix first.
 func waitForFailingCallees(frs []functionResult, rs []results) {
 	calls := map[string][]string{}
 	for _, r := range rs {
@@ -176,45 +168,12 @@ func waitForFailingCallees(frs []functionResult, rs []results) {
 	for _, fr := range frs {
 		failing[fr.Name] = fr.Status == "failed" || fr.Status == "does not compile"
 	}
-	reaches := func(from string) []string {
-		var found []string
-		seen := map[string]bool{from: true}
-		queue := []string{from}
-		for len(queue) > 0 {
-			next := queue[0]
-			queue = queue[1:]
-			for _, callee := range calls[next] {
-				if !seen[callee] {
-					seen[callee] = true
-					queue = append(queue, callee)
-					if failing[callee] {
-						found = append(found, callee)
-					}
-				}
-			}
-		}
-		return found
-	}
-	// Roots: failing functions that reach no other failing one.
-	root := map[string]bool{}
-	for _, fr := range frs {
-		root[fr.Name] = failing[fr.Name] && len(reaches(fr.Name)) == 0
-	}
+	reachesFailing := reached(calls, func(fn string) bool { return failing[fn] })
+	waits := reached(calls, func(fn string) bool { return failing[fn] && len(reachesFailing[fn]) == 0 })
 	for i, fr := range frs {
-		if fr.Status != "failed" {
-			continue
+		if fr.Status == "failed" && len(waits[fr.Name]) > 0 {
+			frs[i].Status, frs[i].WaitingFor = "waiting", waits[fr.Name]
 		}
-		for _, callee := range reaches(fr.Name) {
-			if root[callee] && !slices.Contains(frs[i].WaitingFor, callee) {
-				frs[i].WaitingFor = append(frs[i].WaitingFor, callee)
-			}
-		}
-		if len(frs[i].WaitingFor) > 0 {
-			frs[i].Status = "waiting"
-		}
-	}
-	for i := range frs {
-		sort.Strings(frs[i].WaitingFor)
 	}
 }
 

@@ -234,22 +234,11 @@ func cmdCheckJSON(root string, s stage) error {
 // one of its failures (a failure explained in the operator's terms beats a
 // general nudge), else the stage's first level.
 func (s stage) hintForCheck(rs []results) hint {
-	// A function that does not compile comes first: the failures of the
-	// functions that call it may be its stub's, and a hint tied to one of
-	// them would send the attendee to code that is right.
-	for _, r := range rs {
-		for _, c := range r.Stubbed {
-			if c.Function != unusedImportName && len(r.Waiting) > 0 {
-				return hint{
-					En: fmt.Sprintf("%s does not compile (%s:%d). Fix that first: the functions that call it ran with its stub, so their failures may not be theirs.",
-						c.Function, c.File, c.Line),
-					Zh: fmt.Sprintf("%s 无法编译（%s:%d）。先修好它：调用它的函数在检查时用的是它的桩，它们的失败未必是它们自己的问题。",
-						c.Function, c.File, c.Line)}
-			}
-		}
-	}
-	// A function whose own specs fail, and which others call, comes next:
-	// the hint of its own failure, else one that names it.
+	// The functions that others wait for (functions.go) come first: the
+	// failures of their callers may be theirs, and a hint tied to one of
+	// those would send the attendee to code that is right. A function that
+	// does not compile is named; one that fails its own specs gets the hint
+	// of its own failure, else one that names it.
 	var waited, waiting []string
 	for _, fr := range s.functionResults(".", rs) {
 		if fr.Status == "waiting" {
@@ -258,6 +247,17 @@ func (s stage) hintForCheck(rs []results) hint {
 				if !slices.Contains(waited, w) {
 					waited = append(waited, w)
 				}
+			}
+		}
+	}
+	for _, r := range rs {
+		for _, c := range r.Stubbed {
+			if slices.Contains(waited, c.Function) {
+				return hint{
+					En: fmt.Sprintf("%s does not compile (%s:%d). Fix that first: the functions that call it ran with its stub, so their failures may not be theirs.",
+						c.Function, c.File, c.Line),
+					Zh: fmt.Sprintf("%s 无法编译（%s:%d）。先修好它：调用它的函数在检查时用的是它的桩，它们的失败未必是它们自己的问题。",
+						c.Function, c.File, c.Line)}
 			}
 		}
 	}

@@ -53,9 +53,6 @@ type results struct {
 	// Stubbed are the functions that did not compile, when the other tests
 	// ran with them stubbed (fallback.go).
 	Stubbed []compileError
-	// Waiting maps each function of the stage's files that calls a stubbed
-	// one to those it calls (calls.go): its failures may be the stub's.
-	Waiting map[string][]string
 	// Calls is the call graph of the stage's own files (calls.go): a
 	// function whose callee fails its own specs may fail because of it.
 	Calls map[string][]string
