@@ -31,6 +31,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"cronlab.dev/cronlab/hack/internal/markdown"
 )
 
 func main() {
@@ -81,7 +83,7 @@ func check(dir string) (problems []string, n int, err error) {
 		if err != nil {
 			return nil, 0, err
 		}
-		for i, line := range prose(string(raw), false) {
+		for i, line := range markdown.Prose(string(raw), false) {
 			for _, m := range link.FindAllStringSubmatch(line, -1) {
 				target := m[1]
 				if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
@@ -97,30 +99,6 @@ func check(dir string) (problems []string, n int, err error) {
 	}
 	return problems, n, nil
 }
-
-// prose returns the file's lines with code blocks blanked, and code spans
-// too unless keepSpans, so that a link shown as code is not taken for one.
-func prose(text string, keepSpans bool) []string {
-	lines := strings.Split(text, "\n")
-	inFence := false
-	for i, line := range lines {
-		if trimmed := strings.TrimSpace(line); strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			inFence = !inFence
-			lines[i] = ""
-			continue
-		}
-		if inFence {
-			lines[i] = ""
-			continue
-		}
-		if !keepSpans {
-			lines[i] = codeSpan.ReplaceAllString(line, "``")
-		}
-	}
-	return lines
-}
-
-var codeSpan = regexp.MustCompile("`[^`]*`")
 
 // resolve says what is wrong with a relative link from file, or "".
 func resolve(file, target string, anchors map[string]map[string]bool) string {
@@ -162,7 +140,7 @@ func resolve(file, target string, anchors map[string]map[string]bool) string {
 func headingAnchors(text string) map[string]bool {
 	out := map[string]bool{}
 	seen := map[string]int{}
-	for _, line := range prose(text, true) {
+	for _, line := range markdown.Prose(text, true) {
 		trimmed := strings.TrimLeft(line, "#")
 		if !strings.HasPrefix(line, "#") || len(line)-len(trimmed) > 6 || !strings.HasPrefix(trimmed, " ") {
 			continue

@@ -44,6 +44,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"cronlab.dev/cronlab/hack/internal/markdown"
 )
 
 // suffix marks a Chinese twin: docs/workshop.md -> docs/workshop.zh-CN.md.
@@ -130,9 +132,9 @@ func isEnglishOnly(path string) bool {
 	return false
 }
 
-// markdown lists the Markdown files under the roots, slash-separated and
+// markdownFiles lists the Markdown files under the roots, slash-separated and
 // relative to dir.
-func markdown(dir string) ([]string, error) {
+func markdownFiles(dir string) ([]string, error) {
 	top, err := filepath.Glob(filepath.Join(dir, "*.md"))
 	if err != nil {
 		return nil, err
@@ -165,7 +167,7 @@ func markdown(dir string) ([]string, error) {
 
 // check returns every problem, each saying what to do.
 func check(dir string) []string {
-	files, err := markdown(dir)
+	files, err := markdownFiles(dir)
 	if err != nil {
 		return []string{err.Error()}
 	}
@@ -194,8 +196,6 @@ func check(dir string) []string {
 	return problems
 }
 
-var codeSpan = regexp.MustCompile("`[^`]*`")
-
 // checkTerms finds, outside code, the variants the glossary rules out.
 func checkTerms(dir, file string) []string {
 	raw, err := os.ReadFile(filepath.Join(dir, file))
@@ -208,16 +208,7 @@ func checkTerms(dir, file string) []string {
 	}
 	sort.Strings(words)
 	var problems []string
-	fence := false
-	for i, line := range strings.Split(string(raw), "\n") {
-		if t := strings.TrimSpace(line); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence = !fence
-			continue
-		}
-		if fence {
-			continue
-		}
-		line = codeSpan.ReplaceAllString(line, "")
+	for i, line := range markdown.Prose(string(raw), false) {
 		for _, w := range words {
 			if strings.Contains(line, w) {
 				problems = append(problems, fmt.Sprintf("%s:%d: %s: the glossary uses %s (docs/glossary.zh-CN.md)", file, i+1, w, avoid[w]))
