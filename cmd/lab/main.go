@@ -32,13 +32,23 @@ limitations under the License.
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"time"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/run"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/apiserver"
+	"cronlab.dev/cronlab/cmd/lab/internal/base"
+	"cronlab.dev/cronlab/cmd/lab/internal/check"
+	"cronlab.dev/cronlab/cmd/lab/internal/doctor"
+	"cronlab.dev/cronlab/cmd/lab/internal/hints"
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+	"cronlab.dev/cronlab/cmd/lab/internal/progress"
+	"cronlab.dev/cronlab/cmd/lab/internal/stage"
+	"cronlab.dev/cronlab/cmd/lab/internal/start"
+	"cronlab.dev/cronlab/cmd/lab/internal/verify"
+	"cronlab.dev/cronlab/cmd/lab/internal/watch"
 )
 
 const usage = `usage: lab <command> [stage]   (--lang zh, or a Chinese locale such as LANG=zh_CN.UTF-8: 中文)
@@ -107,25 +117,25 @@ const usageZh = `用法：lab <命令> [阶段]   （--lang en 显示英文；--
 `
 
 func main() {
-	l, args, err := chooseLang(os.Args[1:], os.Getenv)
+	l, args, err := i18n.Choose(os.Args[1:], os.Getenv)
 	if err != nil {
-		fail(err)
+		base.Fail(err)
 	}
-	lang, os.Args = l, append([]string{os.Args[0]}, args...)
+	i18n.Current, os.Args = l, append([]string{os.Args[0]}, args...)
 	if len(os.Args) < 2 {
-		fmt.Fprint(os.Stderr, tr(usage, usageZh))
+		fmt.Fprint(os.Stderr, i18n.Tr(usage, usageZh))
 		os.Exit(2)
 	}
-	root, err := repoRoot()
+	root, err := base.RepoRoot()
 	if err == nil {
 		err = os.Chdir(root)
 	}
 	if err != nil {
-		fail(err)
+		base.Fail(err)
 	}
-	stages, err := loadStages(root)
+	stages, err := stage.Load(root)
 	if err != nil {
-		fail(err)
+		base.Fail(err)
 	}
 	// Flags may come before or after the stage: lab check -v 04, lab check 04 -v.
 	var arg string
@@ -138,84 +148,74 @@ func main() {
 		}
 	}
 	if flags["h"] || flags["help"] {
-		fmt.Print(tr(usage, usageZh))
+		fmt.Print(i18n.Tr(usage, usageZh))
 		return
 	}
 	switch os.Args[1] {
 	case "list":
-		err = cmdList(root, stages, flags["run"])
+		err = check.CmdList(root, stages, flags["run"])
 	case "start":
-		err = withStage(stages, arg, func(s stage) error { return cmdStart(root, stages, s, flags["fresh"]) })
+		err = withStage(stages, arg, func(s stage.Stage) error { return start.CmdStart(root, stages, s, flags["fresh"]) })
 	case "check":
 		if arg == "" {
 			arg, err = stageOfBranch()
 			if err != nil {
-				fail(err)
+				base.Fail(err)
 			}
 		}
-		v := summary
+		v := run.Summary
 		if flags["v"] || flags["verbose"] {
-			v = fullText
+			v = run.FullText
 		}
 		if flags["json"] {
-			err = withStage(stages, arg, func(s stage) error { return cmdCheckJSON(root, s) })
+			err = withStage(stages, arg, func(s stage.Stage) error { return check.CmdCheckJSON(root, s) })
 			break
 		}
-		err = withStage(stages, arg, func(s stage) error { return cmdCheck(root, stages, s, v) })
+		err = withStage(stages, arg, func(s stage.Stage) error { return check.CmdCheck(root, stages, s, v) })
 	case "hint":
 		if arg == "" {
 			arg, err = stageOfBranch()
 			if err != nil {
-				fail(err)
+				base.Fail(err)
 			}
 		}
-		err = withStage(stages, arg, func(s stage) error { return cmdHint(root, s) })
+		err = withStage(stages, arg, func(s stage.Stage) error { return hints.CmdHint(root, s) })
 	case "status":
-		err = cmdStatus(root, stages)
+		err = progress.CmdStatus(root, stages)
 	case "watch":
 		if arg == "" {
 			arg, err = stageOfBranch()
 			if err != nil {
-				fail(err)
+				base.Fail(err)
 			}
 		}
-		err = withStage(stages, arg, func(s stage) error { return cmdWatch(root, s) })
+		err = withStage(stages, arg, func(s stage.Stage) error { return watch.CmdWatch(root, s) })
 	case "solution":
-		err = withStage(stages, arg, func(s stage) error { return cmdSolution(root, stages, s) })
+		err = withStage(stages, arg, func(s stage.Stage) error { return start.CmdSolution(root, stages, s) })
 	case "branches":
-		err = cmdBranches(root, stages)
+		err = start.CmdBranches(root, stages)
 	case "doctor":
-		err = cmdDoctor(root)
+		err = doctor.CmdDoctor(root)
 	case "stop":
-		err = cmdStop(root)
+		err = apiserver.CmdStop(root)
 	case "mistakes":
-		err = cmdMistakes(root, stages, positional(os.Args[2:]))
+		err = verify.CmdMistakes(root, stages, positional(os.Args[2:]))
 	case "serve-apiserver": // started by check; see apiserver.go
 		if len(os.Args) != 4 {
-			fail(fmt.Errorf("usage: lab serve-apiserver DIR CRD-HASH"))
+			base.Fail(fmt.Errorf("usage: lab serve-apiserver DIR CRD-HASH"))
 		}
-		err = serveAPIServer(os.Args[2], os.Args[3])
+		err = apiserver.Serve(os.Args[2], os.Args[3])
 	case "verify":
-		err = cmdVerify(root, stages, positional(os.Args[2:]), flags["reference-tested"])
+		err = verify.CmdVerify(root, stages, positional(os.Args[2:]), flags["reference-tested"])
 	case "verify-part": // started by verify; see verify.go
-		err = cmdVerifyPart(root, stages, positional(os.Args[2:]), flags["reference-tested"])
+		err = verify.CmdVerifyPart(root, stages, positional(os.Args[2:]), flags["reference-tested"])
 	default:
-		fmt.Fprint(os.Stderr, tr(usage, usageZh))
+		fmt.Fprint(os.Stderr, i18n.Tr(usage, usageZh))
 		os.Exit(2)
 	}
 	if err != nil {
-		fail(err)
+		base.Fail(err)
 	}
-}
-
-// traced times a step of the tool when LAB_TRACE is set, to see where a
-// check's seconds go: defer traced("what")().
-func traced(what string) func() {
-	if os.Getenv("LAB_TRACE") == "" {
-		return func() {}
-	}
-	start := time.Now()
-	return func() { fmt.Fprintf(os.Stderr, "[trace] %-28s %6.2fs\n", what, time.Since(start).Seconds()) }
 }
 
 // positional are the arguments that are not flags.
@@ -229,33 +229,20 @@ func positional(args []string) []string {
 	return out
 }
 
-func fail(err error) {
-	fmt.Fprintln(os.Stderr, "lab:", err)
-	os.Exit(1)
-}
-
-func withStage(stages []stage, name string, f func(stage) error) error {
+func withStage(stages []stage.Stage, name string, f func(stage.Stage) error) error {
 	if name == "" {
-		return fmt.Errorf("%s", tr("which stage? see `lab list`", "哪一个阶段？运行 `lab list` 查看"))
+		return fmt.Errorf("%s", i18n.Tr("which stage? see `lab list`", "哪一个阶段？运行 `lab list` 查看"))
 	}
-	s, err := findStage(stages, name)
+	s, err := stage.Find(stages, name)
 	if err != nil {
 		return err
 	}
 	return f(s)
 }
 
-func repoRoot() (string, error) {
-	out, err := output("", "git", "rev-parse", "--show-toplevel")
-	if err != nil {
-		return "", fmt.Errorf(tr("not in a git clone of cronlab: %w", "当前目录不在 cronlab 的 git 克隆中：%w"), err)
-	}
-	return strings.TrimSpace(out), nil
-}
-
 // stageOfBranch reads the stage from a branch named lab/<stage>.
 func stageOfBranch() (string, error) {
-	out, err := output("", "git", "branch", "--show-current")
+	out, err := base.Output("", "git", "branch", "--show-current")
 	if err != nil {
 		return "", err
 	}
@@ -264,120 +251,4 @@ func stageOfBranch() (string, error) {
 		return "", fmt.Errorf("on branch %q, not a lab/<stage> branch: say which stage, as in `lab check 06`", branch)
 	}
 	return strings.TrimPrefix(branch, "lab/"), nil
-}
-
-// output runs a command in dir and returns what it printed.
-func output(dir, name string, args ...string) (string, error) {
-	return outputEnv(dir, nil, name, args...)
-}
-
-// outputEnv is output with env added to this process's environment.
-func outputEnv(dir string, env []string, name string, args ...string) (string, error) {
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	if len(env) > 0 {
-		cmd.Env = append(os.Environ(), env...)
-	}
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	if err != nil {
-		return out.String(), fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, lastLines(out.String(), 30))
-	}
-	return out.String(), nil
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
-}
-
-// starterTree makes the starter of stage s in a git worktree and commits it
-// there. It returns the worktree, the starter commit, and a function that
-// removes the worktree. The worktree is a new temporary directory, or at,
-// if at is set: lab verify makes every starter at the same place, because
-// Go keys what it compiled by the package's directory; there, each starter
-// compiles and vets again only the packages that differ from the last one.
-func starterTree(root string, stages []stage, s stage, at string) (dir, commit string, cleanup func(), err error) {
-	defer traced("make the starter of " + s.ID)()
-	ref, err := referenceCommit(root)
-	if err != nil {
-		return "", "", nil, err
-	}
-	if at != "" {
-		dir = at
-		_, _ = output(root, "git", "worktree", "remove", "--force", dir)
-		_ = os.RemoveAll(dir)
-		_, _ = output(root, "git", "worktree", "prune")
-	} else if dir, err = os.MkdirTemp("", "cronlab-starter-"+s.ID+"-"); err != nil {
-		return "", "", nil, err
-	}
-	cleanup = func() {
-		_, _ = output(root, "git", "worktree", "remove", "--force", dir)
-		_ = os.RemoveAll(dir)
-	}
-	if _, err = output(root, "git", "worktree", "add", "--detach", dir, ref); err != nil {
-		cleanup()
-		return "", "", nil, err
-	}
-	markersGone, err := makeStarter(dir, stubsFrom(stages, s))
-	if err != nil {
-		cleanup()
-		return "", "", nil, err
-	}
-	// What `make generate manifests` would give the attendee, from the
-	// starter's own Go types (the markers of later stages are gone). With
-	// every marker there, that is what the reference has already.
-	if markersGone {
-		regen := []string{"CONTROLLER_GEN=" + filepath.Join(root, "bin", "controller-gen"), "manifests", "generate"}
-		doneRegen := traced("make manifests generate")
-		_, err = output(dir, "make", regen...)
-		doneRegen()
-		if err != nil {
-			cleanup()
-			return "", "", nil, err
-		}
-	}
-	if _, err = output(dir, "git", "add", "-A"); err == nil {
-		err = labCommit(dir, "--allow-empty", "-m", fmt.Sprintf("lab %s starter: %s\n\nMade by `lab start %s` from the reference.\n\n%s %s", s.ID, s.Title, s.ID, referenceTrailer, ref))
-	}
-	if err != nil {
-		cleanup()
-		return "", "", nil, err
-	}
-	out, err := output(dir, "git", "rev-parse", "HEAD")
-	if err != nil {
-		cleanup()
-		return "", "", nil, err
-	}
-	return dir, strings.TrimSpace(out), cleanup, nil
-}
-
-// referenceTrailer, in a starter's commit message, names the reference
-// commit the starter was made from, so that on a lab branch the tool still
-// makes starters and solutions from the reference, not from the starter.
-const referenceTrailer = "Cronlab-Reference:"
-
-// labCommit commits in dir as the lab tool, whatever git identity (if any)
-// the attendee has set up.
-func labCommit(dir string, args ...string) error {
-	_, err := output(dir, "git", append([]string{"-c", "user.name=cronlab lab", "-c", "user.email=lab@cronlab.dev", "commit", "-q"}, args...)...)
-	return err
-}
-
-func referenceCommit(root string) (string, error) {
-	out, err := output(root, "git", "log", "--format=%B", "-n", "200", "HEAD")
-	if err != nil {
-		return "", err
-	}
-	for _, line := range strings.Split(out, "\n") {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), referenceTrailer); ok {
-			return strings.TrimSpace(rest), nil
-		}
-	}
-	head, err := output(root, "git", "rev-parse", "HEAD")
-	return strings.TrimSpace(head), err
 }

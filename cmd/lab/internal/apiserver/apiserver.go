@@ -1,0 +1,577 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package apiserver
+
+// The shared API server. Starting etcd and kube-apiserver costs seconds that
+// an attendee would pay on every `lab check`. So the first check starts one
+// pair in the background, and later checks reuse it through envtest's own
+// switch: with USE_EXISTING_CLUSTER=true and KUBECONFIG set, a test's
+// envtest.Environment connects to that server instead of starting one (stage
+// 07 explains envtest). Suites that change what is cluster-wide, such as
+// webhook configurations, still start their own.
+//
+// Tests stay independent of each other: before every check the leftovers of
+// the last one (CronJobs, Jobs, namespaces) are deleted, and one check at a
+// time holds the server. When the CRDs of the checked tree differ from those
+// the server was started for, it is started again, so no test ever runs
+// against a schema that is still being replaced. The server stops itself after
+// sharedIdle without a check; `lab stop` stops it now.
+//
+// Its bookkeeping lives in bin/lab-state/apiserver/ of the clone: the PID the
+// server wrote itself, its kubeconfig, its log, a lock and the time of the
+// last check. Nothing is ever found by a process name.
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/base"
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/util/retry"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"cronlab.dev/cronlab/test/utils"
+)
+
+// sharedIdle is how long the shared server waits for the next check before
+// it stops and frees its memory (about 300 MiB).
+const sharedIdle = 30 * time.Minute
+
+// labExecutable is the lab tool, which start runs as the server; tests
+// point it at a lab binary they built.
+var LabExecutable = os.Executable
+
+// sharedOff is the environment variable that turns the shared server off:
+// every test then starts its own, as `go test` does.
+const sharedOff = "LAB_SHARED_APISERVER"
+
+// serverState is what the server writes about itself once it is ready.
+type serverState struct {
+	Server process `json:"server"`
+	// CRDHash identifies the CRDs of the tree the server was started for.
+	CRDHash string `json:"crdHash"`
+	// Children are etcd and kube-apiserver, stopped by `lab stop` if the
+	// server itself was killed and left them behind.
+	Children []process `json:"children"`
+	Started  time.Time `json:"started"`
+}
+
+// A process is a PID and the command line it had, so that a PID the system
+// has since given to another program is never signalled.
+type process struct {
+	PID  int    `json:"pid"`
+	Args string `json:"args"`
+}
+
+// ours tells whether p is still the process that was recorded.
+func (p process) ours() bool {
+	return p.PID > 0 && p.Args != "" && alive(p.PID) && argsOf(p.PID) == p.Args
+}
+
+type Server struct {
+	dir  string // bin/lab-state/apiserver of the clone
+	root string // the clone
+}
+
+// newSharedServer is the shared server of this process's verify slot
+// (verify.go; none outside lab verify).
+func Open(root string) Server { return Of(root, base.VerifySlot) }
+
+func Of(root, slot string) Server {
+	return Server{dir: filepath.Join(base.StateDir(root), "apiserver"+slot), root: root}
+}
+
+func (s Server) path(name string) string { return filepath.Join(s.dir, name) }
+
+// ensureEnvtest installs etcd and kube-apiserver for the tests when a
+// check finds none: on a new machine that is the attendee's first check,
+// which should install what it needs rather than end on a command to type.
+func EnsureEnvtest(root string) error {
+	if _, err := utils.EnvtestAssets(root); err == nil {
+		return nil
+	}
+	fmt.Println(i18n.Tr("  the first check here installs etcd and kube-apiserver for the tests (make setup-envtest:\n"+
+		"  seconds when they are cached or downloaded, minutes when they are built from source) ...",
+		"  这里的第一次检查会为测试安装 etcd 和 kube-apiserver（make setup-envtest：\n"+
+			"  已缓存或可下载时只需几秒，需要从源码构建时要几分钟）……"))
+	cmd := exec.Command("make", "setup-envtest")
+	cmd.Dir = root
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stdout
+	if err := cmd.Run(); err != nil {
+		return base.SetupError{Err: fmt.Errorf(i18n.Tr("make setup-envtest failed (%v); its output is above, and bin/lab doctor says what this machine lacks",
+			"make setup-envtest 失败（%v）；它的输出在上面，bin/lab doctor 会告诉你这台机器缺什么"), err)}
+	}
+	if _, err := utils.EnvtestAssets(root); err != nil {
+		return base.SetupError{Err: err}
+	}
+	return nil
+}
+
+// sharedEnabled says whether checks use the shared server.
+func Enabled() bool {
+	switch strings.ToLower(os.Getenv(sharedOff)) {
+	case "0", "off", "false", "no":
+		return false
+	}
+	return true
+}
+
+// acquire makes the shared server ready for a check of the tree at treeDir:
+// one check at a time, the server running for treeDir's CRDs, the last
+// check's objects gone. It returns the environment that points the tests at
+// it, and release, which the caller must call when the check is done.
+func (s Server) Acquire(treeDir string) (env []string, release func(), err error) {
+	defer base.Traced("acquire the shared server")()
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		return nil, nil, err
+	}
+	unlock, err := lockFile(s.path("lock"), func() {
+		fmt.Println(i18n.Tr("  (another check is using the shared API server; waiting for it to finish)", "  （另一个检查正在使用共享的 API 服务器；等它结束）"))
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	fail := func(err error) ([]string, func(), error) {
+		unlock()
+		return nil, nil, base.SetupError{Err: err}
+	}
+	hash, err := crdHash(treeDir)
+	if err != nil {
+		return fail(err)
+	}
+	state, running := s.running()
+	if running && state.CRDHash != hash {
+		fmt.Println(i18n.Tr("  the CRDs changed since the shared API server started: starting it again", "  共享的 API 服务器启动之后 CRD 改变了：重新启动它"))
+		if err := s.Stop(); err != nil {
+			return fail(err)
+		}
+		running = false
+	}
+	if !running {
+		// A server that was killed may have left its etcd and kube-apiserver
+		// running: stop what it recorded before starting anew.
+		if err := s.Stop(); err != nil {
+			return fail(err)
+		}
+		if err := s.start(hash); err != nil {
+			return fail(err)
+		}
+	}
+	s.touch()
+	if err := s.clean(); err != nil {
+		return fail(fmt.Errorf(i18n.Tr("cleaning the shared API server: %w (run `bin/lab stop` and check again)", "清理共享的 API 服务器时出错：%w（运行 `bin/lab stop` 后再检查一次）"), err))
+	}
+	env = []string{"USE_EXISTING_CLUSTER=true", "KUBECONFIG=" + s.path("kubeconfig")}
+	return env, func() { s.touch(); unlock() }, nil
+}
+
+// running reads the server's state and tells whether it still answers.
+func (s Server) running() (serverState, bool) {
+	defer base.Traced("is the shared server up")()
+	state, err := s.state()
+	if err != nil || !state.Server.ours() {
+		return state, false
+	}
+	cfg, err := clientcmd.BuildConfigFromFlags("", s.path("kubeconfig"))
+	if err != nil {
+		return state, false
+	}
+	cfg.Timeout = 5 * time.Second
+	kube, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return state, false
+	}
+	_, err = kube.Discovery().RESTClient().Get().AbsPath("/readyz").DoRaw(context.Background())
+	return state, err == nil
+}
+
+func (s Server) state() (serverState, error) {
+	var state serverState
+	raw, err := os.ReadFile(s.path("server.json"))
+	if err == nil {
+		err = json.Unmarshal(raw, &state)
+	}
+	return state, err
+}
+
+// start runs `lab serve-apiserver` in a session of its own, so that it
+// outlives this check and Ctrl-C on the check does not reach it, and waits
+// until it has written its state.
+func (s Server) start(hash string) error {
+	self, err := LabExecutable()
+	if err != nil {
+		return err
+	}
+	assets, err := utils.EnvtestAssets(s.root)
+	if err != nil {
+		return err
+	}
+	_ = os.Remove(s.path("server.json"))
+	logFile, err := os.Create(s.path("log"))
+	if err != nil {
+		return err
+	}
+	defer func() { _ = logFile.Close() }()
+	cmd := exec.Command(self, "serve-apiserver", s.dir, hash)
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.Env = append(os.Environ(), "KUBEBUILDER_ASSETS="+assets)
+	cmd.SysProcAttr = detached()
+	fmt.Print(i18n.Tr("  starting a shared etcd and kube-apiserver for the checks (once: later checks reuse it) ...",
+		"  正在为检查启动共享的 etcd 和 kube-apiserver（只启动一次，之后的检查会复用）……"))
+	begin := time.Now()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); {
+		select {
+		case err := <-exited:
+			fmt.Println()
+			return fmt.Errorf(i18n.Tr("the shared API server stopped at once (%v):\n%s", "共享的 API 服务器一启动就停止了（%v）：\n%s"), err, base.LastLines(readFile(s.path("log")), 15))
+		case <-time.After(100 * time.Millisecond):
+		}
+		if state, err := s.state(); err == nil && state.Server.PID == cmd.Process.Pid {
+			fmt.Printf(i18n.Tr(" ready in %.1fs\n", " %.1f 秒后就绪\n"), time.Since(begin).Seconds())
+			return nil
+		}
+	}
+	fmt.Println()
+	return fmt.Errorf(i18n.Tr("the shared API server did not start within 2 minutes; see %s", "共享的 API 服务器在 2 分钟内没有启动；请看 %s"), s.path("log"))
+}
+
+// stop asks the server to stop (SIGTERM: it stops etcd and kube-apiserver
+// and removes its state) and waits for it. If the server is gone but left
+// its children, they are stopped by the PIDs it recorded.
+func (s Server) Stop() error {
+	state, err := s.state()
+	if err != nil {
+		return nil // never started, or already stopped
+	}
+	signalled := []process{state.Server}
+	orphans := !state.Server.ours()
+	if orphans {
+		signalled = state.Children
+	}
+	for _, p := range signalled {
+		if p.ours() {
+			terminate(p.PID)
+		}
+	}
+	all := append([]process{state.Server}, state.Children...)
+	start := time.Now()
+	for deadline := start.Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if !anyOurs(all) {
+			_ = os.Remove(s.path("server.json"))
+			return nil
+		}
+		// Without its etcd, a kube-apiserver left by a killed server may
+		// take minutes to shut down gracefully; nothing is left to save.
+		if orphans && time.Since(start) > 5*time.Second {
+			for _, p := range state.Children {
+				if p.ours() {
+					kill(p.PID)
+				}
+			}
+		}
+	}
+	return fmt.Errorf("the shared API server (PID %d) did not stop within 30s; see %s", state.Server.PID, s.path("log"))
+}
+
+func (s Server) touch() {
+	now := time.Now()
+	if err := os.Chtimes(s.path("used"), now, now); err != nil {
+		_ = os.WriteFile(s.path("used"), nil, 0o644)
+	}
+}
+
+func (s Server) idleFor() time.Duration {
+	info, err := os.Stat(s.path("used"))
+	if err != nil {
+		return 0
+	}
+	return time.Since(info.ModTime())
+}
+
+// systemNamespaces are the API server's own; every other namespace is a
+// test's.
+var systemNamespaces = map[string]bool{"default": true, "kube-system": true, "kube-public": true, "kube-node-lease": true}
+
+var cronJobs = schema.GroupVersionResource{Group: "batch.cronlab.dev", Version: "v1", Resource: "cronjobs"}
+
+// clean deletes what earlier checks left: every CronJob and Job, and every
+// namespace of a test. envtest runs no namespace controller, so a deleted
+// namespace would stay Terminating with its objects; clean empties it of
+// what controllers watch and then finalizes it itself.
+func (s Server) clean() error {
+	defer base.Traced("clean the shared server")()
+	cfg, err := clientcmd.BuildConfigFromFlags("", s.path("kubeconfig"))
+	if err != nil {
+		return err
+	}
+	cfg.QPS, cfg.Burst = -1, -1
+	kube, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	namespaces, err := kube.CoreV1().Namespaces().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	// One goroutine a namespace: each takes a few round trips, and a check
+	// leaves dozens of namespaces.
+	errs := make([]error, len(namespaces.Items))
+	var wg sync.WaitGroup
+	for i, ns := range namespaces.Items {
+		wg.Go(func() { errs[i] = cleanNamespace(ctx, kube, dyn, ns.Name) })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+func cleanNamespace(ctx context.Context, kube kubernetes.Interface, dyn dynamic.Interface, ns string) error {
+	all := metav1.ListOptions{}
+	err := dyn.Resource(cronJobs).Namespace(ns).DeleteCollection(ctx, metav1.DeleteOptions{}, all)
+	if err != nil && !apierrors.IsNotFound(err) { // NotFound: the CRD is not installed yet
+		return err
+	}
+	background := metav1.DeleteOptions{PropagationPolicy: ptr.To(metav1.DeletePropagationBackground)}
+	if err := kube.BatchV1().Jobs(ns).DeleteCollection(ctx, background, all); err != nil {
+		return err
+	}
+	if err := kube.CoreV1().Pods(ns).DeleteCollection(ctx, metav1.DeleteOptions{}, all); err != nil {
+		return err
+	}
+	if systemNamespaces[ns] {
+		return nil
+	}
+	return deleteNamespace(ctx, kube, ns)
+}
+
+// deleteNamespace deletes a namespace and removes its finalizer, as the
+// namespace controller would once the namespace is empty.
+func deleteNamespace(ctx context.Context, kube kubernetes.Interface, name string) error {
+	err := kube.CoreV1().Namespaces().Delete(ctx, name, metav1.DeleteOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		ns, err := kube.CoreV1().Namespaces().Get(ctx, name, metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		ns.Spec.Finalizers = nil
+		_, err = kube.CoreV1().Namespaces().Finalize(ctx, ns, metav1.UpdateOptions{})
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
+		return err
+	})
+}
+
+// serveAPIServer is the shared server itself (`lab serve-apiserver DIR
+// HASH`, run by start with KUBEBUILDER_ASSETS set): envtest's etcd and
+// kube-apiserver, kept until a signal or sharedIdle without a check.
+func Serve(dir, hash string) error {
+	s := Server{dir: dir}
+	env := utils.WithoutWatchCache(&envtest.Environment{UseExistingCluster: ptr.To(false)})
+	if _, err := utils.StartEnvtest(env); err != nil {
+		return err
+	}
+	defer func() {
+		_ = os.Remove(s.path("server.json"))
+		if err := env.Stop(); err != nil {
+			fmt.Println("stopping etcd and kube-apiserver:", err)
+		}
+		fmt.Println("stopped")
+	}()
+	if err := base.WriteFileAtomic(s.path("kubeconfig"), env.KubeConfig); err != nil {
+		return err
+	}
+	s.touch()
+	state := serverState{Server: processOf(os.Getpid()), CRDHash: hash, Children: childrenOf(os.Getpid()), Started: time.Now()}
+	raw, _ := json.Marshal(state)
+	if err := base.WriteFileAtomic(s.path("server.json"), raw); err != nil {
+		return err
+	}
+	fmt.Printf("serving %s; etcd and kube-apiserver: %v; idle stop after %s\n", env.Config.Host, state.Children, sharedIdle)
+
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	tick := time.NewTicker(15 * time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case sig := <-signals:
+			fmt.Println("stopping on", sig)
+			return nil
+		case <-tick.C:
+			if idle := s.idleFor(); idle > sharedIdle {
+				fmt.Printf("stopping: no check for %s\n", idle.Round(time.Second))
+				return nil
+			}
+		}
+	}
+}
+
+// crdHash identifies the CRDs that the tests of the tree at dir install,
+// and the flags the server starts with.
+func crdHash(dir string) (string, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "config", "crd", "bases", "*.yaml"))
+	if err != nil {
+		return "", err
+	}
+	sort.Strings(files)
+	h := sha256.New()
+	// How the server is started counts too: a server a lab tool of before
+	// started with other flags is replaced.
+	fmt.Fprintf(h, "flags %v\n", utils.APIServerFlags)
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s %d\n", filepath.Base(f), len(raw))
+		h.Write(raw)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// lockFile takes an exclusive lock on path, calling waiting once if another
+// process holds it, and returns the function that releases it.
+func lockFile(path string, waiting func()) (func(), error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := lock(f, false); err != nil {
+		waiting()
+		if err := lock(f, true); err != nil {
+			_ = f.Close()
+			return nil, err
+		}
+	}
+	return func() { _ = f.Close() }, nil
+}
+
+func anyOurs(ps []process) bool {
+	for _, p := range ps {
+		if p.ours() {
+			return true
+		}
+	}
+	return false
+}
+
+// processOf records pid with its command line as ps shows it.
+func processOf(pid int) process {
+	return process{PID: pid, Args: argsOf(pid)}
+}
+
+func argsOf(pid int) string {
+	out, err := exec.Command("ps", "-o", "args=", "-p", strconv.Itoa(pid)).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// childrenOf lists the processes whose parent is pid (ps -A works on Linux
+// and macOS alike).
+func childrenOf(pid int) []process {
+	out, err := exec.Command("ps", "-A", "-o", "pid=,ppid=").Output()
+	if err != nil {
+		return nil
+	}
+	var children []process
+	for _, line := range strings.Split(string(out), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) == 2 && fields[1] == strconv.Itoa(pid) {
+			// ps itself is a child too, gone by the time it is asked.
+			if child, err := strconv.Atoi(fields[0]); err == nil {
+				if p := processOf(child); p.Args != "" {
+					children = append(children, p)
+				}
+			}
+		}
+	}
+	return children
+}
+
+func readFile(path string) string {
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return ""
+	}
+	return string(raw)
+}
+
+// cmdStop is `lab stop`: stop the shared API server now.
+func CmdStop(root string) error { return StopShared(Open(root)) }
+
+func StopShared(s Server) error {
+	if _, err := s.state(); err != nil {
+		fmt.Println(i18n.Tr("No shared API server is running for this clone.", "本克隆没有正在运行的共享 API 服务器。"))
+		return nil
+	}
+	unlock, err := lockFile(s.path("lock"), func() {
+		fmt.Println(i18n.Tr("waiting for the running check to finish ...", "等待正在运行的检查结束……"))
+	})
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := s.Stop(); err != nil {
+		return err
+	}
+	fmt.Println(i18n.Tr("Stopped the shared API server.", "已停止共享的 API 服务器。"))
+	return nil
+}

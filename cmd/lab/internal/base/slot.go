@@ -1,0 +1,26 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package base
+
+import "os"
+
+// SlotEnv names a verify-part's slot: its trees and API server.
+const SlotEnv = "LAB_VERIFY_SLOT"
+
+// VerifySlot is this process's verify slot ("" outside verify's parts):
+// the suffix of the directories it must not share with another part.
+var VerifySlot = os.Getenv(SlotEnv)

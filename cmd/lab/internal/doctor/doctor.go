@@ -1,0 +1,94 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package doctor
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/base"
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+)
+
+// cmdDoctor checks the machine for what the workshop needs.
+func CmdDoctor(root string) error {
+	ok := true
+	check := func(what string, err error, fix string) {
+		if err == nil {
+			fmt.Printf("  ok    %s\n", what)
+			return
+		}
+		ok = false
+		fmt.Printf(i18n.Tr("  MISSING %s: %v\n        fix: %s\n", "  缺少  %s：%v\n        解决：%s\n"), what, err, fix)
+	}
+	for _, f := range laptopFindings(root) {
+		check(f.what, f.err, f.fix)
+	}
+	check(fmt.Sprintf(i18n.Tr("Go 1.26 or newer (%s)", "Go 1.26 或更新版本（%s）"), runtime.Version()), goVersionOK(), i18n.Tr("install Go 1.26 from https://go.dev/dl", "从 https://go.dev/dl 安装 Go 1.26"))
+	_, err := exec.LookPath("git")
+	check("git", err, i18n.Tr("install git", "安装 git"))
+
+	kubectl := checkKubectl(root)
+	check(kubectl.what, kubectl.err, kubectl.fix)
+	// Two ways to a cluster: kind (Docker and the pinned kind) or the local
+	// cluster (kwokctl in bin/). What the kind path lacks is a note, not a
+	// failure, as long as one of the two works.
+	docker, kind := checkKindPath(root)
+	for _, f := range []finding{docker, kind} {
+		if f.err == nil {
+			check(f.what, nil, "")
+		} else {
+			fmt.Printf(i18n.Tr("  note  %s: %v\n        fix: %s\n", "  注意  %s：%v\n        解决：%s\n"), f.what, f.err, f.fix)
+		}
+	}
+	_, kwokErr := os.Stat(filepath.Join(root, "bin", "kwokctl"))
+	switch {
+	case kwokErr == nil:
+		check(i18n.Tr("the local cluster tools (kwokctl in bin/)", "本地集群工具（bin/ 中的 kwokctl）"), nil, "")
+	case docker.err != nil || kind.err != nil:
+		check(i18n.Tr("a way to run a cluster", "运行集群的办法"), fmt.Errorf("%s", i18n.Tr("neither kind with a running Docker, nor kwokctl in bin/", "既没有能用的 kind 加运行中的 Docker，bin/ 中也没有 kwokctl")),
+			i18n.Tr("run `make cluster` (no Docker needed), or fix Docker and kind as the notes above say", "运行 `make cluster`（不需要 Docker），或者按上面的注意事项修好 Docker 和 kind"))
+	}
+	if kubectl.path != "" {
+		out, err := base.Output(root, kubectl.path, "--request-timeout=5s", "get", "--raw", "/readyz")
+		if err != nil {
+			err = fmt.Errorf("%s", base.LastLines(out, 1))
+		}
+		check(i18n.Tr("a reachable cluster (current kubeconfig context)", "可以连接的集群（当前 kubeconfig 上下文）"), err, i18n.Tr("start one: `make cluster` (no Docker) or `make kind-cluster`", "启动一个：`make cluster`（不需要 Docker）或 `make kind-cluster`"))
+	}
+	_, err = os.Stat(filepath.Join(root, "bin", "envtest-assets-path"))
+	check(i18n.Tr("envtest binaries (etcd, kube-apiserver)", "envtest 的二进制文件（etcd、kube-apiserver）"), err, i18n.Tr("run `make setup-envtest` (downloads, or builds them from the Go module proxy once)", "运行 `make setup-envtest`（下载它们，或者从 Go 模块代理构建一次）"))
+	if !ok {
+		return fmt.Errorf("%s", i18n.Tr("some parts are missing; fix them as shown and run `lab doctor` again", "缺少一些东西；按上面说的补上，再运行一次 `lab doctor`"))
+	}
+	fmt.Println(i18n.Tr("\nAll set.", "\n一切就绪。"))
+	return nil
+}
+
+func goVersionOK() error {
+	var major, minor int
+	if _, err := fmt.Sscanf(runtime.Version(), "go%d.%d", &major, &minor); err != nil {
+		return nil // a development build: assume it is new enough
+	}
+	if major > 1 || minor >= 26 {
+		return nil
+	}
+	return fmt.Errorf(i18n.Tr("this is %s", "这里是 %s"), runtime.Version())
+}

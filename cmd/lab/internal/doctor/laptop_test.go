@@ -1,0 +1,51 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package doctor
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestTheDoctorKnowsTheLaptop(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		got     finding
+		wantErr string // "" for ok
+		wantFix string
+	}{
+		{"a stock Mac's bash", versionFinding("bash", "3.2.57(1)-release\n", nil, `^(\d+)\.(\d+)`, 3, 2, "fix"), "", ""},
+		{"an old bash", versionFinding("bash", "3.1.17(1)-release\n", nil, `^(\d+)\.(\d+)`, 3, 2, "install bash"), "bash is 3.1", "install bash"},
+		{"a stock Mac's make", versionFinding("make", "GNU Make 3.81\nCopyright (C) 2006\n", nil, `GNU Make (\d+)\.(\d+)`, 3, 81, "fix"), "", ""},
+		{"BSD make", versionFinding("make", "usage: make [-BeikNnqrstWwX]\n", nil, `GNU Make (\d+)\.(\d+)`, 3, 81, "install GNU make"), "make says", "install GNU make"},
+		{"no make", versionFinding("make", "", errors.New("not found"), `GNU Make (\d+)\.(\d+)`, 3, 81, "xcode-select --install"), "make does not run", "xcode-select"},
+		{"Linux", platformFinding("linux", "amd64", "Linux version 6.8.0 (gcc 12)", "/home/a/cronlab"), "", ""},
+		{"a Mac", platformFinding("darwin", "arm64", "", "/Users/a/cronlab"), "", ""},
+		{"WSL2, clone in the Linux home", platformFinding("linux", "amd64", "Linux version 5.15.153.1-microsoft-standard-WSL2", "/home/a/cronlab"), "", ""},
+		{"WSL2, clone on C:", platformFinding("linux", "amd64", "Linux version 5.15.153.1-microsoft-standard-WSL2", "/mnt/c/Users/a/cronlab"),
+			"on the Windows file system", "cd ~ && git clone"},
+		{"room", diskFinding("/home/a/.cache/go-build", 50<<30, nil, false), "", ""},
+		{"no room", diskFinding("/home/a/.cache/go-build", 3<<30, nil, false), "has 3.0 GiB free", "GOCACHE"},
+		{"built already", diskFinding("/home/a/.cache/go-build", 1<<30, nil, true), "", ""},
+	} {
+		expectFinding(t, c.name, c.got, c.wantErr, c.wantFix)
+	}
+	if got := platformFinding("linux", "amd64", "Linux version 5.15.153.1-microsoft-standard-WSL2", "/home/a/cronlab"); !strings.Contains(got.what, "WSL2") {
+		t.Errorf("WSL2 is not named: %q", got.what)
+	}
+}

@@ -1,0 +1,254 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package functions
+
+// A result per function. An attendee writes functions, not specs: "observeJobs
+// passes, Reconcile does not" says where to look. Which specs check which
+// function is written down beside the stage, in stage.yaml:
+//
+//	functions:
+//	- {name: observeJobs, specs: ["moves finished Jobs out of active", ...]}
+//
+// Each entry of specs is part of a spec's name (or a Go test's), or
+// BeforeSuite for a suite's setup. The table is kept honest by tests: every
+// function of the stage's regions has a row, and each name is in the stage's
+// tests (TestEveryFunctionOfAStageHasItsSpecs); each row names specs that the
+// reference runs (lab verify).
+
+import (
+	"fmt"
+	"strings"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/gosrc"
+	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+	"cronlab.dev/cronlab/cmd/lab/internal/stage"
+)
+
+// functionResult is what a check says of one function.
+type Result struct {
+	Name   string `json:"name"`
+	Status string `json:"status"` // passed, failed, waiting, does not compile, not run
+	// Passed and Ran count its specs that ran; a spec checks several
+	// functions when it drives the whole Reconciler.
+	Passed int `json:"passed"`
+	Ran    int `json:"ran"`
+	// Failing are its specs that failed; CompileError the compiler's first
+	// message about it.
+	Failing      []string `json:"failing,omitempty"`
+	CompileError string   `json:"compileError,omitempty"`
+	// WaitingFor are the functions that do not compile and that it calls:
+	// its specs ran with their stubs, so its failures may be theirs.
+	WaitingFor []string `json:"waitingFor,omitempty"`
+	// setupFailed: a suite's setup failed, so some specs did not run.
+	setupFailed bool
+}
+
+// functionResults folds a check's results, of the tree in dir, into one
+// result per function of the stage's table, in the table's order.
+func Verdicts(s stage.Stage, dir string, rs []gotest.Results) []Result {
+	var out []Result
+	for _, f := range s.Functions {
+		fr := Result{Name: f.Name}
+		setupFailed := false
+		for _, r := range rs {
+			// Compiler messages: those of the functions stubbed for the rest
+			// of the check, or, when the rest could not be checked, all.
+			placed := r.Stubbed
+			if len(placed) == 0 {
+				for _, e := range r.BuildErrors {
+					placed = append(placed, gotest.PlaceCompileError(dir, e))
+				}
+			}
+			for _, c := range placed {
+				if c.Function == f.Name {
+					if fr.CompileError == "" {
+						fr.CompileError = fmt.Sprintf("%s:%d: %s", c.File, c.Line, c.Message)
+					}
+				}
+			}
+			// A suite whose specs ran has passed its setup: one spec for
+			// the function that the setup checks (BeforeSuite).
+			if r.Ginkgo && len(r.Outcomes) > 0 && f.Checks("BeforeSuite") {
+				fr.Ran++
+				fr.Passed++
+			}
+			for _, o := range r.Outcomes {
+				if !f.Checks(o.Name) {
+					continue
+				}
+				fr.Ran++
+				if o.Status == "passed" {
+					fr.Passed++
+				} else {
+					fr.Failing = append(fr.Failing, o.Name)
+				}
+			}
+			// A package that does not compile ran nothing.
+			if len(r.BuildErrors) > 0 && len(r.Stubbed) == 0 {
+				setupFailed = true
+			}
+			// A failure that is no spec is a suite's node: a failed setup
+			// (BeforeSuite) means specs did not run, so no function has
+			// passed; a failed teardown (AfterSuite) after specs ran says
+			// nothing about them. The function a node is listed for failed.
+			for _, fail := range r.Failures {
+				// (A Go subtest has no outcome of its own either.)
+				if gotest.HasOutcome(r.Outcomes, fail.Name) || strings.Contains(fail.Name, "/") {
+					continue
+				}
+				if strings.HasSuffix(fail.Name, "BeforeSuite") || len(r.Outcomes) == 0 {
+					setupFailed = true
+				}
+				if f.Checks(fail.Name) {
+					fr.Failing = append(fr.Failing, fail.Name)
+				}
+			}
+		}
+		fr.setupFailed = setupFailed
+		switch {
+		case fr.CompileError != "":
+			fr.Status = "does not compile"
+		case len(fr.Failing) > 0:
+			fr.Status = "failed"
+		case fr.Ran == 0 || setupFailed:
+			fr.Status = "not run"
+		default:
+			fr.Status = "passed"
+		}
+		out = append(out, fr)
+	}
+	waitForFailingCallees(out, rs)
+	return out
+}
+
+// waitForFailingCallees marks as waiting a failed function that calls,
+// directly or through others, a function of the table that does not
+// compile (its specs ran with its stub) or fails its own specs, and which
+// waits for none itself: the caller's specs run the callee's code, so the
+// caller's failure may be the callee's (a JobFinished that calls a running
+// Job finished makes a correct Reconcile fail). The callee is the one to
+// fix first.
+func waitForFailingCallees(frs []Result, rs []gotest.Results) {
+	calls := map[string][]string{}
+	for _, r := range rs {
+		for fn, callees := range r.Calls {
+			calls[fn] = append(calls[fn], callees...)
+		}
+	}
+	failing := map[string]bool{}
+	for _, fr := range frs {
+		failing[fr.Name] = fr.Status == "failed" || fr.Status == "does not compile"
+	}
+	reachesFailing := gosrc.Reached(calls, func(fn string) bool { return failing[fn] })
+	waits := gosrc.Reached(calls, func(fn string) bool { return failing[fn] && len(reachesFailing[fn]) == 0 })
+	for i, fr := range frs {
+		if fr.Status == "failed" && len(waits[fr.Name]) > 0 {
+			frs[i].Status, frs[i].WaitingFor = "waiting", waits[fr.Name]
+		}
+	}
+}
+
+// showFunctions prints the result per function under a check's packages,
+// and how many failing specs check none of them (the stage's given code, or
+// the stage as a whole), so that "every function ok" never stands beside a
+// failure unexplained.
+func ShowFunctions(s stage.Stage, rs []gotest.Results) {
+	frs := Verdicts(s, ".", rs)
+	if len(frs) == 0 || len(rs) == 0 {
+		return
+	}
+	width := 0
+	for _, fr := range frs {
+		width = max(width, len(fr.Name))
+	}
+	fmt.Println(i18n.Tr("\n  Your functions:", "\n  你的函数："))
+	broken := map[string]bool{}
+	for _, fr := range frs {
+		broken[fr.Name] = fr.Status == "does not compile"
+	}
+	why := false
+	for _, fr := range frs {
+		var mark, detail string
+		switch fr.Status {
+		case "passed":
+			mark, detail = "ok  ", fmt.Sprintf(i18n.Tr("%d of %d specs pass", "%d / %d 个测试用例通过"), fr.Passed, fr.Ran)
+		case "failed":
+			mark, detail = "FAIL", fmt.Sprintf(i18n.Tr("%d of %d specs pass", "%d / %d 个测试用例通过"), fr.Passed, fr.Ran)
+			if fr.Ran == 0 {
+				detail = fmt.Sprintf(i18n.Tr("the suite's setup fails on it (%s)", "测试套件的准备步骤在它这里失败（%s）"), strings.Join(fr.Failing, ", "))
+			}
+		case "waiting":
+			mark, detail = "wait", fmt.Sprintf(i18n.Tr("%d of %d specs pass, but it calls %s, which fails its own specs: fix that first",
+				"%d / %d 个测试用例通过，但它调用的 %s 自己的测试用例就没有通过：先修好那里"),
+				fr.Passed, fr.Ran, JoinNames(fr.WaitingFor))
+			if broken[fr.WaitingFor[0]] {
+				detail = fmt.Sprintf(i18n.Tr("%d of %d specs pass, but it calls %s, which does not compile and ran as a stub: fix that first",
+					"%d / %d 个测试用例通过，但它调用的 %s 无法编译，检查时运行的是桩：先修好那里"),
+					fr.Passed, fr.Ran, JoinNames(fr.WaitingFor))
+			}
+		case "does not compile":
+			first, _, _ := strings.Cut(fr.CompileError, "\n")
+			mark, detail = "FAIL", i18n.Tr("does not compile: ", "无法编译：")+first
+		default:
+			mark, detail = "  - ", i18n.Tr("not checked: none of its specs ran", "没有检查：它的测试用例都没有运行")
+			if fr.Ran > 0 {
+				detail = fmt.Sprintf(i18n.Tr("%d of %d specs that ran pass; the others did not run", "运行了的测试用例 %d / %d 通过；其余没有运行"), fr.Passed, fr.Ran)
+			}
+			why = why || fr.setupFailed
+		}
+		fmt.Printf("    %s  %-*s  %s\n", mark, width, fr.Name, detail)
+	}
+	if why {
+		fmt.Println(i18n.Tr("    (specs did not run because a package does not compile, or a suite's setup failed: see above)",
+			"    （有测试用例没有运行，因为某个包无法编译，或者测试套件的准备步骤失败了：见上文）"))
+	}
+	if n := len(unclaimed(s, rs, "failed")); n > 0 {
+		fmt.Printf(i18n.Tr("    and %d failing spec(s) above that check the stage as a whole, not one of these functions\n",
+			"    另有上文 %d 个未通过的测试用例检查的是整个阶段，而不是其中某个函数\n"), n)
+	}
+}
+
+// joinNames writes "a", "a and b", "a, b and c".
+func JoinNames(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], i18n.Tr(", ", "、")) + i18n.Tr(" and ", " 和 ") + names[len(names)-1]
+}
+
+// unclaimed lists the specs with the given status ("failed") that no row
+// of the table claims: a stage may have specs about it as a whole (stage 12
+// shows coalescing beside the function it asks for).
+func unclaimed(s stage.Stage, rs []gotest.Results, status string) []string {
+	var out []string
+	for _, r := range rs {
+		for _, o := range r.Outcomes {
+			if o.Status != status {
+				continue
+			}
+			claimed := false
+			for _, f := range s.Functions {
+				claimed = claimed || f.Checks(o.Name)
+			}
+			if !claimed {
+				out = append(out, o.Name)
+			}
+		}
+	}
+	return out
+}

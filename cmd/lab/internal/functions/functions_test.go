@@ -1,0 +1,99 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package functions
+
+import (
+	"reflect"
+	"testing"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
+	"cronlab.dev/cronlab/cmd/lab/internal/stage"
+)
+
+func TestAResultPerFunction(t *testing.T) {
+	s := stage.Stage{Functions: []stage.Function{
+		{Name: "JobFinished", Specs: []string{"TestJobFinished", "tells finished Jobs"}},
+		{Name: "CronJobReconciler.observeJobs", Specs: []string{"moves finished Jobs out of active"}},
+		{Name: "CronJobReconciler.Reconcile", Specs: []string{"writes what it observed"}},
+		{Name: "IndexJobsByOwner", Specs: []string{"BeforeSuite", "through the field index"}},
+		{Name: "pruneHistory", Specs: []string{"deletes the oldest"}},
+	}}
+	status := func(rs ...gotest.Results) map[string]string {
+		got := map[string]string{}
+		for _, fr := range Verdicts(s, ".", rs) {
+			got[fr.Name] = fr.Status
+		}
+		return got
+	}
+
+	ran := gotest.Results{Ginkgo: true, Failures: []gotest.Failure{{Name: "Stage 04 › moves finished Jobs out of active and keeps the newest"}, {Name: "TestJobFinished/a_subtest"}}, Outcomes: []gotest.Outcome{
+		{Name: "TestJobFinished", Status: "passed"},
+		{Name: "Stage 04 › tells finished Jobs from running ones", Status: "passed"},
+		{Name: "Stage 04 › moves finished Jobs out of active and keeps the newest", Status: "failed"},
+		{Name: "Stage 04 › writes what it observed to the status", Status: "passed"},
+		{Name: "Stage 04 › lists the Jobs through the field index", Status: "passed"},
+	}}
+	want := map[string]string{"JobFinished": "passed", "CronJobReconciler.observeJobs": "failed",
+		"CronJobReconciler.Reconcile": "passed", "IndexJobsByOwner": "passed", "pruneHistory": "not run"}
+	if got := status(ran); !reflect.DeepEqual(got, want) {
+		t.Errorf("specs ran:\n got %v\nwant %v", got, want)
+	}
+	if frs := Verdicts(s, ".", []gotest.Results{ran}); frs[0].Passed != 2 || frs[0].Ran != 2 || len(frs[1].Failing) != 1 {
+		t.Errorf("counts: %+v", frs[:2])
+	}
+	// The suite's specs ran, so its setup passed: a spec of IndexJobsByOwner.
+	if fr := Verdicts(s, ".", []gotest.Results{ran})[3]; fr.Ran != 2 || fr.Passed != 2 {
+		t.Errorf("a setup that passed counts for the function it checks: %+v", fr)
+	}
+
+	// The suite's setup fails on a stub: the function it names failed, the
+	// others are not checked, even one whose unit test of another package passed.
+	setup := gotest.Results{Failures: []gotest.Failure{{Name: "BeforeSuite", Message: "TODO(lab 04)"}}}
+	unit := gotest.Results{Outcomes: []gotest.Outcome{{Name: "TestJobFinished", Status: "passed"}}}
+	want = map[string]string{"JobFinished": "not run", "CronJobReconciler.observeJobs": "not run",
+		"CronJobReconciler.Reconcile": "not run", "IndexJobsByOwner": "failed", "pruneHistory": "not run"}
+	if got := status(setup, unit); !reflect.DeepEqual(got, want) {
+		t.Errorf("setup failed:\n got %v\nwant %v", got, want)
+	}
+
+	// A teardown that fails after the specs ran (AfterSuite) leaves the
+	// functions' results as they were.
+	teardown := ran
+	teardown.Failures = append(append([]gotest.Failure{}, ran.Failures...), gotest.Failure{Name: "AfterSuite", Message: "etcd did not stop"})
+	if got := status(teardown); got["CronJobReconciler.Reconcile"] != "passed" || got["JobFinished"] != "passed" {
+		t.Errorf("an AfterSuite failure: %v", got)
+	}
+
+	// A function that does not compile was stubbed for the rest: it says so,
+	// whatever its stubbed specs did.
+	stubbed := ran
+	stubbed.Stubbed = []gotest.CompileError{{File: "internal/controller/status.go", Line: 60, Function: "CronJobReconciler.observeJobs", Message: "undefined: x"}}
+	frs := Verdicts(s, ".", []gotest.Results{stubbed})
+	if frs[1].Status != "does not compile" || frs[1].CompileError != "internal/controller/status.go:60: undefined: x" {
+		t.Errorf("stubbed: %+v", frs[1])
+	}
+	if frs[2].Status != "passed" {
+		t.Errorf("a function beside the one that does not compile: %+v", frs[2])
+	}
+}
+
+func TestAGoTestNamesItsSpacesAsUnderscores(t *testing.T) {
+	f := stage.Function{Specs: []string{"complete job"}}
+	if !f.Checks("TestJobFinished/complete_job") || f.Checks("TestJobFinished/failed") {
+		t.Error("a part with spaces must match a Go subtest's underscores, and only that")
+	}
+}

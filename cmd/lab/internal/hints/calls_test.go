@@ -1,0 +1,181 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package hints
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/functions"
+	"cronlab.dev/cronlab/cmd/lab/internal/gosrc"
+	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
+	"cronlab.dev/cronlab/cmd/lab/internal/stage"
+)
+
+// Stage 05's shape: JobName in one package, the Reconciler's methods that
+// use it in another; createJob reaches JobName only through buildJob.
+var callFiles = map[string]string{
+	"internal/runs/runs.go": `package runs
+func JobName(name string, minute int64) string { return name + string(rune(minute/undefinedHere)) }
+`,
+	"internal/controller/jobs.go": `package controller
+import "example/internal/runs"
+type CronJobReconciler struct{}
+func (r *CronJobReconciler) buildJob() string { return runs.JobName("report", 1) }
+func (r *CronJobReconciler) createJob() string { return r.buildJob() }
+func (r *CronJobReconciler) deleteJob() {}
+func unrelated() { deleteJob := 1; _ = deleteJob }
+`,
+}
+
+func writeFiles(t *testing.T, files map[string]string) (string, map[string]bool) {
+	t.Helper()
+	dir := t.TempDir()
+	owned := map[string]bool{}
+	for path, src := range files {
+		full := filepath.Join(dir, filepath.FromSlash(path))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		owned[path] = true
+	}
+	return dir, owned
+}
+
+func TestWhoWaitsForAFunctionThatDoesNotCompile(t *testing.T) {
+	dir, owned := writeFiles(t, callFiles)
+	graph := gosrc.CallGraph(dir, owned)
+	if got := graph["CronJobReconciler.createJob"]; !reflect.DeepEqual(got, []string{"CronJobReconciler.buildJob"}) {
+		t.Errorf("createJob calls %v, want buildJob", got)
+	}
+	broken := func(fn string) bool { return fn == "JobName" }
+	want := map[string][]string{
+		"CronJobReconciler.buildJob":  {"JobName"}, // directly, through the package's name
+		"CronJobReconciler.createJob": {"JobName"}, // through buildJob
+		// deleteJob calls nothing broken; unrelated names a variable
+		// deleteJob, which is no call of a broken function either.
+	}
+	if got := gosrc.Reached(graph, broken); !reflect.DeepEqual(got, want) {
+		t.Errorf("waiting:\n got %v\nwant %v", got, want)
+	}
+
+	// An unused import, dropped for the rest of the check, is no function
+	// to wait for: a caller that fails beside it has failed.
+	s := stage.Stage{ID: "05", Functions: []stage.Function{{Name: "CronJobReconciler.buildJob", Specs: []string{"builds the Job"}}}}
+	r := gotest.Results{
+		Outcomes: []gotest.Outcome{{Name: "builds the Job", Status: "failed"}},
+		Failures: []gotest.Failure{{Name: "builds the Job"}},
+		Stubbed:  []gotest.CompileError{{File: "internal/controller/jobs.go", Line: 3, Function: gotest.UnusedImportName}},
+		Calls:    graph,
+	}
+	if got := functions.Verdicts(s, ".", []gotest.Results{r}); got[0].Status != "failed" {
+		t.Errorf("an unused import is no function to wait for: %+v", got[0])
+	}
+}
+
+// A function whose specs failed while a function it calls ran as a stub is
+// reported as waiting, not failed; one whose specs pass all the same has
+// passed; and the check's hint is the function that does not compile.
+func TestAFunctionThatCallsAStubWaitsForIt(t *testing.T) {
+	s := stage.Stage{ID: "05", Functions: []stage.Function{
+		{Name: "JobName", Specs: []string{"TestJobName"}},
+		{Name: "CronJobReconciler.buildJob", Specs: []string{"builds the Job"}},
+		{Name: "CronJobReconciler.createJob", Specs: []string{"creates the Job"}},
+		{Name: "CronJobReconciler.deleteJob", Specs: []string{"deletes"}},
+	}, Hints: []stage.Hint{{ID: "05-adopt", When: "AlreadyExists", En: "adopt it"}, {ID: "05-1", En: "a nudge"}}}
+	r := gotest.Results{
+		Outcomes: []gotest.Outcome{{Name: "TestJobName", Status: "failed"}, {Name: "builds the Job", Status: "failed"}, {Name: "creates the Job", Status: "passed"}, {Name: "deletes", Status: "passed"}},
+		Failures: []gotest.Failure{{Name: "TestJobName"}, {Name: "builds the Job", Message: "Job.batch \"\" is invalid; AlreadyExists"}},
+		Stubbed:  []gotest.CompileError{{File: "internal/runs/runs.go", Line: 78, Function: "JobName", Message: "undefined: minute"}},
+		Calls: map[string][]string{
+			"CronJobReconciler.buildJob":  {"JobName"},
+			"CronJobReconciler.createJob": {"CronJobReconciler.buildJob"},
+		},
+	}
+	got := map[string]string{}
+	for _, fr := range functions.Verdicts(s, ".", []gotest.Results{r}) {
+		got[fr.Name] = fr.Status
+	}
+	want := map[string]string{"JobName": "does not compile", "CronJobReconciler.buildJob": "waiting",
+		"CronJobReconciler.createJob": "passed", "CronJobReconciler.deleteJob": "passed"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("statuses:\n got %v\nwant %v", got, want)
+	}
+	if h := ForCheck(s, []gotest.Results{r}); !strings.HasPrefix(h.Text(), "JobName does not compile (internal/runs/runs.go:78)") {
+		t.Errorf("the hint sends the attendee elsewhere: %q", h.Text())
+	}
+}
+
+// Stage 04's shape: Reconcile calls observeJobs, which calls JobFinished. A
+// JobFinished that calls a running Job finished fails its own test, and
+// makes the specs of the two correct callers fail too: they wait for it,
+// and the hint is JobFinished's, not Reconcile's.
+func TestAFunctionThatCallsAFailingOneWaitsForIt(t *testing.T) {
+	s := stage.Stage{ID: "04", Functions: []stage.Function{
+		{Name: "JobFinished", Specs: []string{"TestJobFinished"}},
+		{Name: "CronJobReconciler.observeJobs", Specs: []string{"moves finished Jobs out of active"}},
+		{Name: "CronJobReconciler.Reconcile", Specs: []string{"writes what it observed"}},
+		{Name: "IndexJobsByOwner", Specs: []string{"through the field index"}},
+	}, Hints: []stage.Hint{
+		{ID: "04.1", When: "writes the status", En: "return the first error only after the status is written"},
+		{ID: "04.2", En: "a nudge"},
+	}}
+	r := gotest.Results{
+		Outcomes: []gotest.Outcome{{Name: "TestJobFinished", Status: "failed"}, {Name: "moves finished Jobs out of active", Status: "failed"},
+			{Name: "writes what it observed", Status: "failed"}, {Name: "through the field index", Status: "passed"}},
+		Failures: []gotest.Failure{{Name: "TestJobFinished", Message: "running Job: got finished"},
+			{Name: "moves finished Jobs out of active"}, {Name: "writes what it observed", Message: "step 6 writes the status"}},
+		Calls: map[string][]string{
+			"CronJobReconciler.Reconcile":   {"CronJobReconciler.observeJobs"},
+			"CronJobReconciler.observeJobs": {"JobFinished"},
+		},
+	}
+	got := map[string]string{}
+	for _, fr := range functions.Verdicts(s, ".", []gotest.Results{r}) {
+		got[fr.Name] = fr.Status
+		if fr.Status == "waiting" && !reflect.DeepEqual(fr.WaitingFor, []string{"JobFinished"}) {
+			t.Errorf("%s waits for %v, want JobFinished (the root, not observeJobs)", fr.Name, fr.WaitingFor)
+		}
+	}
+	want := map[string]string{"JobFinished": "failed", "CronJobReconciler.observeJobs": "waiting",
+		"CronJobReconciler.Reconcile": "waiting", "IndexJobsByOwner": "passed"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("statuses:\n got %v\nwant %v", got, want)
+	}
+	h := ForCheck(s, []gotest.Results{r})
+	if !strings.HasPrefix(h.Text(), "JobFinished fails its own specs: fix it first.") {
+		t.Errorf("the hint sends the attendee to a caller: %q", h.Text())
+	}
+
+	// JobFinished right: Reconcile's own failure is its own, and its hint.
+	r.Outcomes[0], r.Outcomes[1] = gotest.Outcome{Name: "TestJobFinished", Status: "passed"}, gotest.Outcome{Name: "moves finished Jobs out of active", Status: "passed"}
+	r.Failures = r.Failures[2:]
+	for _, fr := range functions.Verdicts(s, ".", []gotest.Results{r}) {
+		if fr.Name == "CronJobReconciler.Reconcile" && fr.Status != "failed" {
+			t.Errorf("Reconcile alone failing: %s", fr.Status)
+		}
+	}
+	if h := ForCheck(s, []gotest.Results{r}); h.ID != "04.1" {
+		t.Errorf("hint %q, want Reconcile's own (04.1)", h.ID)
+	}
+}

@@ -1,0 +1,210 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package hints
+
+// Hints, from each stage's stage.yaml, in two kinds. General hints come in
+// levels, in order: a nudge, where to look (the API, the docs), a small
+// snippet; `lab hint` shows the next level each time it is asked, and `lab
+// status` counts how many were shown (never as a grade). A hint with `when`
+// is tied to a failure: it comes first when a failing test's or spec's name
+// or message contains that text, so that the failure is explained in the
+// operator's terms. Every hint has an id, "06.2" (stage, position), which
+// `lab check --json` names.
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/functions"
+	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+	"cronlab.dev/cronlab/cmd/lab/internal/progress"
+	"cronlab.dev/cronlab/cmd/lab/internal/stage"
+)
+
+// hintFor is the hint for a failure: the first tied to it, else the first
+// level.
+func For(s stage.Stage, f gotest.Failure) stage.Hint {
+	for _, h := range s.Hints {
+		if h.When != "" && (strings.Contains(f.Name, h.When) || strings.Contains(f.Message, h.When) || strings.Contains(f.Panic, h.When)) {
+			return h
+		}
+	}
+	if levels := s.Levels(); len(levels) > 0 {
+		return levels[0]
+	}
+	return stage.Hint{}
+}
+
+// tiedHints are the ids of the hints tied to any of the failures, in the
+// order of stage.yaml.
+func Tied(s stage.Stage, rs []gotest.Results) []string {
+	var ids []string
+	for _, h := range s.Hints {
+		if h.When == "" {
+			continue
+		}
+	match:
+		for _, r := range rs {
+			for _, f := range r.Failures {
+				if For(s, f).ID == h.ID {
+					ids = append(ids, h.ID)
+					break match
+				}
+			}
+		}
+	}
+	return ids
+}
+
+// nextHint is what `lab hint` shows: a hint tied to the last check's
+// failures that was not shown yet, else the next level; ok is false when
+// every hint was shown.
+func NextHint(s stage.Stage, last progress.StageResult) (h stage.Hint, ok bool) {
+	shown := map[string]bool{}
+	for _, id := range last.HintsShown {
+		shown[id] = true
+	}
+	for _, id := range last.Failing {
+		for _, c := range s.Hints {
+			if c.ID == id && !shown[id] {
+				return c, true
+			}
+		}
+	}
+	for _, c := range s.Levels() {
+		if !shown[c.ID] {
+			return c, true
+		}
+	}
+	return stage.Hint{}, false
+}
+
+// cmdHint shows the next hint of stage s and remembers that it was shown.
+func CmdHint(root string, s stage.Stage) error {
+	p := progress.Read(root)
+	r := p.Stages[s.ID]
+	h, ok := NextHint(s, r)
+	if !ok {
+		general := len(s.Levels())
+		fmt.Printf(i18n.Tr("Stage %s: you have seen every hint: the %d levels, and %d for failures of your checks. Read %s, or ask the instructor.\n",
+			"第 %s 阶段：所有提示你都看过了：%d 级通用提示，以及 %d 条针对你检查失败的提示。请读 %s，或者问讲师。\n"),
+			s.ID, general, len(r.HintsShown)-shownLevels(s, r), s.ReadmeIn(root))
+		// The failure of the last check is still there: its hint again.
+		for _, id := range r.Failing {
+			for _, again := range s.Hints {
+				if again.ID == id {
+					fmt.Printf(i18n.Tr("\nThe hint for the failure of your last check, again (%s):\n\n%s\n", "\n针对你上次检查失败的提示，再看一遍（%s）：\n\n%s\n"),
+						again.ID, i18n.Indent(i18n.Wrap(again.Text(), 96), "  "))
+					return nil
+				}
+			}
+		}
+		return nil
+	}
+	level := ""
+	for i, l := range s.Levels() {
+		if l.ID == h.ID {
+			level = fmt.Sprintf(i18n.Tr(" (level %d of %d)", "（第 %d 级，共 %d 级）"), i+1, len(s.Levels()))
+		}
+	}
+	if h.When != "" {
+		level = i18n.Tr(" (for the failure of your last check)", "（针对你上次检查的失败）")
+	}
+	fmt.Printf(i18n.Tr("Stage %s, hint %s%s:\n\n%s\n", "第 %s 阶段，提示 %s%s：\n\n%s\n"), s.ID, h.ID, level, i18n.Indent(i18n.Wrap(h.Text(), 96), "  "))
+	r.HintsShown = append(r.HintsShown, h.ID)
+	p.Stages[s.ID] = r
+	if _, ok := NextHint(s, r); ok {
+		fmt.Printf(i18n.Tr("\nAnother hint: bin/lab hint %s (in bin/lab watch: h and Enter)\n", "\n下一条提示：bin/lab hint %s（在 bin/lab watch 中：按 h 再按回车）\n"), s.ID)
+	}
+	return p.Save(root)
+}
+
+// shownLevels is how many of the stage's general hints r has seen.
+func shownLevels(s stage.Stage, r progress.StageResult) int {
+	n := 0
+	for _, l := range s.Levels() {
+		if slices.Contains(r.HintsShown, l.ID) {
+			n++
+		}
+	}
+	return n
+}
+
+// hintForCheck is the hint that a failed check prints: the first tied to
+// one of its failures (a failure explained in the operator's terms beats a
+// general nudge), else the stage's first level.
+func ForCheck(s stage.Stage, rs []gotest.Results) stage.Hint {
+	// The functions that others wait for (functions.go) come first: the
+	// failures of their callers may be theirs, and a hint tied to one of
+	// those would send the attendee to code that is right. A function that
+	// does not compile is named; one that fails its own specs gets the hint
+	// of its own failure, else one that names it.
+	var waited, waiting []string
+	for _, fr := range functions.Verdicts(s, ".", rs) {
+		if fr.Status == "waiting" {
+			waiting = append(waiting, fr.Name)
+			for _, w := range fr.WaitingFor {
+				if !slices.Contains(waited, w) {
+					waited = append(waited, w)
+				}
+			}
+		}
+	}
+	for _, r := range rs {
+		for _, c := range r.Stubbed {
+			if slices.Contains(waited, c.Function) {
+				return stage.Hint{
+					En: fmt.Sprintf("%s does not compile (%s:%d). Fix that first: the functions that call it ran with its stub, so their failures may not be theirs.",
+						c.Function, c.File, c.Line),
+					Zh: fmt.Sprintf("%s 无法编译（%s:%d）。先修好它：调用它的函数在检查时用的是它的桩，它们的失败未必是它们自己的问题。",
+						c.Function, c.File, c.Line)}
+			}
+		}
+	}
+	for _, name := range waited {
+		for _, f := range s.Functions {
+			if f.Name != name {
+				continue
+			}
+			for _, r := range rs {
+				for _, fail := range r.Failures {
+					if h := For(s, fail); h.When != "" && f.Checks(fail.Name) {
+						return h
+					}
+				}
+			}
+		}
+	}
+	if len(waited) > 0 {
+		return stage.Hint{
+			En: fmt.Sprintf("%s fails its own specs: fix it first. %s calls it, so those failures may be its.", functions.JoinNames(waited), functions.JoinNames(waiting)),
+			Zh: fmt.Sprintf("%s 自己的测试用例没有通过：先修好它。%s 调用了它，所以它们的失败可能源自它。", functions.JoinNames(waited), functions.JoinNames(waiting))}
+	}
+	for _, r := range rs {
+		for _, f := range r.Failures {
+			if h := For(s, f); h.When != "" {
+				return h
+			}
+		}
+	}
+	if levels := s.Levels(); len(levels) > 0 {
+		return levels[0]
+	}
+	return stage.Hint{}
+}

@@ -1,0 +1,158 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package hints
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/base"
+	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
+	"cronlab.dev/cronlab/cmd/lab/internal/labtest"
+	"cronlab.dev/cronlab/cmd/lab/internal/progress"
+	"cronlab.dev/cronlab/cmd/lab/internal/stage"
+)
+
+func TestAFailureGetsTheHintTiedToItAndOtherwiseTheFirstLevel(t *testing.T) {
+	s := labtest.StageWithHints()
+	for _, c := range []struct {
+		f    gotest.Failure
+		want string
+	}{
+		{gotest.Failure{Name: "records the warning once per problem and generation"}, "06.2"},
+		{gotest.Failure{Name: "creates the Job", Message: `jobs.batch "x" already exists: AlreadyExists`}, "06.4"},
+		{gotest.Failure{Name: "creates the Job", Panic: "AlreadyExists"}, "06.4"},
+		{gotest.Failure{Name: "something else"}, "06.1"},
+	} {
+		if got := For(s, c.f).ID; got != c.want {
+			t.Errorf("%+v: hint %s, want %s", c.f, got, c.want)
+		}
+	}
+}
+
+func TestLabHintShowsTheFailuresHintsFirstThenTheLevelsInOrder(t *testing.T) {
+	s := labtest.StageWithHints()
+	rs := []gotest.Results{{Failures: []gotest.Failure{{Name: "x", Message: "AlreadyExists"}}}}
+	last := progress.StageResult{Failing: Tied(s, rs)}
+	if !reflect.DeepEqual(last.Failing, []string{"06.4"}) {
+		t.Fatalf("tied hints of the failures: %v", last.Failing)
+	}
+	var order []string
+	for {
+		h, ok := NextHint(s, last)
+		if !ok {
+			break
+		}
+		order = append(order, h.ID)
+		last.HintsShown = append(last.HintsShown, h.ID)
+	}
+	if want := []string{"06.4", "06.1", "06.3", "06.5"}; !reflect.DeepEqual(order, want) {
+		t.Errorf("hints in the order %v, want %v (06.2 is tied to a failure that did not happen)", order, want)
+	}
+}
+
+// The progress file survives a new check (the hints shown are kept) and an
+// upgrade of the tool (a file of version 1, without hints, still reads).
+func TestTheProgressFileKeepsHintsAcrossChecksAndReadsAnOlderFile(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(base.StateDir(root), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	v1 := `{"stages": {"04": {"passed": true, "specs": 12, "failed": 0, "at": "2026-11-20T10:00:00Z", "branch": "lab/04"}}}`
+	if err := os.WriteFile(progress.Path(root), []byte(v1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := progress.Read(root)
+	if r := p.Stages["04"]; !r.Passed || r.Specs != 12 || !r.At.Equal(time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)) {
+		t.Fatalf("the version 1 file reads as %+v", r)
+	}
+	s := labtest.StageWithHints()
+	p.Stages["06"] = progress.StageResult{HintsShown: []string{"06.1"}}
+	rs := []gotest.Results{{Failed: 1, Failures: []gotest.Failure{{Name: "once per problem"}}}}
+	p.Record(s, rs, os.ErrInvalid, Tied(s, rs))
+	if err := p.Save(root); err != nil {
+		t.Fatal(err)
+	}
+	again := progress.Read(root)
+	if again.Version != progress.FileVersion {
+		t.Errorf("version %d, want %d", again.Version, progress.FileVersion)
+	}
+	r := again.Stages["06"]
+	if !reflect.DeepEqual(r.HintsShown, []string{"06.1"}) || !reflect.DeepEqual(r.Failing, []string{"06.2"}) || r.Passed {
+		t.Errorf("after a failing check: %+v", r)
+	}
+	if !again.Stages["04"].Passed {
+		t.Error("the other stage's result was lost")
+	}
+	if _, err := os.Stat(filepath.Join(root, "bin", "lab-state", "progress.json")); err != nil {
+		t.Error(err)
+	}
+}
+
+// A hint tied to a failure must be able to meet it: its `when` is in the
+// stage's tests (a spec's text or an assertion's message; Go subtests name
+// their spaces as underscores).
+func TestEveryTiedHintNamesSomethingInTheStagesTests(t *testing.T) {
+	root := filepath.Join("..", "..", "..", "..")
+	stages, err := stage.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range stages {
+		var sources strings.Builder
+		for _, test := range s.Tests {
+			files, _ := filepath.Glob(filepath.Join(root, test.Package, "*_test.go"))
+			for _, f := range files {
+				raw, _ := os.ReadFile(f)
+				sources.Write(raw)
+			}
+		}
+		for _, h := range s.Hints {
+			if h.When == "" {
+				continue
+			}
+			if !strings.Contains(sources.String(), strings.ReplaceAll(h.When, "_", " ")) {
+				t.Errorf("stage %s hint %s: %q is in none of its tests", s.ID, h.ID, h.When)
+			}
+		}
+	}
+}
+
+// With every hint seen and the failure still there, `lab hint` says so and
+// shows that failure's hint again, rather than nothing.
+func TestLabHintRepeatsTheFailuresHintOnceAllWereSeen(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(base.StateDir(root), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := labtest.StageWithHints()
+	p := progress.Read(root)
+	p.Stages["06"] = progress.StageResult{Failing: []string{"06.4"}, HintsShown: []string{"06.4", "06.1", "06.3", "06.5"}}
+	if err := p.Save(root); err != nil {
+		t.Fatal(err)
+	}
+	raw := labtest.Printed(t, func() error { return CmdHint(root, s) })
+	for _, want := range []string{"you have seen every hint", "again (06.4)", "the Job exists already: adopt it"} {
+		if !strings.Contains(raw, want) {
+			t.Errorf("lab hint lacks %q:\n%s", want, raw)
+		}
+	}
+}

@@ -1,0 +1,197 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package progress
+
+// The progress file remembers the last check of every stage in this clone,
+// so that `lab list` answers at once instead of running every stage's tests.
+// It lives in bin/lab-state/ (ignored by git, so switching lab/ branches
+// keeps it) and is written whole, through a temporary file, so a check that
+// is interrupted never leaves half a file.
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/base"
+	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+	"cronlab.dev/cronlab/cmd/lab/internal/stage"
+)
+
+// progress is the file's content. Its fields are only ever added, so that a
+// newer lab tool reads the file an older one wrote (after `git pull` and
+// `make lab`, say); Version says which version of the file wrote it last.
+type Progress struct {
+	Version int                    `json:"version"`
+	Stages  map[string]StageResult `json:"stages"`
+}
+
+// FileVersion is the version of the file this tool writes: 1 before
+// hints, 2 with them.
+const FileVersion = 2
+
+type StageResult struct {
+	Passed bool      `json:"passed"`
+	Specs  int       `json:"specs"` // tests or specs that ran
+	Failed int       `json:"failed"`
+	Why    string    `json:"why,omitempty"` // the failure in a line
+	At     time.Time `json:"at"`
+	Branch string    `json:"branch,omitempty"`
+	// Failing are the hints tied to the last check's failures; HintsShown
+	// the hints `lab hint` showed, which a new check keeps.
+	Failing    []string `json:"failing,omitempty"`
+	HintsShown []string `json:"hintsShown,omitempty"`
+}
+
+func Path(root string) string { return filepath.Join(base.StateDir(root), "progress.json") }
+
+// loadProgress reads the progress file; a missing or unreadable one is an
+// empty progress, never an error: it only remembers.
+func Read(root string) *Progress {
+	p := &Progress{Stages: map[string]StageResult{}}
+	if raw, err := os.ReadFile(Path(root)); err == nil {
+		_ = json.Unmarshal(raw, p)
+	}
+	if p.Stages == nil {
+		p.Stages = map[string]StageResult{}
+	}
+	return p
+}
+
+func (p *Progress) Record(s stage.Stage, rs []gotest.Results, err error, failing []string) {
+	r := StageResult{Passed: err == nil, At: time.Now().UTC()}
+	for _, one := range rs {
+		r.Specs += one.Passed + one.Failed
+		r.Failed += one.Failed
+	}
+	if err != nil {
+		r.Why = err.Error()
+	}
+	if branch, berr := base.Output("", "git", "branch", "--show-current"); berr == nil {
+		r.Branch = strings.TrimSpace(branch)
+	}
+	r.Failing = failing
+	r.HintsShown = p.Stages[s.ID].HintsShown
+	p.Stages[s.ID] = r
+}
+
+func (p *Progress) Save(root string) error {
+	if err := os.MkdirAll(base.StateDir(root), 0o755); err != nil {
+		return err
+	}
+	p.Version = FileVersion
+	raw, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return err
+	}
+	return base.WriteFileAtomic(Path(root), raw)
+}
+
+// describe is the stage's line in `lab list`.
+func (r StageResult) Describe() string {
+	switch {
+	case r.At.IsZero():
+		return i18n.Tr("not checked yet", "尚未检查")
+	case r.Passed:
+		return fmt.Sprintf(i18n.Tr("pass (%d/%d, %s)", "通过（%d/%d，%s）"), r.Specs-r.Failed, r.Specs, ago(r.At))
+	default:
+		return fmt.Sprintf(i18n.Tr("FAIL (%d/%d, %s)", "失败（%d/%d，%s）"), r.Specs-r.Failed, r.Specs, ago(r.At))
+	}
+}
+
+func ago(t time.Time) string {
+	d := time.Since(t)
+	switch {
+	case d < time.Minute:
+		return i18n.Tr("just now", "刚刚")
+	case d < time.Hour:
+		return fmt.Sprintf(i18n.Tr("%d min ago", "%d 分钟前"), int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf(i18n.Tr("%d h ago", "%d 小时前"), int(d.Hours()))
+	default:
+		return t.Local().Format(i18n.Tr("Jan 2", "1月2日"))
+	}
+}
+
+// cmdStatus shows where the attendee stands in the whole workshop: every
+// stage passed, in progress (checked, not passing yet, or the current lab/
+// branch) or not started, with its last check and the hints shown.
+func CmdStatus(root string, stages []stage.Stage) error {
+	p := Read(root)
+	branch, _ := base.Output(root, "git", "branch", "--show-current")
+	current := CurrentStage(branch)
+	passed, given := 0, false
+	for _, s := range stages {
+		r := p.Stages[s.ID]
+		state := i18n.Tr("not started", "未开始")
+		switch {
+		case r.Passed:
+			state, passed = i18n.Tr("passed", "已通过"), passed+1
+		case !r.At.IsZero() || s.ID == current:
+			state = i18n.Tr("in progress", "进行中")
+		case current != "" && s.ID < current:
+			// On lab/NN the stages before NN are solved by the starter.
+			state, given = i18n.Tr("given", "已给出"), true
+		}
+		last := ""
+		if !r.At.IsZero() {
+			last = fmt.Sprintf(i18n.Tr("checked %s", "%s检查过"), ago(r.At))
+		}
+		hints := ""
+		if n := len(r.HintsShown); n > 0 {
+			hints = fmt.Sprintf(i18n.Tr("%d hints shown", "看过 %d 条提示"), n)
+		}
+		mark := "  "
+		if s.ID == current {
+			mark = "> "
+		}
+		fmt.Printf("%s%s  %-22s %s %s %s\n", mark, s.ID, s.Slug, i18n.PadRight(state, 12), i18n.PadRight(last, 18), hints)
+	}
+	fmt.Printf(i18n.Tr("\n%s %d of %d stages passed\n", "\n%s 已通过 %d / %d 个阶段\n"), Bar(passed, len(stages), 16), passed, len(stages))
+	if given {
+		fmt.Printf(i18n.Tr("given: not checked here, and solved in the starter of lab/%s (the reference's code, or yours if bin/lab start carried it)\n",
+			"已给出：这里没有检查，lab/%s 的起始代码中已写好（参考实现的代码，或者 bin/lab start 带入的你自己的代码）\n"), current)
+	}
+	return nil
+}
+
+// currentStage is the stage of a lab branch ("06" of lab/06, or of
+// lab/06-saved-...), or "" off the lab branches.
+func CurrentStage(branch string) string {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(branch), "lab/")
+	if !ok {
+		return ""
+	}
+	id, _, _ := strings.Cut(rest, "-")
+	return id
+}
+
+// bar draws done of all as [#####-----], width characters inside.
+func Bar(done, all, width int) string {
+	if all == 0 {
+		return "[" + strings.Repeat("-", width) + "]"
+	}
+	n := done * width / all
+	if done > 0 && n == 0 {
+		n = 1 // something passed: the bar shows it
+	}
+	return "[" + strings.Repeat("#", n) + strings.Repeat("-", width-n) + "]"
+}

@@ -1,0 +1,51 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package report
+
+import (
+	"strings"
+	"testing"
+)
+
+// A long Gomega message keeps its words and every value's first lines:
+// "the extra elements were" must not be cut off by the first object's dump.
+func TestShortenDumpsKeepsWhatTheAssertionSays(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("status.active lists only running Jobs\nExpected\n    <[]v1.ObjectReference | len:2, cap:2>: [\n")
+	for i := 0; i < 2; i++ {
+		b.WriteString("        {\n")
+		for j := 0; j < 8; j++ {
+			b.WriteString("            Field: \"value\",\n")
+		}
+		b.WriteString("        },\n")
+	}
+	b.WriteString("    ]\nto consist of\n    <[]interface {} | len:1, cap:1>: [\n        {Name: \"running\"},\n    ]\n")
+	b.WriteString("the extra elements were\n    <[]v1.ObjectReference | len:1, cap:1>: [\n        {\n            Name: \"finished\",\n        },\n    ]")
+	got := shortenDumps(b.String(), 20)
+	for _, want := range []string{"status.active lists only running Jobs", "Expected", "to consist of", "{Name: \"running\"}",
+		"the extra elements were", "Name: \"finished\"", "... 18 more lines of this value"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the shortened message lacks %q:\n%s", want, got)
+		}
+	}
+	if n := strings.Count(got, "\n") + 1; n > 20 {
+		t.Errorf("%d lines, want at most 20:\n%s", n, got)
+	}
+	if short := "Expected\n    <int>: 1\nto equal\n    <int>: 2"; shortenDumps(short, 20) != short {
+		t.Error("a short message must be left whole")
+	}
+}

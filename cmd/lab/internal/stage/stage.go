@@ -1,0 +1,245 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package stage
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+
+	"sigs.k8s.io/yaml"
+)
+
+// A stage is one step of the workshop: exercises/NN-slug/ holds its
+// README.md (what to do) and stage.yaml (what the tool needs to know).
+type Stage struct {
+	ID   string `json:"-"` // "06", from the directory name
+	Dir  string `json:"-"` // "exercises/06-scheduling"
+	Slug string `json:"-"`
+
+	Title string `json:"title"`
+	// TitleZh is the title in Chinese (lang.go chooses).
+	TitleZh string `json:"titleZh"`
+	// Regions are the lab:begin names the attendee writes in this stage.
+	Regions []string `json:"regions"`
+	// Before are commands `lab check` runs first, such as make manifests.
+	Before []string `json:"before,omitempty"`
+	// Tests say which tests show that the stage is done.
+	Tests []Test `json:"tests"`
+	// Hints help an attendee who is stuck (hints.go).
+	Hints []Hint `json:"hints"`
+	// Hint is the one hint of a stage.yaml older than Hints, read as the
+	// first level, so that a newer lab tool still reads a lab/ branch made
+	// before it.
+	Hint string `json:"hint,omitempty"`
+	// Functions say which specs check each function the attendee writes
+	// (functions.go).
+	Functions []Function `json:"functions"`
+	// Mistakes are what an attendee might write instead of the reference,
+	// each of which the stage's check must fail on (mistakes.go).
+	Mistakes []Mistake `json:"mistakes,omitempty"`
+}
+
+type Test struct {
+	Package string `json:"package"`
+	// Run is a go test -run pattern; Labels a Ginkgo label filter.
+	Run    string `json:"run,omitempty"`
+	Labels string `json:"labels,omitempty"`
+}
+
+func (t Test) Args() []string {
+	args := []string{"test", "-count=1", t.Package}
+	if t.Run != "" {
+		args = append(args, "-run", t.Run)
+	}
+	if t.Labels != "" {
+		// fail-on-empty: a filter that matches no test must not count as a pass.
+		args = append(args, "-ginkgo.label-filter="+t.Labels, "-ginkgo.fail-on-empty")
+	}
+	return args
+}
+
+// command is the go test command that runs the test by hand, as `lab check`
+// does.
+func (t Test) Command() string {
+	args := t.Args()
+	for i, a := range args {
+		if strings.ContainsAny(a, " *|()^$&!") {
+			args[i] = "'" + a + "'"
+		}
+	}
+	return "go " + strings.Join(args, " ")
+}
+
+// listArgs are go test arguments that only show that the tests exist: they
+// list the matching Go tests, or walk the matching Ginkgo specs without
+// running them (dry run, which also skips BeforeSuite). A filter that matches
+// nothing fails, as in args.
+func (t Test) ListArgs() []string {
+	args := []string{"test", "-count=1", t.Package}
+	switch {
+	case t.Labels != "":
+		return append(args, "-ginkgo.label-filter="+t.Labels, "-ginkgo.fail-on-empty", "-ginkgo.dry-run")
+	case t.Run != "":
+		return append(args, "-list", t.Run)
+	default:
+		return append(args, "-list", ".")
+	}
+}
+
+func (s Stage) Readme() string { return filepath.Join(s.Dir, "README.md") }
+
+// loadStages reads every exercises/NN-slug/stage.yaml, in order.
+func Load(root string) ([]Stage, error) {
+	dirs, err := filepath.Glob(filepath.Join(root, "exercises", "[0-9][0-9]-*"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(dirs)
+	seen := map[string]string{}
+	var stages []Stage
+	for _, dir := range dirs {
+		raw, err := os.ReadFile(filepath.Join(dir, "stage.yaml"))
+		if err != nil {
+			return nil, err
+		}
+		var s Stage
+		if err := yaml.UnmarshalStrict(raw, &s); err != nil {
+			return nil, fmt.Errorf("%s/stage.yaml: %w", dir, err)
+		}
+		base := filepath.Base(dir)
+		s.ID, s.Slug = base[:2], base[3:]
+		s.Dir, _ = filepath.Rel(root, dir)
+		if s.Hint != "" && len(s.Hints) == 0 {
+			s.Hints = []Hint{{En: s.Hint}}
+		}
+		for i := range s.Hints {
+			s.Hints[i].ID = fmt.Sprintf("%s.%d", s.ID, i+1)
+		}
+		if err := checkHints(s); err != nil {
+			return nil, err
+		}
+		for _, r := range s.Regions {
+			if other, ok := seen[r]; ok {
+				return nil, fmt.Errorf("region %s is in stage %s and stage %s", r, other, s.ID)
+			}
+			seen[r] = s.ID
+		}
+		stages = append(stages, s)
+	}
+	if len(stages) == 0 {
+		return nil, fmt.Errorf("no stages in %s/exercises: run lab from the root of a cronlab clone", root)
+	}
+	return stages, nil
+}
+
+// findStage accepts "06", "6" or "06-scheduling".
+func Find(stages []Stage, name string) (Stage, error) {
+	for _, s := range stages {
+		if name == s.ID || name == strings.TrimLeft(s.ID, "0") || name == s.ID+"-"+s.Slug || name == s.Slug {
+			return s, nil
+		}
+	}
+	var ids []string
+	for _, s := range stages {
+		ids = append(ids, s.ID+"-"+s.Slug)
+	}
+	return Stage{}, fmt.Errorf("no stage %q; the stages are %s", name, strings.Join(ids, ", "))
+}
+
+// title is the stage's title in the tool's language.
+func (s Stage) TitleIn() string {
+	if i18n.Current == "zh" && s.TitleZh != "" {
+		return s.TitleZh
+	}
+	return s.Title
+}
+
+// readmeFor is the stage's README in the tool's language: README.zh-CN.md
+// beside README.md, when it is there.
+func (s Stage) ReadmeIn(root string) string {
+	if i18n.Current == "zh" {
+		zh := filepath.ToSlash(filepath.Join(s.Dir, "README.zh-CN.md"))
+		if _, err := os.Stat(filepath.Join(root, zh)); err == nil {
+			return zh
+		}
+	}
+	return s.Readme()
+}
+
+// binaryArgs are the test binary's flags for what t.args gives go test;
+// failFast stops the tests at the first failure.
+func (t Test) BinaryArgs(failFast bool) []string {
+	args := []string{"-test.v=test2json", "-test.timeout=10m"}
+	if failFast {
+		args = append(args, "-test.failfast")
+	}
+	if t.Run != "" {
+		args = append(args, "-test.run="+t.Run)
+	}
+	if t.Labels != "" {
+		args = append(args, "-ginkgo.label-filter="+t.Labels, "-ginkgo.fail-on-empty")
+	}
+	return args
+}
+
+// selectStages returns the stages named, or all of them.
+func Select(stages []Stage, names []string) ([]Stage, error) {
+	if len(names) == 0 {
+		return stages, nil
+	}
+	var out []Stage
+	for _, name := range names {
+		s, err := Find(stages, name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func Selected(todo []Stage, s Stage) bool {
+	for _, t := range todo {
+		if t.ID == s.ID {
+			return true
+		}
+	}
+	return false
+}
+
+func Next(stages []Stage, s Stage) (Stage, bool) {
+	for i := range stages {
+		if stages[i].ID == s.ID && i+1 < len(stages) {
+			return stages[i+1], true
+		}
+	}
+	return Stage{}, false
+}
+
+func Previous(stages []Stage, s Stage) (Stage, bool) {
+	for i := range stages {
+		if stages[i].ID == s.ID && i > 0 {
+			return stages[i-1], true
+		}
+	}
+	return Stage{}, false
+}

@@ -1,0 +1,264 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package start
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/base"
+	"cronlab.dev/cronlab/cmd/lab/internal/carry"
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+	"cronlab.dev/cronlab/cmd/lab/internal/regions"
+	"cronlab.dev/cronlab/cmd/lab/internal/run"
+	"cronlab.dev/cronlab/cmd/lab/internal/stage"
+	"cronlab.dev/cronlab/cmd/lab/internal/starter"
+)
+
+func CmdStart(root string, stages []stage.Stage, s stage.Stage, fresh bool) error {
+	if err := starter.EnsureControllerGen(root); err != nil {
+		return err
+	}
+	branch := "lab/" + s.ID
+	from, why := carry.From(root, stages, s, fresh)
+	if why != "" {
+		fmt.Println(why)
+	}
+	if from != "" {
+		if committed, err := carry.CommitWork(root, from); err != nil {
+			return err
+		} else if committed {
+			fmt.Printf(i18n.Tr("Committed your uncommitted changes on %s first, so that nothing is lost.\n",
+				"先把你在 %s 上未提交的改动提交了，以免丢失。\n"), from)
+		}
+		fmt.Printf(i18n.Tr("Making %s: the starter of stage %s with your own code of the stages before it (from %s) ...\n",
+			"正在创建 %s：第 %s 阶段的起始代码，带上你自己写的之前各阶段的代码（来自 %s）……\n"), branch, s.ID, from)
+	} else {
+		fmt.Printf(i18n.Tr("Making %s: the reference with stage %s and later stages to write ...\n",
+			"正在创建 %s：参考实现，其中第 %s 阶段及之后的阶段留给你写……\n"), branch, s.ID)
+	}
+	dir, commit, cleanup, err := starter.Tree(root, stages, s, "")
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	var c carry.Carried
+	if from != "" {
+		ref, err := base.ReferenceCommit(root)
+		if err != nil {
+			return err
+		}
+		if c, err = carry.Into(root, dir, ref, from, s); err != nil {
+			return err
+		}
+		if commit, err = base.Output(dir, "git", "rev-parse", "HEAD"); err != nil {
+			return err
+		}
+		commit = strings.TrimSpace(commit)
+		fmt.Printf(i18n.Tr("Carried your code in %s.\n", "已带入你在 %s 中的代码。\n"), strings.Join(c.Merged, ", "))
+		if len(c.Unwritten) > 0 {
+			fmt.Printf(i18n.Tr("Your %s still had the stubs of %s: those come from the reference.\n",
+				"你的 %s 中 %s 还是桩（stub）：这些取自参考实现。\n"), from, strings.Join(c.Unwritten, ", "))
+		}
+	} else if current, _ := base.Output(root, "git", "branch", "--show-current"); strings.HasPrefix(strings.TrimSpace(current), "lab/") {
+		// Their work on another stage stays on its branch, committed, so
+		// that the switch below can happen and nothing is lost.
+		current = strings.TrimSpace(current)
+		if committed, err := carry.CommitWork(root, current); err != nil {
+			return err
+		} else if committed {
+			fmt.Printf(i18n.Tr("Committed your uncommitted changes on %s, so that nothing is lost (git switch %s goes back to them).\n",
+				"已把你在 %s 上未提交的改动提交，以免丢失（git switch %s 可以回到它们）。\n"), current, current)
+		}
+	}
+	// Starting a stage again (--fresh, say): the branch of the first start is
+	// kept under another name, with what was not committed, not overwritten.
+	if _, err := base.Output(root, "git", "rev-parse", "--verify", "--quiet", "refs/heads/"+branch); err == nil {
+		current, _ := base.Output(root, "git", "branch", "--show-current")
+		onIt := strings.TrimSpace(current) == branch
+		if onIt {
+			if _, err := carry.CommitWork(root, branch); err != nil {
+				return err
+			}
+		}
+		saved := fmt.Sprintf("%s-saved-%s", branch, time.Now().Format("20060102-150405"))
+		if _, err := base.Output(root, "git", "branch", "-m", branch, saved); err != nil {
+			return err
+		}
+		fmt.Printf(i18n.Tr("Your earlier %s is kept as %s.\n", "你之前的 %s 保留为 %s。\n"), branch, saved)
+		if onIt {
+			if _, err := base.Output(root, "git", "switch", "-q", "--detach", saved); err != nil {
+				return err
+			}
+		}
+	}
+	if _, err := base.Output(root, "git", "branch", "-f", branch, commit); err != nil {
+		return err
+	}
+	if dirty, _ := base.Output(root, "git", "status", "--porcelain", "--untracked-files=no"); strings.TrimSpace(dirty) != "" {
+		if len(c.Conflicted) > 0 {
+			fmt.Printf(i18n.Tr("Your code and the starter changed the same lines in %s: %s has the starter's version of\n"+
+				"those files, and yours stays on %s (git diff %s %s -- FILE shows the difference).\n",
+				"你的代码和起始代码改动了 %s 中的同一些行：%s 中这些文件是起始代码的版本，\n"+
+					"你的版本留在 %s 上（git diff %s %s -- 文件 可以看到差别）。\n"), strings.Join(c.Conflicted, ", "), branch, from, from, branch)
+		}
+		current, _ := base.Output(root, "git", "branch", "--show-current")
+		fmt.Printf(i18n.Tr("Made branch %s, but did not switch to it: %s has uncommitted changes (git status shows them).\n"+
+			"Commit or stash them, then\n  git switch %s\nand bin/lab check %s.\n",
+			"已创建分支 %s，但没有切换过去：%s 有未提交的改动（git status 可以看到）。\n"+
+				"先提交或 stash 它们，然后\n  git switch %s\n再运行 bin/lab check %s。\n"), branch, cmp.Or(strings.TrimSpace(current), i18n.Tr("this checkout", "当前检出")), branch, s.ID)
+		return nil
+	}
+	if _, err := base.Output(root, "git", "switch", branch); err != nil {
+		return err
+	}
+	fmt.Printf(i18n.Tr("Switched to %s.\n", "已切换到 %s。\n"), branch)
+	// A conflict is the attendee's to settle: the file is committed as the
+	// starter has it, and the merge with its markers waits in the working
+	// tree, where git diff shows it and git checkout undoes it.
+	for path, merged := range c.Conflicts {
+		if err := os.WriteFile(filepath.Join(root, path), merged, 0o644); err != nil {
+			return err
+		}
+	}
+	fmt.Printf(i18n.Tr("\nStage %s: %s\n  read:  %s\n  write: (each marked TODO(lab %s))\n",
+		"\n第 %s 阶段：%s\n  阅读：%s\n  编写：（每处都标有 TODO(lab %s)）\n"), s.ID, s.TitleIn(), s.ReadmeIn(root), s.ID)
+	ref, err := base.ReferenceCommit(root)
+	if err != nil {
+		return err
+	}
+	for _, w := range toWrite(root, ref, s) {
+		fmt.Printf("           %s\n", w)
+	}
+	fmt.Print(i18n.Tr("  check: bin/lab check   (bin/lab check -v shows the tests' whole output)\n",
+		"  检查：bin/lab check   （bin/lab check -v 显示测试的全部输出）\n"))
+	if conflicted := c.Conflicted; len(conflicted) > 0 {
+		fmt.Printf(i18n.Tr("\nYour code and this stage's starter changed the same lines in: %s.\n"+
+			"They are marked <<<<<<< your code ... ======= ... >>>>>>> the starter, in your working tree and not\n"+
+			"committed (git diff shows them; git checkout FILE drops all your code in that file, which stays on your\n"+
+			"earlier branch): keep what you mean, delete the markers, and check. (bin/lab start %s --fresh starts from the reference instead.)\n",
+			"\n你的代码和本阶段的起始代码改动了这些文件中的同一些行：%s。\n"+
+				"它们在你的工作区中以 <<<<<<< your code ... ======= ... >>>>>>> the starter 标出，尚未提交\n"+
+				"（git diff 可以看到；git checkout 文件 会丢掉你在该文件中的全部代码，它们仍留在你之前的分支上）：\n"+
+				"保留你想要的，删掉标记行，然后检查。（bin/lab start %s --fresh 则从参考实现开始。）\n"),
+			strings.Join(conflicted, ", "), s.ID)
+	}
+	return nil
+}
+
+// toWrite lists what the attendee writes in stage s: for each file with one
+// of its regions in the reference commit ref, the functions declared in the
+// regions, or the region's name where it holds no function (markers, YAML,
+// a template).
+func toWrite(root, ref string, s stage.Stage) []string {
+	wanted := map[string]bool{}
+	for _, r := range s.Regions {
+		wanted[r] = true
+	}
+	var lines []string
+	for _, path := range run.RegionFiles(root, ref, s) {
+		src, err := base.Output(root, "git", "show", ref+":"+path)
+		if err != nil {
+			continue
+		}
+		found, err := regions.Parse(path, []byte(src))
+		if err != nil {
+			continue
+		}
+		var names []string
+		for _, r := range found {
+			if !wanted[r.Name] {
+				continue
+			}
+			var fns []string
+			for _, fn := range regions.FunctionsIn(path, src, r) {
+				_, name, _ := strings.Cut(fn, ".")
+				fns = append(fns, cmp.Or(name, fn))
+			}
+			if len(fns) == 0 {
+				fns = []string{"the region " + r.Name}
+			}
+			names = append(names, fns...)
+		}
+		lines = append(lines, fmt.Sprintf("%-44s %s", path, strings.Join(names, ", ")))
+	}
+	return lines
+}
+
+func CmdSolution(root string, stages []stage.Stage, s stage.Stage) error {
+	if err := starter.EnsureControllerGen(root); err != nil {
+		return err
+	}
+	_, commit, cleanup, err := starter.Tree(root, stages, s, "")
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	// Only this stage's regions: a starter of the next stage differs from
+	// this one's by exactly them.
+	next := stage.Stage{ID: "99"}
+	for _, other := range stages {
+		if other.ID > s.ID {
+			next = other
+			break
+		}
+	}
+	target, err := base.ReferenceCommit(root)
+	if err != nil {
+		return err
+	}
+	if next.ID != "99" {
+		_, nextCommit, cleanupNext, err := starter.Tree(root, stages, next, "")
+		if err != nil {
+			return err
+		}
+		defer cleanupNext()
+		target = nextCommit
+	}
+	out, err := base.Output(root, "git", "diff", "--stat", "-p", commit, target, "--", ".", ":!*zz_generated*", ":!config/crd/bases", ":!*zz_lab_todo.go")
+	if err != nil {
+		return err
+	}
+	fmt.Printf(i18n.Tr("The reference solution of stage %s (%s), as a diff from its starter:\n\n%s",
+		"第 %s 阶段（%s）的参考实现，以相对起始代码的 diff 显示：\n\n%s"), s.ID, s.TitleIn(), out)
+	return nil
+}
+
+func CmdBranches(root string, stages []stage.Stage) error {
+	if err := starter.EnsureControllerGen(root); err != nil {
+		return err
+	}
+	for _, s := range stages {
+		_, commit, cleanup, err := starter.Tree(root, stages, s, "")
+		if err != nil {
+			return err
+		}
+		_, err = base.Output(root, "git", "branch", "-f", "lab/"+s.ID, commit)
+		cleanup()
+		if err != nil {
+			return err
+		}
+		fmt.Printf("  lab/%s  %s\n", s.ID, s.TitleIn())
+	}
+	fmt.Println(i18n.Tr("\nPush them to the class repository with: git push <remote> 'refs/heads/lab/*:refs/heads/lab/*'",
+		"\n把它们推送到课堂仓库：git push <remote> 'refs/heads/lab/*:refs/heads/lab/*'"))
+	return nil
+}

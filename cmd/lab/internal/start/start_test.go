@@ -1,0 +1,307 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package start
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/carry"
+	"cronlab.dev/cronlab/cmd/lab/internal/labtest"
+	"cronlab.dev/cronlab/cmd/lab/internal/starter"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/base"
+	"cronlab.dev/cronlab/cmd/lab/internal/progress"
+	"cronlab.dev/cronlab/cmd/lab/internal/run"
+	"cronlab.dev/cronlab/cmd/lab/internal/stage"
+)
+
+// A lab of two stages in a git repository of its own: stage 01 writes One,
+// stage 02 writes Two, both in p/p.go.
+func tinyLab(t *testing.T) (root string, stages []stage.Stage) {
+	t.Helper()
+	root = t.TempDir()
+	files := map[string]string{
+		".gitignore": "bin/\n",
+		"go.mod":     "module example.com/lab\n\ngo 1.26\n",
+		"p/p.go": `package p
+
+// lab:begin one
+
+// One says one.
+func One() string {
+	return "one"
+}
+
+// lab:end
+
+// lab:begin two
+
+// Two says two.
+func Two() string {
+	return "two"
+}
+
+// lab:end
+`,
+		"exercises/01-one/stage.yaml": "title: one\nregions: [one]\ntests:\n- package: ./p\n  run: TestOne\nhints:\n- en: write One\n",
+		"exercises/01-one/README.md":  "# One\n",
+		"exercises/02-two/stage.yaml": "title: two\nregions: [two]\ntests:\n- package: ./p\n  run: TestTwo\nhints:\n- en: write Two\n",
+		"exercises/02-two/README.md":  "# Two\n",
+		"bin/controller-gen":          "#!/bin/sh\n",
+	}
+	for name, content := range files {
+		path := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git(t, root, "init", "-q", "-b", "main")
+	git(t, root, "add", "-A")
+	git(t, root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "the reference")
+	stages, err := stage.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, stages
+}
+
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	out, err := base.Output(dir, "git", args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func passed(t *testing.T, root, id string) {
+	t.Helper()
+	p := progress.Read(root)
+	p.Stages[id] = progress.StageResult{Passed: true, At: time.Now()}
+	if err := p.Save(root); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw)
+}
+
+func TestStartCarriesTheAttendeesOwnCodeIntoTheNextStage(t *testing.T) {
+	root, stages := tinyLab(t)
+	t.Setenv("LAB_CARRY", "")
+	if err := CmdStart(root, stages, stages[0], false); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(root, "p", "p.go")
+	src := mustRead(t, p)
+	if !strings.Contains(src, "TODO(lab 01)") || !strings.Contains(src, "TODO(lab 02)") {
+		t.Fatalf("the starter of 01 stubs One and Two:\n%s", src)
+	}
+	// The attendee writes One their own way, and leaves it uncommitted.
+	mine := strings.Replace(src, readFunc(src, "One"), "func One() string {\n\treturn \"ONE\"[:0] + \"one\" // my own way\n}", 1)
+	if err := os.WriteFile(p, []byte(mine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	// Not passed yet: stage 02 starts from the reference, and says why.
+	if branch, why := carry.From(root, stages, stages[1], false); branch != "" || !strings.Contains(why, "did not pass") {
+		t.Errorf("carry before 01 passed: %q, %q", branch, why)
+	}
+
+	passed(t, root, "01")
+	if err := CmdStart(root, stages, stages[1], false); err != nil {
+		t.Fatal(err)
+	}
+	if b := strings.TrimSpace(git(t, root, "branch", "--show-current")); b != "lab/02" {
+		t.Fatalf("on %s, want lab/02", b)
+	}
+	got := mustRead(t, p)
+	if !strings.Contains(got, "// my own way") {
+		t.Errorf("the attendee's One did not come along:\n%s", got)
+	}
+	if !strings.Contains(got, "TODO(lab 02)") {
+		t.Errorf("Two is not stage 02's stub:\n%s", got)
+	}
+	if log := git(t, root, "log", "--format=%s", "lab/01"); !strings.Contains(log, "committed by lab start") {
+		t.Errorf("the uncommitted work on lab/01 was not committed first:\n%s", log)
+	}
+	if r := progress.Read(root).Stages["01"]; !r.Passed {
+		t.Error("the progress file did not survive lab start")
+	}
+
+	// --fresh: the reference's One.
+	if err := CmdStart(root, stages, stages[1], true); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustRead(t, p); strings.Contains(got, "// my own way") || !strings.Contains(got, `return "one"`) {
+		t.Errorf("--fresh did not start from the reference:\n%s", got)
+	}
+	if branches := git(t, root, "branch", "--list", "lab/02-saved-*"); !strings.Contains(branches, "lab/02-saved-") {
+		t.Error("the lab/02 that --fresh replaced was not kept")
+	}
+}
+
+func TestAConflictIsLeftAsMarkersAndSaid(t *testing.T) {
+	root, stages := tinyLab(t)
+	t.Setenv("LAB_CARRY", "always")
+	// An attendee whose git shows conflicts with the base too: the carry
+	// still writes the two-sided markers that its sentence explains.
+	global := filepath.Join(t.TempDir(), "gitconfig")
+	if err := os.WriteFile(global, []byte("[merge]\n\tconflictStyle = zdiff3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_CONFIG_GLOBAL", global)
+	if err := CmdStart(root, stages, stages[0], false); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(root, "p", "p.go")
+	src := mustRead(t, p)
+	// The attendee began stage 02 early: they changed Two's stub, which the
+	// starter of 02 changes too.
+	early := strings.Replace(src, readFunc(src, "Two"), "func Two() string {\n\treturn \"two, early\"\n}", 1)
+	if err := os.WriteFile(p, []byte(early), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-am", "early")
+	dir, _, cleanup, err := starter.Tree(root, stages, stages[1], "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cleanup()
+	ref, _ := base.ReferenceCommit(root)
+	c, err := carry.Into(root, dir, ref, "lab/01", stages[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Conflicted) != 1 || !strings.HasPrefix(c.Conflicted[0], "p/p.go") {
+		t.Fatalf("conflicts: %v, want p/p.go", c.Conflicted)
+	}
+	got := string(c.Conflicts["p/p.go"])
+	for _, want := range []string{"<<<<<<< your code (lab/01)", "two, early", "=======", ">>>>>>> the starter of stage 02"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the merged file lacks %q:\n%s", want, got)
+		}
+	}
+
+	// lab start leaves the markers in the working tree, not in a commit.
+	if err := CmdStart(root, stages, stages[1], false); err != nil {
+		t.Fatal(err)
+	}
+	p = filepath.Join(root, "p", "p.go")
+	if got := mustRead(t, p); !strings.Contains(got, "<<<<<<< your code (lab/01)") {
+		t.Errorf("the working tree has no conflict markers:\n%s", got)
+	}
+	if committed := git(t, root, "show", "HEAD:p/p.go"); strings.Contains(committed, "<<<<<<<") {
+		t.Errorf("the conflict markers were committed:\n%s", committed)
+	}
+	if status := git(t, root, "status", "--porcelain"); !strings.Contains(status, "p/p.go") {
+		t.Errorf("p/p.go is not left modified: %q", status)
+	}
+	if got := mustRead(t, p); strings.Contains(got, "|||||||") {
+		t.Errorf("a diff3 section in the markers:\n%s", got)
+	}
+	// lab check names them before it builds anything.
+	if markers := run.ConflictMarkers(root, run.LeftOpen(root), nil); len(markers) != 3 || !strings.HasPrefix(markers[0], "p/p.go:") {
+		t.Errorf("the check finds the markers at %v, want three lines of p/p.go", markers)
+	}
+}
+
+// With LAB_CARRY=always, a stage that was not finished comes along, but not
+// its stubs: what the attendee never wrote is the reference's in the next
+// starter, so that the next stage does not start on an earlier TODO.
+func TestCarryingAnUnfinishedStageDoesNotCarryItsStubs(t *testing.T) {
+	root, stages := tinyLab(t)
+	t.Setenv("LAB_CARRY", "always")
+	// A third region in stage 01, which the attendee leaves a stub.
+	p := filepath.Join(root, "p", "p.go")
+	three := mustRead(t, p) + "\n// lab:begin three\n\n// Three says three.\nfunc Three() string {\n\treturn \"three\"\n}\n\n// lab:end\n"
+	if err := os.WriteFile(p, []byte(three), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	yaml := filepath.Join(root, "exercises", "01-one", "stage.yaml")
+	if err := os.WriteFile(yaml, []byte(strings.Replace(mustRead(t, yaml), "[one]", "[one, three]", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-am", "three")
+	stages, err := stage.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CmdStart(root, stages, stages[0], false); err != nil {
+		t.Fatal(err)
+	}
+	src := mustRead(t, p)
+	mine := strings.Replace(src, readFunc(src, "One"), "func One() string {\n\treturn \"one\" // mine\n}", 1)
+	if err := os.WriteFile(p, []byte(mine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := CmdStart(root, stages, stages[1], false); err != nil {
+		t.Fatal(err)
+	}
+	got := mustRead(t, p)
+	if !strings.Contains(got, "// mine") {
+		t.Errorf("the attendee's One did not come along:\n%s", got)
+	}
+	if strings.Contains(got, "TODO(lab 01)") || !strings.Contains(got, `return "three"`) {
+		t.Errorf("Three, never written, is not the reference's:\n%s", got)
+	}
+}
+
+// readFunc is the text of func name in src, from "func" to its closing brace.
+func readFunc(src, name string) string {
+	start := strings.Index(src, "func "+name+"(")
+	end := strings.Index(src[start:], "\n}")
+	return src[start : start+end+2]
+}
+
+// lab status on lab/02 shows stage 01 as given by the starter, not as not
+// started; off the lab branches nothing is given.
+func TestStatusShowsTheStagesAStarterSolved(t *testing.T) {
+	root, stages := tinyLab(t)
+	status := func() string {
+		t.Helper()
+		return labtest.Printed(t, func() error { return progress.CmdStatus(root, stages) })
+	}
+	if got := status(); strings.Contains(got, "given") || !strings.Contains(got, "01  one                    not started") {
+		t.Errorf("on main:\n%s", got)
+	}
+	if err := CmdStart(root, stages, stages[1], false); err != nil {
+		t.Fatal(err)
+	}
+	got := status()
+	for _, want := range []string{"  01  one                    given", "> 02  two                    in progress", "solved in the starter of lab/02"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("on lab/02, no %q in:\n%s", want, got)
+		}
+	}
+	if progress.CurrentStage("lab/06-saved-20261123-101010") != "06" || progress.CurrentStage("main") != "" {
+		t.Error("currentStage")
+	}
+}

@@ -1,0 +1,182 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package starter
+
+import (
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/base"
+	"cronlab.dev/cronlab/cmd/lab/internal/regions"
+	"cronlab.dev/cronlab/cmd/lab/internal/stage"
+)
+
+// makeStarter turns the reference tree at dir into a starter: the regions
+// named in stubs become stubs. The lab tool itself is never touched. In
+// exercises/ only the files with regions are (stage 07's specs are the
+// attendee's to write); the tests that check a stage have none.
+// markersGone reports whether a stub took +kubebuilder markers away: only
+// then do the generated files differ from the reference's (a stub keeps
+// every type and field, and controller-gen reads nothing else).
+func Make(dir string, stubs map[string]regions.Stub) (markersGone bool, err error) {
+	todoPackages := map[string]string{} // directory -> package name
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		if d.IsDir() {
+			switch rel {
+			case ".git", "bin", "dist", filepath.Join("cmd", "lab"):
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(string(src), "lab:begin") {
+			return nil
+		}
+		var out []byte
+		switch {
+		case strings.HasSuffix(path, ".go"):
+			var usesTODO bool
+			out, usesTODO, err = regions.StubGo(rel, src, stubs)
+			if err == nil && usesTODO {
+				todoPackages[filepath.Dir(path)] = packageName(path, src)
+			}
+		case strings.HasSuffix(path, ".yaml"), strings.HasSuffix(path, ".yml"), strings.HasSuffix(path, ".tpl"), d.Name() == "Makefile":
+			out, err = regions.StubText(rel, src, stubs)
+		default:
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		const marker = "+kubebuilder:"
+		markersGone = markersGone || strings.Count(string(out), marker) < strings.Count(string(src), marker)
+		return os.WriteFile(path, out, 0o644)
+	})
+	if err != nil {
+		return false, err
+	}
+	for pkgDir, name := range todoPackages {
+		if err := os.WriteFile(filepath.Join(pkgDir, "zz_lab_todo.go"), regions.TodoFile(name), 0o644); err != nil {
+			return false, err
+		}
+	}
+	return markersGone, nil
+}
+
+func packageName(path string, src []byte) string {
+	f, err := parser.ParseFile(token.NewFileSet(), path, src, parser.PackageClauseOnly)
+	if err != nil {
+		return "main"
+	}
+	return f.Name.Name
+}
+
+// starterTree makes the starter of stage s in a git worktree and commits it
+// there. It returns the worktree, the starter commit, and a function that
+// removes the worktree. The worktree is a new temporary directory, or at,
+// if at is set: lab verify makes every starter at the same place, because
+// Go keys what it compiled by the package's directory; there, each starter
+// compiles and vets again only the packages that differ from the last one.
+func Tree(root string, stages []stage.Stage, s stage.Stage, at string) (dir, commit string, cleanup func(), err error) {
+	defer base.Traced("make the starter of " + s.ID)()
+	ref, err := base.ReferenceCommit(root)
+	if err != nil {
+		return "", "", nil, err
+	}
+	if at != "" {
+		dir = at
+		_, _ = base.Output(root, "git", "worktree", "remove", "--force", dir)
+		_ = os.RemoveAll(dir)
+		_, _ = base.Output(root, "git", "worktree", "prune")
+	} else if dir, err = os.MkdirTemp("", "cronlab-starter-"+s.ID+"-"); err != nil {
+		return "", "", nil, err
+	}
+	cleanup = func() {
+		_, _ = base.Output(root, "git", "worktree", "remove", "--force", dir)
+		_ = os.RemoveAll(dir)
+	}
+	if _, err = base.Output(root, "git", "worktree", "add", "--detach", dir, ref); err != nil {
+		cleanup()
+		return "", "", nil, err
+	}
+	markersGone, err := Make(dir, StubsFrom(stages, s))
+	if err != nil {
+		cleanup()
+		return "", "", nil, err
+	}
+	// What `make generate manifests` would give the attendee, from the
+	// starter's own Go types (the markers of later stages are gone). With
+	// every marker there, that is what the reference has already.
+	if markersGone {
+		regen := []string{"CONTROLLER_GEN=" + filepath.Join(root, "bin", "controller-gen"), "manifests", "generate"}
+		doneRegen := base.Traced("make manifests generate")
+		_, err = base.Output(dir, "make", regen...)
+		doneRegen()
+		if err != nil {
+			cleanup()
+			return "", "", nil, err
+		}
+	}
+	if _, err = base.Output(dir, "git", "add", "-A"); err == nil {
+		err = base.LabCommit(dir, "--allow-empty", "-m", fmt.Sprintf("lab %s starter: %s\n\nMade by `lab start %s` from the reference.\n\n%s %s", s.ID, s.Title, s.ID, base.ReferenceTrailer, ref))
+	}
+	if err != nil {
+		cleanup()
+		return "", "", nil, err
+	}
+	out, err := base.Output(dir, "git", "rev-parse", "HEAD")
+	if err != nil {
+		cleanup()
+		return "", "", nil, err
+	}
+	return dir, strings.TrimSpace(out), cleanup, nil
+}
+
+// stubsFrom is what a starter for stage s stubs: its own regions and those
+// of every later stage. Earlier stages stay solved.
+func StubsFrom(stages []stage.Stage, s stage.Stage) map[string]regions.Stub {
+	stubs := map[string]regions.Stub{}
+	for _, other := range stages {
+		if other.ID < s.ID {
+			continue
+		}
+		for _, r := range other.Regions {
+			stubs[r] = regions.Stub{Stage: other.ID, Readme: other.Readme()}
+		}
+	}
+	return stubs
+}
+
+func EnsureControllerGen(root string) error {
+	if _, err := os.Stat(filepath.Join(root, "bin", "controller-gen")); err == nil {
+		return nil
+	}
+	_, err := base.Output(root, "make", "controller-gen")
+	return err
+}

@@ -1,0 +1,293 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package watch
+
+// `lab watch`: the stage's check again on every save of a file the stage
+// owns, on one screen. File events come from fsnotify; where they do not
+// arrive (WSL2 on /mnt/c, network file systems) the tool polls the files'
+// modification times instead (LAB_WATCH_POLL=1 asks for it). An editor's
+// save is often several writes: events within a short quiet period make one
+// check. Enter checks again by hand, h and Enter shows the next hint, Ctrl-C
+// leaves; the terminal's modes are never changed, so there is nothing to
+// restore.
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/run"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/base"
+	"cronlab.dev/cronlab/cmd/lab/internal/functions"
+	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
+	"cronlab.dev/cronlab/cmd/lab/internal/hints"
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+	"cronlab.dev/cronlab/cmd/lab/internal/progress"
+	"cronlab.dev/cronlab/cmd/lab/internal/stage"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// quietPeriod is how long after a file event the check waits for more.
+const quietPeriod = 300 * time.Millisecond
+
+// A watcher reports the paths of the watched files that were written.
+type watcher interface {
+	Events() <-chan string
+	Kind() string // "file events" or "polling every 1s"
+	Close()
+}
+
+// fileWatcher uses the system's file events, on the files' directories
+// (editors often replace a file by renaming a new one over it).
+type fileWatcher struct {
+	w      *fsnotify.Watcher
+	events chan string
+}
+
+func newFileWatcher(files []string) (*fileWatcher, error) {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, err
+	}
+	wanted := map[string]bool{}
+	for _, f := range files {
+		abs, _ := filepath.Abs(f)
+		wanted[abs] = true
+		if err := w.Add(filepath.Dir(abs)); err != nil {
+			_ = w.Close()
+			return nil, err
+		}
+	}
+	fw := &fileWatcher{w: w, events: make(chan string)}
+	go func() {
+		defer close(fw.events)
+		for e := range w.Events {
+			abs, _ := filepath.Abs(e.Name)
+			if wanted[abs] && e.Op&(fsnotify.Write|fsnotify.Create|fsnotify.Rename) != 0 {
+				fw.events <- abs
+			}
+		}
+	}()
+	return fw, nil
+}
+
+func (fw *fileWatcher) Events() <-chan string { return fw.events }
+func (fw *fileWatcher) Kind() string          { return i18n.Tr("file events", "文件事件") }
+func (fw *fileWatcher) Close()                { _ = fw.w.Close() }
+
+// pollWatcher compares the files' modification times and sizes every
+// interval.
+type pollWatcher struct {
+	interval time.Duration
+	events   chan string
+	stop     chan struct{}
+}
+
+func newPollWatcher(files []string, interval time.Duration) *pollWatcher {
+	pw := &pollWatcher{interval: interval, events: make(chan string), stop: make(chan struct{})}
+	type stamp struct {
+		mod  time.Time
+		size int64
+	}
+	look := func(f string) stamp {
+		if info, err := os.Stat(f); err == nil {
+			return stamp{info.ModTime(), info.Size()}
+		}
+		return stamp{}
+	}
+	seen := map[string]stamp{}
+	for _, f := range files {
+		abs, _ := filepath.Abs(f)
+		seen[abs] = look(abs)
+	}
+	go func() {
+		defer close(pw.events)
+		tick := time.NewTicker(interval)
+		defer tick.Stop()
+		for {
+			select {
+			case <-pw.stop:
+				return
+			case <-tick.C:
+			}
+			for f, before := range seen {
+				if now := look(f); now != before {
+					seen[f] = now
+					select {
+					case pw.events <- f:
+					case <-pw.stop:
+						return
+					}
+				}
+			}
+		}
+	}()
+	return pw
+}
+
+func (pw *pollWatcher) Events() <-chan string { return pw.events }
+func (pw *pollWatcher) Kind() string {
+	return fmt.Sprintf(i18n.Tr("polling every %s", "每 %s 轮询一次"), pw.interval)
+}
+func (pw *pollWatcher) Close() { close(pw.stop) }
+
+// watchLoop runs check at once, then after each burst of file events (once
+// the files were quiet for quiet) and on each "check" key, and shows a hint
+// on the "hint" key, until ctx ends.
+func watchLoop(ctx context.Context, events <-chan string, keys <-chan string, quiet time.Duration, check func(changed []string), hint func()) {
+	check(nil)
+	var changed []string
+	var settle <-chan time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case f, ok := <-events:
+			if !ok {
+				events = nil
+				continue
+			}
+			changed = append(changed, f)
+			settle = time.After(quiet)
+		case <-settle:
+			settle = nil
+			check(changed)
+			changed = nil
+		case k, ok := <-keys:
+			if !ok {
+				keys = nil
+				continue
+			}
+			switch k {
+			case "h":
+				hint()
+			default:
+				check(nil)
+			}
+		}
+	}
+}
+
+// cmdWatch is `lab watch`: the loop, drawing one screen per check.
+func CmdWatch(root string, s stage.Stage) error {
+	files := watchedFiles(root, s)
+	if len(files) == 0 {
+		return fmt.Errorf(i18n.Tr("stage %s has no files to watch", "第 %s 阶段没有要监视的文件"), s.ID)
+	}
+	var w watcher
+	// File events from the Windows side do not reach WSL2 (docs/laptops.md).
+	procVersion, _ := os.ReadFile("/proc/version")
+	onWindowsDisk := strings.Contains(strings.ToLower(string(procVersion)), "microsoft") && strings.HasPrefix(root, "/mnt/")
+	if os.Getenv("LAB_WATCH_POLL") != "1" && !onWindowsDisk {
+		if fw, err := newFileWatcher(files); err == nil {
+			w = fw
+		}
+	}
+	if w == nil {
+		w = newPollWatcher(files, time.Second)
+	}
+	defer w.Close()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	keys := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(os.Stdin)
+		for sc.Scan() {
+			keys <- strings.TrimSpace(sc.Text())
+		}
+		close(keys)
+	}()
+	check := func(changed []string) {
+		if base.IsTerminal(os.Stdout) {
+			fmt.Print("\033[H\033[2J") // clear the screen, cursor home
+		} else {
+			fmt.Println()
+		}
+		fmt.Printf(i18n.Tr("bin/lab watch %s: %s\nwatching %d files (%s); Enter checks again, h and Enter shows a hint, Ctrl-C stops\n",
+			"bin/lab watch %s：%s\n正在监视 %d 个文件（%s）；回车重新检查，h 加回车显示提示，Ctrl-C 退出\n"),
+			s.ID, s.TitleIn(), len(files), w.Kind())
+		if len(changed) > 0 {
+			fmt.Printf(i18n.Tr("saved: %s\n", "已保存：%s\n"), strings.Join(relativeAll(root, unique(changed)), ", "))
+		}
+		fmt.Println()
+		start := time.Now()
+		rs, err := run.Checks(root, ".", s, run.Summary)
+		functions.ShowFunctions(s, rs)
+		p := progress.Read(root)
+		p.Record(s, rs, err, hints.Tied(s, rs))
+		_ = p.Save(root)
+		fmt.Printf(i18n.Tr("\n%s  (checked in %.1fs at %s)\n", "\n%s  （检查用时 %.1f 秒，于 %s）\n"), progressLine(rs, err), time.Since(start).Seconds(), time.Now().Format("15:04:05"))
+	}
+	hint := func() { _ = hints.CmdHint(root, s) }
+	watchLoop(ctx, w.Events(), keys, quietPeriod, check, hint)
+	fmt.Println(i18n.Tr("\nstopped watching", "\n已停止监视"))
+	return nil
+}
+
+// progressLine is the line under a check: the specs that pass, as a bar.
+func progressLine(rs []gotest.Results, err error) string {
+	passed, all := 0, 0
+	for _, r := range rs {
+		passed += r.Passed
+		all += r.Passed + r.Failed
+	}
+	verdict := i18n.Tr("passes: bin/lab start the next stage", "通过：用 bin/lab start 开始下一阶段")
+	if err != nil {
+		verdict = i18n.Tr("not yet", "还没有通过")
+	}
+	return fmt.Sprintf(i18n.Tr("%s %d/%d specs, %s", "%s %d/%d 个测试用例，%s"), progress.Bar(passed, all, 20), passed, all, verdict)
+}
+
+// watchedFiles are the files of the stage's regions in this checkout.
+func watchedFiles(root string, s stage.Stage) []string {
+	var files []string
+	for f := range run.OwnedFiles(root, ".", s) {
+		files = append(files, filepath.Join(root, f))
+	}
+	return files
+}
+
+func unique(xs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func relativeAll(root string, paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		if rel, err := filepath.Rel(root, p); err == nil {
+			p = rel
+		}
+		out[i] = p
+	}
+	return out
+}

@@ -1,0 +1,120 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package watch
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
+)
+
+// The loop checks at once, once per burst of saves, and on a key; the hint
+// key shows a hint; it ends with its context. Driven by the events it is
+// sent, and a quiet period of a few milliseconds.
+func TestWatchChecksOncePerBurstOfSavesAndOnAKey(t *testing.T) {
+	events, keys := make(chan string), make(chan string)
+	checks := make(chan []string, 10)
+	hints := make(chan bool, 10)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		watchLoop(ctx, events, keys, 20*time.Millisecond, func(c []string) { checks <- c }, func() { hints <- true })
+		close(done)
+	}()
+	if got := <-checks; got != nil {
+		t.Errorf("the first check: %v, want none changed", got)
+	}
+	events <- "a.go"
+	events <- "a.go"
+	events <- "b.go"
+	if got := <-checks; !reflect.DeepEqual(got, []string{"a.go", "a.go", "b.go"}) {
+		t.Errorf("one check for the burst, with what changed: %v", got)
+	}
+	keys <- ""
+	if got := <-checks; got != nil {
+		t.Errorf("Enter: a check with nothing changed, got %v", got)
+	}
+	keys <- "h"
+	<-hints
+	select {
+	case c := <-checks:
+		t.Errorf("the hint key checked too: %v", c)
+	default:
+	}
+	cancel()
+	<-done
+}
+
+func TestThePollingWatcherSeesASave(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "status.go")
+	if err := os.WriteFile(file, []byte("package x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := newPollWatcher([]string{file}, 10*time.Millisecond)
+	defer w.Close()
+	if err := os.WriteFile(file, []byte("package x\n\nfunc F() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	expectSave(t, w, file)
+}
+
+func TestTheFileWatcherSeesASaveByRename(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "status.go")
+	if err := os.WriteFile(file, []byte("package x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := newFileWatcher([]string{file})
+	if err != nil {
+		t.Skipf("no file events on this system (the polling watcher is used): %v", err)
+	}
+	defer w.Close()
+	// As many editors save: write a new file, rename it over the old one.
+	tmp := filepath.Join(dir, ".status.go.swp")
+	if err := os.WriteFile(tmp, []byte("package x\n\nfunc F() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, file); err != nil {
+		t.Fatal(err)
+	}
+	expectSave(t, w, file)
+}
+
+func TestTheProgressLine(t *testing.T) {
+	got := progressLine([]gotest.Results{{Passed: 2}, {Passed: 5, Failed: 5}}, os.ErrInvalid)
+	if want := "[###########---------] 7/12 specs, not yet"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}
+
+// expectSave waits for the watcher's event about file.
+func expectSave(t *testing.T, w watcher, file string) {
+	t.Helper()
+	select {
+	case got := <-w.Events():
+		if got != file {
+			t.Errorf("event for %s, want %s", got, file)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no event for a save")
+	}
+}

@@ -1,0 +1,132 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+)
+
+// verbs are a format string's verbs, in order: what Printf fills in.
+var verbs = regexp.MustCompile(`%[-+# 0]*(\*|[0-9]+)?(\.[0-9]+)?[a-zA-Z%]`)
+
+// Every message the tool prints is written in both languages, and the two
+// take the same arguments in the same order, or the Chinese would print
+// %!d(string=...) where the English is right.
+func TestEveryMessageHasBothLanguages(t *testing.T) {
+	var files []string
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	pairs := 0
+	for _, file := range files {
+		f, err := parser.ParseFile(fset, file, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if !isTr(call.Fun) {
+				return true
+			}
+			where := fset.Position(call.Pos())
+			if len(call.Args) != 2 {
+				t.Errorf("%s: tr takes the English and the Chinese", where)
+				return true
+			}
+			en, ok1 := literal(call.Args[0])
+			zh, ok2 := literal(call.Args[1])
+			if !ok1 || !ok2 {
+				t.Errorf("%s: tr's arguments must be string literals, so that both can be read here", where)
+				return true
+			}
+			pairs++
+			switch {
+			case strings.TrimSpace(zh) == "" && strings.TrimSpace(en) != "":
+				t.Errorf("%s: no Chinese for %q", where, en)
+			case wide(en) > wide(zh):
+				t.Errorf("%s: the English argument has more Chinese in it than the Chinese (the two swapped?): %.60q", where, en)
+			case !reflect.DeepEqual(verbs.FindAllString(en, -1), verbs.FindAllString(zh, -1)):
+				t.Errorf("%s: the verbs differ: English %q, Chinese %q", where, verbs.FindAllString(en, -1), verbs.FindAllString(zh, -1))
+			}
+			return true
+		})
+	}
+	t.Logf("%d messages in both languages, in %d files", pairs, len(files))
+	if pairs < 100 {
+		t.Errorf("only %d messages in both languages: the search is broken", pairs)
+	}
+}
+
+// isTr tells whether fun is the tool's translation, Tr, called in its own
+// package (i18n) or through a selector from another.
+func isTr(fun ast.Expr) bool {
+	switch f := fun.(type) {
+	case *ast.Ident:
+		return f.Name == "Tr"
+	case *ast.SelectorExpr:
+		return f.Sel.Name == "Tr"
+	}
+	return false
+}
+
+// wide counts the wide (Chinese) characters of s.
+func wide(s string) int { return i18n.Width(s) - len([]rune(s)) }
+
+// literal evaluates a string literal, or a concatenation of them.
+func literal(e ast.Expr) (string, bool) {
+	switch x := e.(type) {
+	case *ast.BasicLit:
+		if x.Kind != token.STRING {
+			return "", false
+		}
+		s, err := strconv.Unquote(x.Value)
+		return s, err == nil
+	case *ast.BinaryExpr:
+		a, ok1 := literal(x.X)
+		b, ok2 := literal(x.Y)
+		return a + b, ok1 && ok2 && x.Op == token.ADD
+	case *ast.Ident: // the usage text, a constant of this package
+		switch x.Name {
+		case "usage":
+			return usage, true
+		case "usageZh":
+			return usageZh, true
+		}
+	}
+	return "", false
+}
