@@ -121,12 +121,12 @@ func main() {
 	if err != nil {
 		base.Fail(err)
 	}
-	i18n.Current, os.Args = l, append([]string{os.Args[0]}, args...)
+	os.Args = append([]string{os.Args[0]}, args...)
 	if len(os.Args) < 2 {
-		fmt.Fprint(os.Stderr, i18n.Tr(usage, usageZh))
+		fmt.Fprint(os.Stderr, l.Tr(usage, usageZh))
 		os.Exit(2)
 	}
-	root, err := base.RepoRoot()
+	root, err := base.RepoRoot(l)
 	if err == nil {
 		err = os.Chdir(root)
 	}
@@ -148,14 +148,14 @@ func main() {
 		}
 	}
 	if flags["h"] || flags["help"] {
-		fmt.Print(i18n.Tr(usage, usageZh))
+		fmt.Print(l.Tr(usage, usageZh))
 		return
 	}
 	switch os.Args[1] {
 	case "list":
-		err = check.CmdList(root, stages, flags["run"])
+		err = check.CmdList(l, root, stages, flags["run"])
 	case "start":
-		err = withStage(stages, arg, func(s stage.Stage) error { return start.CmdStart(root, stages, s, flags["fresh"]) })
+		err = withStage(l, stages, arg, func(s stage.Stage) error { return start.CmdStart(l, root, stages, s, flags["fresh"]) })
 	case "check":
 		if arg == "" {
 			arg, err = stageOfBranch()
@@ -168,10 +168,10 @@ func main() {
 			v = run.FullText
 		}
 		if flags["json"] {
-			err = withStage(stages, arg, func(s stage.Stage) error { return check.CmdCheckJSON(root, s) })
+			err = withStage(l, stages, arg, func(s stage.Stage) error { return check.CmdCheckJSON(root, s) })
 			break
 		}
-		err = withStage(stages, arg, func(s stage.Stage) error { return check.CmdCheck(root, stages, s, v) })
+		err = withStage(l, stages, arg, func(s stage.Stage) error { return check.CmdCheck(l, root, stages, s, v) })
 	case "hint":
 		if arg == "" {
 			arg, err = stageOfBranch()
@@ -179,9 +179,9 @@ func main() {
 				base.Fail(err)
 			}
 		}
-		err = withStage(stages, arg, func(s stage.Stage) error { return hints.CmdHint(root, s) })
+		err = withStage(l, stages, arg, func(s stage.Stage) error { return hints.CmdHint(l, root, s) })
 	case "status":
-		err = progress.CmdStatus(root, stages)
+		err = progress.CmdStatus(l, root, stages)
 	case "watch":
 		if arg == "" {
 			arg, err = stageOfBranch()
@@ -189,28 +189,28 @@ func main() {
 				base.Fail(err)
 			}
 		}
-		err = withStage(stages, arg, func(s stage.Stage) error { return watch.CmdWatch(root, s) })
+		err = withStage(l, stages, arg, func(s stage.Stage) error { return watch.CmdWatch(l, root, s) })
 	case "solution":
-		err = withStage(stages, arg, func(s stage.Stage) error { return start.CmdSolution(root, stages, s) })
+		err = withStage(l, stages, arg, func(s stage.Stage) error { return start.CmdSolution(l, root, stages, s) })
 	case "branches":
-		err = start.CmdBranches(root, stages)
+		err = start.CmdBranches(l, root, stages)
 	case "doctor":
-		err = doctor.CmdDoctor(root)
+		err = doctor.CmdDoctor(l, root)
 	case "stop":
-		err = apiserver.CmdStop(root)
+		err = apiserver.CmdStop(l, root)
 	case "mistakes":
-		err = verify.CmdMistakes(root, stages, positional(os.Args[2:]))
+		err = verify.CmdMistakes(l, root, stages, positional(os.Args[2:]))
 	case "serve-apiserver": // started by check; see apiserver.go
 		if len(os.Args) != 4 {
 			base.Fail(fmt.Errorf("usage: lab serve-apiserver DIR CRD-HASH"))
 		}
 		err = apiserver.Serve(os.Args[2], os.Args[3])
 	case "verify":
-		err = verify.CmdVerify(root, stages, positional(os.Args[2:]), flags["reference-tested"])
+		err = verify.CmdVerify(l, root, stages, positional(os.Args[2:]), flags["reference-tested"])
 	case "verify-part": // started by verify; see verify.go
-		err = verify.CmdVerifyPart(root, stages, positional(os.Args[2:]), flags["reference-tested"])
+		err = verify.CmdVerifyPart(l, root, stages, positional(os.Args[2:]), flags["reference-tested"])
 	default:
-		fmt.Fprint(os.Stderr, i18n.Tr(usage, usageZh))
+		fmt.Fprint(os.Stderr, l.Tr(usage, usageZh))
 		os.Exit(2)
 	}
 	if err != nil {
@@ -229,9 +229,9 @@ func positional(args []string) []string {
 	return out
 }
 
-func withStage(stages []stage.Stage, name string, f func(stage.Stage) error) error {
+func withStage(l i18n.Lang, stages []stage.Stage, name string, f func(stage.Stage) error) error {
 	if name == "" {
-		return fmt.Errorf("%s", i18n.Tr("which stage? see `lab list`", "哪一个阶段？运行 `lab list` 查看"))
+		return fmt.Errorf("%s", l.Tr("which stage? see `lab list`", "哪一个阶段？运行 `lab list` 查看"))
 	}
 	s, err := stage.Find(stages, name)
 	if err != nil {

@@ -111,7 +111,7 @@ type Server struct {
 
 // newSharedServer is the shared server of this process's verify slot
 // (verify.go; none outside lab verify).
-func Open(root string) Server { return Of(root, base.VerifySlot) }
+func Open(root string) Server { return Of(root, "") }
 
 func Of(root, slot string) Server {
 	return Server{dir: filepath.Join(base.StateDir(root), "apiserver"+slot), root: root}
@@ -122,11 +122,11 @@ func (s Server) path(name string) string { return filepath.Join(s.dir, name) }
 // ensureEnvtest installs etcd and kube-apiserver for the tests when a
 // check finds none: on a new machine that is the attendee's first check,
 // which should install what it needs rather than end on a command to type.
-func EnsureEnvtest(root string) error {
+func EnsureEnvtest(l i18n.Lang, root string) error {
 	if _, err := utils.EnvtestAssets(root); err == nil {
 		return nil
 	}
-	fmt.Println(i18n.Tr("  the first check here installs etcd and kube-apiserver for the tests (make setup-envtest:\n"+
+	fmt.Println(l.Tr("  the first check here installs etcd and kube-apiserver for the tests (make setup-envtest:\n"+
 		"  seconds when they are cached or downloaded, minutes when they are built from source) ...",
 		"  这里的第一次检查会为测试安装 etcd 和 kube-apiserver（make setup-envtest：\n"+
 			"  已缓存或可下载时只需几秒，需要从源码构建时要几分钟）……"))
@@ -134,7 +134,7 @@ func EnsureEnvtest(root string) error {
 	cmd.Dir = root
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stdout
 	if err := cmd.Run(); err != nil {
-		return base.SetupError{Err: fmt.Errorf(i18n.Tr("make setup-envtest failed (%v); its output is above, and bin/lab doctor says what this machine lacks",
+		return base.SetupError{Err: fmt.Errorf(l.Tr("make setup-envtest failed (%v); its output is above, and bin/lab doctor says what this machine lacks",
 			"make setup-envtest 失败（%v）；它的输出在上面，bin/lab doctor 会告诉你这台机器缺什么"), err)}
 	}
 	if _, err := utils.EnvtestAssets(root); err != nil {
@@ -156,13 +156,13 @@ func Enabled() bool {
 // one check at a time, the server running for treeDir's CRDs, the last
 // check's objects gone. It returns the environment that points the tests at
 // it, and release, which the caller must call when the check is done.
-func (s Server) Acquire(treeDir string) (env []string, release func(), err error) {
+func (s Server) Acquire(l i18n.Lang, treeDir string) (env []string, release func(), err error) {
 	defer base.Traced("acquire the shared server")()
 	if err := os.MkdirAll(s.dir, 0o755); err != nil {
 		return nil, nil, err
 	}
 	unlock, err := lockFile(s.path("lock"), func() {
-		fmt.Println(i18n.Tr("  (another check is using the shared API server; waiting for it to finish)", "  （另一个检查正在使用共享的 API 服务器；等它结束）"))
+		fmt.Println(l.Tr("  (another check is using the shared API server; waiting for it to finish)", "  （另一个检查正在使用共享的 API 服务器；等它结束）"))
 	})
 	if err != nil {
 		return nil, nil, err
@@ -177,7 +177,7 @@ func (s Server) Acquire(treeDir string) (env []string, release func(), err error
 	}
 	state, running := s.running()
 	if running && state.CRDHash != hash {
-		fmt.Println(i18n.Tr("  the CRDs changed since the shared API server started: starting it again", "  共享的 API 服务器启动之后 CRD 改变了：重新启动它"))
+		fmt.Println(l.Tr("  the CRDs changed since the shared API server started: starting it again", "  共享的 API 服务器启动之后 CRD 改变了：重新启动它"))
 		if err := s.Stop(); err != nil {
 			return fail(err)
 		}
@@ -189,13 +189,13 @@ func (s Server) Acquire(treeDir string) (env []string, release func(), err error
 		if err := s.Stop(); err != nil {
 			return fail(err)
 		}
-		if err := s.start(hash); err != nil {
+		if err := s.start(l, hash); err != nil {
 			return fail(err)
 		}
 	}
 	s.touch()
 	if err := s.clean(); err != nil {
-		return fail(fmt.Errorf(i18n.Tr("cleaning the shared API server: %w (run `bin/lab stop` and check again)", "清理共享的 API 服务器时出错：%w（运行 `bin/lab stop` 后再检查一次）"), err))
+		return fail(fmt.Errorf(l.Tr("cleaning the shared API server: %w (run `bin/lab stop` and check again)", "清理共享的 API 服务器时出错：%w（运行 `bin/lab stop` 后再检查一次）"), err))
 	}
 	env = []string{"USE_EXISTING_CLUSTER=true", "KUBECONFIG=" + s.path("kubeconfig")}
 	return env, func() { s.touch(); unlock() }, nil
@@ -233,7 +233,7 @@ func (s Server) state() (serverState, error) {
 // start runs `lab serve-apiserver` in a session of its own, so that it
 // outlives this check and Ctrl-C on the check does not reach it, and waits
 // until it has written its state.
-func (s Server) start(hash string) error {
+func (s Server) start(l i18n.Lang, hash string) error {
 	self, err := LabExecutable()
 	if err != nil {
 		return err
@@ -252,7 +252,7 @@ func (s Server) start(hash string) error {
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.Env = append(os.Environ(), "KUBEBUILDER_ASSETS="+assets)
 	cmd.SysProcAttr = detached()
-	fmt.Print(i18n.Tr("  starting a shared etcd and kube-apiserver for the checks (once: later checks reuse it) ...",
+	fmt.Print(l.Tr("  starting a shared etcd and kube-apiserver for the checks (once: later checks reuse it) ...",
 		"  正在为检查启动共享的 etcd 和 kube-apiserver（只启动一次，之后的检查会复用）……"))
 	begin := time.Now()
 	if err := cmd.Start(); err != nil {
@@ -264,16 +264,16 @@ func (s Server) start(hash string) error {
 		select {
 		case err := <-exited:
 			fmt.Println()
-			return fmt.Errorf(i18n.Tr("the shared API server stopped at once (%v):\n%s", "共享的 API 服务器一启动就停止了（%v）：\n%s"), err, base.LastLines(readFile(s.path("log")), 15))
+			return fmt.Errorf(l.Tr("the shared API server stopped at once (%v):\n%s", "共享的 API 服务器一启动就停止了（%v）：\n%s"), err, base.LastLines(readFile(s.path("log")), 15))
 		case <-time.After(100 * time.Millisecond):
 		}
 		if state, err := s.state(); err == nil && state.Server.PID == cmd.Process.Pid {
-			fmt.Printf(i18n.Tr(" ready in %.1fs\n", " %.1f 秒后就绪\n"), time.Since(begin).Seconds())
+			fmt.Printf(l.Tr(" ready in %.1fs\n", " %.1f 秒后就绪\n"), time.Since(begin).Seconds())
 			return nil
 		}
 	}
 	fmt.Println()
-	return fmt.Errorf(i18n.Tr("the shared API server did not start within 2 minutes; see %s", "共享的 API 服务器在 2 分钟内没有启动；请看 %s"), s.path("log"))
+	return fmt.Errorf(l.Tr("the shared API server did not start within 2 minutes; see %s", "共享的 API 服务器在 2 分钟内没有启动；请看 %s"), s.path("log"))
 }
 
 // stop asks the server to stop (SIGTERM: it stops etcd and kube-apiserver
@@ -555,15 +555,15 @@ func readFile(path string) string {
 }
 
 // cmdStop is `lab stop`: stop the shared API server now.
-func CmdStop(root string) error { return StopShared(Open(root)) }
+func CmdStop(l i18n.Lang, root string) error { return StopShared(l, Open(root)) }
 
-func StopShared(s Server) error {
+func StopShared(l i18n.Lang, s Server) error {
 	if _, err := s.state(); err != nil {
-		fmt.Println(i18n.Tr("No shared API server is running for this clone.", "本克隆没有正在运行的共享 API 服务器。"))
+		fmt.Println(l.Tr("No shared API server is running for this clone.", "本克隆没有正在运行的共享 API 服务器。"))
 		return nil
 	}
 	unlock, err := lockFile(s.path("lock"), func() {
-		fmt.Println(i18n.Tr("waiting for the running check to finish ...", "等待正在运行的检查结束……"))
+		fmt.Println(l.Tr("waiting for the running check to finish ...", "等待正在运行的检查结束……"))
 	})
 	if err != nil {
 		return err
@@ -572,6 +572,6 @@ func StopShared(s Server) error {
 	if err := s.Stop(); err != nil {
 		return err
 	}
-	fmt.Println(i18n.Tr("Stopped the shared API server.", "已停止共享的 API 服务器。"))
+	fmt.Println(l.Tr("Stopped the shared API server.", "已停止共享的 API 服务器。"))
 	return nil
 }

@@ -24,6 +24,8 @@ import (
 	"strings"
 	"testing"
 
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+
 	kbatchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -38,6 +40,7 @@ import (
 // attendee: started once, reused with the last check's objects gone,
 // started again when the CRDs change, and stopped by its own bookkeeping.
 func TestSharedServer(t *testing.T) {
+	l := i18n.English
 	assets, err := utils.EnvtestAssets(filepath.Join("..", "..", "..", ".."))
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +60,7 @@ func TestSharedServer(t *testing.T) {
 	s := Open(tree)
 	t.Cleanup(func() { _ = s.Stop() })
 
-	env, release, err := s.Acquire(tree)
+	env, release, err := s.Acquire(l, tree)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +79,7 @@ func TestSharedServer(t *testing.T) {
 	release()
 
 	// The next check reuses the server, without what the last one left.
-	_, release, err = s.Acquire(tree)
+	_, release, err = s.Acquire(l, tree)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +97,7 @@ func TestSharedServer(t *testing.T) {
 	// New CRDs: a new server, and the old one and its etcd and kube-apiserver
 	// are gone.
 	must(t, os.WriteFile(filepath.Join(crds, "a.yaml"), []byte("# version 2\n"), 0o644))
-	_, release, err = s.Acquire(tree)
+	_, release, err = s.Acquire(l, tree)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,10 +23,10 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 )
 
-func RepoRoot() (string, error) {
+func RepoRoot(l i18n.Lang) (string, error) {
 	out, err := Output("", "git", "rev-parse", "--show-toplevel")
 	if err != nil {
-		return "", fmt.Errorf(i18n.Tr("not in a git clone of cronlab: %w", "当前目录不在 cronlab 的 git 克隆中：%w"), err)
+		return "", fmt.Errorf(l.Tr("not in a git clone of cronlab: %w", "当前目录不在 cronlab 的 git 克隆中：%w"), err)
 	}
 	return strings.TrimSpace(out), nil
 }

@@ -55,7 +55,7 @@ import (
 // carryFrom says which lab branch to carry into the starter of s: the
 // previous stage's, if the attendee is on it and the policy allows. why
 // explains a "no" that the attendee should hear about.
-func From(root string, stages []stage.Stage, s stage.Stage, fresh bool) (branch, why string) {
+func From(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, fresh bool) (branch, why string) {
 	current, err := base.Output(root, "git", "branch", "--show-current")
 	if err != nil {
 		return "", ""
@@ -68,14 +68,14 @@ func From(root string, stages []stage.Stage, s stage.Stage, fresh bool) (branch,
 	policy := os.Getenv("LAB_CARRY")
 	switch {
 	case fresh || policy == "never":
-		return "", fmt.Sprintf(i18n.Tr("starting from the reference (%s): your code of stage %s stays on %s",
+		return "", fmt.Sprintf(l.Tr("starting from the reference (%s): your code of stage %s stays on %s",
 			"从参考实现开始（%s）：你第 %s 阶段的代码留在 %s 上"),
 			map[bool]string{true: "--fresh", false: "LAB_CARRY=never"}[fresh], prev.ID, current)
 	case policy == "always":
 		return current, ""
 	}
 	if r := progress.Read(root).Stages[prev.ID]; !r.Passed {
-		return "", fmt.Sprintf(i18n.Tr("stage %s did not pass its last check, so stage %s starts from the reference; "+
+		return "", fmt.Sprintf(l.Tr("stage %s did not pass its last check, so stage %s starts from the reference; "+
 			"your code stays on %s (bin/lab check %s, then start again to carry it; LAB_CARRY=always carries it anyway)",
 			"第 %s 阶段最近一次检查没有通过，所以第 %s 阶段从参考实现开始；你的代码留在 %s 上"+
 				"（先运行 bin/lab check %s，通过后再 start 一次即可带入；LAB_CARRY=always 则无论如何都带入）"),

@@ -37,50 +37,50 @@ import (
 // cmdList shows every stage with the result of its last check in this
 // clone, from the progress file: instant. With all, it checks every stage
 // first, which takes minutes.
-func CmdList(root string, stages []stage.Stage, all bool) error {
+func CmdList(l i18n.Lang, root string, stages []stage.Stage, all bool) error {
 	p := progress.Read(root)
 	if all {
-		fmt.Println(i18n.Tr("Checking every stage in this checkout, one after the other (several minutes) ...",
+		fmt.Println(l.Tr("Checking every stage in this checkout, one after the other (several minutes) ...",
 			"正在逐个检查本克隆中的每个阶段（需要几分钟）……"))
 		for _, s := range stages {
-			rs, err := run.Checks(root, ".", s, run.Quiet)
+			rs, err := run.Checks(l, root, ".", s, run.Quiet)
 			p.Record(s, rs, err, hints.Tied(s, rs))
-			fmt.Printf("  %s  %-22s %s\n", s.ID, s.Slug, p.Stages[s.ID].Describe())
+			fmt.Printf("  %s  %-22s %s\n", s.ID, s.Slug, p.Stages[s.ID].Describe(l))
 		}
 		return p.Save(root)
 	}
 	branch, _ := base.Output(root, "git", "branch", "--show-current")
 	current := progress.CurrentStage(branch)
 	for _, s := range stages {
-		state := p.Stages[s.ID].Describe()
+		state := p.Stages[s.ID].Describe(l)
 		if p.Stages[s.ID].At.IsZero() && current != "" && s.ID < current {
-			state = i18n.Tr("given (in the starter)", "已给出（在起始代码中）") // as bin/lab status says
+			state = l.Tr("given (in the starter)", "已给出（在起始代码中）") // as bin/lab status says
 		}
-		fmt.Printf("  %s  %-22s %s %s\n", s.ID, s.Slug, i18n.PadRight(state, 30), s.TitleIn())
+		fmt.Printf("  %s  %-22s %s %s\n", s.ID, s.Slug, i18n.PadRight(state, 30), s.TitleIn(l))
 	}
-	fmt.Println(i18n.Tr("\nThe results are those of each stage's last `bin/lab check` in this clone; `bin/lab list --run` checks them all now.",
+	fmt.Println(l.Tr("\nThe results are those of each stage's last `bin/lab check` in this clone; `bin/lab list --run` checks them all now.",
 		"\n结果是本克隆中每个阶段最近一次 `bin/lab check` 的结果；`bin/lab list --run` 现在重新检查所有阶段。"))
 	return nil
 }
 
-func CmdCheck(root string, stages []stage.Stage, s stage.Stage, v run.Verbosity) error {
-	fmt.Printf(i18n.Tr("Checking stage %s: %s\n", "正在检查第 %s 阶段：%s\n"), s.ID, s.TitleIn())
-	rs, err := run.Checks(root, ".", s, v)
+func CmdCheck(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, v run.Verbosity) error {
+	fmt.Printf(l.Tr("Checking stage %s: %s\n", "正在检查第 %s 阶段：%s\n"), s.ID, s.TitleIn(l))
+	rs, err := run.Checks(l, root, ".", s, v)
 	var setup base.SetupError
 	if errors.As(err, &setup) {
-		return fmt.Errorf(i18n.Tr("could not run the check of stage %s: %w", "无法运行第 %s 阶段的检查：%w"), s.ID, err)
+		return fmt.Errorf(l.Tr("could not run the check of stage %s: %w", "无法运行第 %s 阶段的检查：%w"), s.ID, err)
 	}
-	functions.ShowFunctions(s, rs)
+	functions.ShowFunctions(l, s, rs)
 	p := progress.Read(root)
 	p.Record(s, rs, err, hints.Tied(s, rs))
 	if saveErr := p.Save(root); saveErr != nil {
-		fmt.Printf(i18n.Tr("  (could not save the result: %v)\n", "  （无法保存结果：%v）\n"), saveErr)
+		fmt.Printf(l.Tr("  (could not save the result: %v)\n", "  （无法保存结果：%v）\n"), saveErr)
 	}
 	if err != nil {
-		h := hints.ForCheck(s, rs)
-		fmt.Printf(i18n.Tr("\nNot yet. %s\n  hint: %s\n  more: %s, and bin/lab hint (the next hint, a level at a time)\n",
+		h := hints.ForCheck(l, s, rs)
+		fmt.Printf(l.Tr("\nNot yet. %s\n  hint: %s\n  more: %s, and bin/lab hint (the next hint, a level at a time)\n",
 			"\n还没有通过。%s\n  提示：%s\n  更多：%s，以及 bin/lab hint（下一条提示，一次一级）\n"),
-			err, strings.TrimLeft(i18n.Indent(i18n.Wrap(h.Text(), 92), "        "), " "), s.ReadmeIn(root))
+			err, strings.TrimLeft(i18n.Indent(i18n.Wrap(h.Text(l), 92), "        "), " "), s.ReadmeIn(l, root))
 		// The hint printed here counts as shown: `lab hint` goes on from it.
 		if r := p.Stages[s.ID]; h.ID != "" && !slices.Contains(r.HintsShown, h.ID) {
 			r.HintsShown = append(r.HintsShown, h.ID)
@@ -88,21 +88,21 @@ func CmdCheck(root string, stages []stage.Stage, s stage.Stage, v run.Verbosity)
 			_ = p.Save(root)
 		}
 		if files := run.TodoFiles(".", "", s.ID); len(files) > 0 {
-			fmt.Printf(i18n.Tr("  still TODO(lab %s): %s\n", "  仍有 TODO(lab %s)：%s\n"), s.ID, strings.Join(files, ", "))
+			fmt.Printf(l.Tr("  still TODO(lab %s): %s\n", "  仍有 TODO(lab %s)：%s\n"), s.ID, strings.Join(files, ", "))
 		}
-		fmt.Println(i18n.Tr("  run the tests yourself:", "  自己运行这些测试："))
+		fmt.Println(l.Tr("  run the tests yourself:", "  自己运行这些测试："))
 		for _, t := range s.Tests {
 			fmt.Printf("    %s\n", t.Command())
 		}
 		if v != run.FullText {
-			fmt.Printf(i18n.Tr("  all of the tests' output: bin/lab check -v %s\n", "  测试的全部输出：bin/lab check -v %s\n"), s.ID)
+			fmt.Printf(l.Tr("  all of the tests' output: bin/lab check -v %s\n", "  测试的全部输出：bin/lab check -v %s\n"), s.ID)
 		}
 		os.Exit(1)
 	}
 	if next, ok := stage.Next(stages, s); ok {
-		fmt.Printf(i18n.Tr("\nStage %s passes. Next: bin/lab start %s  (%s)\n", "\n第 %s 阶段通过。下一步：bin/lab start %s  （%s）\n"), s.ID, next.ID, next.TitleIn())
+		fmt.Printf(l.Tr("\nStage %s passes. Next: bin/lab start %s  (%s)\n", "\n第 %s 阶段通过。下一步：bin/lab start %s  （%s）\n"), s.ID, next.ID, next.TitleIn(l))
 	} else {
-		fmt.Printf(i18n.Tr("\nStage %s passes: that was the last stage. bin/lab list shows where you stand.\n",
+		fmt.Printf(l.Tr("\nStage %s passes: that was the last stage. bin/lab list shows where you stand.\n",
 			"\n第 %s 阶段通过：这是最后一个阶段。bin/lab list 显示你的整体进度。\n"), s.ID)
 	}
 	return nil
@@ -115,11 +115,11 @@ func CmdCheck(root string, stages []stage.Stage, s stage.Stage, v run.Verbosity)
 func CmdCheckJSON(root string, s stage.Stage) error {
 	// The document is for tools: its text is English whatever the locale,
 	// so that the same failure reads the same to them (docs/lab-json.md).
-	i18n.Current = "en"
+	l := i18n.English
 	stdout := os.Stdout
 	os.Stdout = os.Stderr
 	defer func() { os.Stdout = stdout }()
-	rs, err := run.Checks(root, ".", s, run.Quiet)
+	rs, err := run.Checks(l, root, ".", s, run.Quiet)
 	var setup base.SetupError
 	if errors.As(err, &setup) {
 		return fmt.Errorf("could not run the check of stage %s: %w", s.ID, err)

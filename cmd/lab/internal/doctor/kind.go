@@ -57,39 +57,39 @@ type finding struct {
 
 // dockerFinding: whether the Docker daemon answers. lookErr is from finding
 // the docker command, out and runErr from `docker info`.
-func dockerFinding(lookErr error, out string, runErr error) finding {
-	what := i18n.Tr("Docker daemon (kind runs its nodes as containers)", "Docker 守护进程（kind 把节点作为容器运行）")
-	fix := i18n.Tr("start Docker (Docker Desktop, or `sudo systemctl start docker` on Linux), or use `make cluster`, which needs no Docker",
+func dockerFinding(l i18n.Lang, lookErr error, out string, runErr error) finding {
+	what := l.Tr("Docker daemon (kind runs its nodes as containers)", "Docker 守护进程（kind 把节点作为容器运行）")
+	fix := l.Tr("start Docker (Docker Desktop, or `sudo systemctl start docker` on Linux), or use `make cluster`, which needs no Docker",
 		"启动 Docker（Docker Desktop，或在 Linux 上 `sudo systemctl start docker`），或者改用不需要 Docker 的 `make cluster`")
 	switch {
 	case lookErr != nil:
-		return finding{what, fmt.Errorf("%s", i18n.Tr("no docker command", "没有 docker 命令")), i18n.Tr("install Docker (Docker Desktop on macOS and Windows), or use `make cluster`, which needs no Docker",
+		return finding{what, fmt.Errorf("%s", l.Tr("no docker command", "没有 docker 命令")), l.Tr("install Docker (Docker Desktop on macOS and Windows), or use `make cluster`, which needs no Docker",
 			"安装 Docker（macOS 和 Windows 上用 Docker Desktop），或者改用不需要 Docker 的 `make cluster`")}
 	case runErr != nil:
-		return finding{what, fmt.Errorf(i18n.Tr("`docker info` cannot reach it: %s", "`docker info` 连不上它：%s"), reasonOf(out, runErr)), fix}
+		return finding{what, fmt.Errorf(l.Tr("`docker info` cannot reach it: %s", "`docker info` 连不上它：%s"), reasonOf(out, runErr)), fix}
 	}
-	return finding{what: fmt.Sprintf(i18n.Tr("%s: server %s", "%s：服务端 %s"), what, strings.TrimSpace(out))}
+	return finding{what: fmt.Sprintf(l.Tr("%s: server %s", "%s：服务端 %s"), what, strings.TrimSpace(out))}
 }
 
 // kindFinding: whether the kind that `make kind-cluster` would run is the
 // pinned release. out and runErr are from `kind version` ("kind v0.33.0
 // go1.26.8 linux/amd64").
-func kindFinding(kind, pinned, nodeImage string, lookErr error, out string, runErr error) finding {
-	what := fmt.Sprintf(i18n.Tr("kind %s, the release whose node image %s the workshop uses", "kind %s，工作坊所用节点镜像 %s 对应的版本"), pinned, nodeImage)
-	fix := fmt.Sprintf(i18n.Tr("run `make kind`, which installs kind %s into bin/ (make kind-cluster uses it unless KIND is set)",
+func kindFinding(l i18n.Lang, kind, pinned, nodeImage string, lookErr error, out string, runErr error) finding {
+	what := fmt.Sprintf(l.Tr("kind %s, the release whose node image %s the workshop uses", "kind %s，工作坊所用节点镜像 %s 对应的版本"), pinned, nodeImage)
+	fix := fmt.Sprintf(l.Tr("run `make kind`, which installs kind %s into bin/ (make kind-cluster uses it unless KIND is set)",
 		"运行 `make kind`，它把 kind %s 安装到 bin/（除非设置了 KIND，make kind-cluster 会用它）"), pinned)
 	switch {
 	case lookErr != nil:
-		return finding{what, fmt.Errorf(i18n.Tr("no kind (%s)", "没有 kind（%s）"), kind), fix}
+		return finding{what, fmt.Errorf(l.Tr("no kind (%s)", "没有 kind（%s）"), kind), fix}
 	case runErr != nil:
-		return finding{what, fmt.Errorf(i18n.Tr("%s version: %s", "%s version：%s"), kind, reasonOf(out, runErr)), fix}
+		return finding{what, fmt.Errorf(l.Tr("%s version: %s", "%s version：%s"), kind, reasonOf(out, runErr)), fix}
 	}
 	got := regexp.MustCompile(`^kind (v\S+)`).FindStringSubmatch(strings.TrimSpace(out))
 	if got == nil {
-		return finding{what, fmt.Errorf(i18n.Tr("%s version says %q", "%s version 输出 %q"), kind, strings.TrimSpace(out)), fix}
+		return finding{what, fmt.Errorf(l.Tr("%s version says %q", "%s version 输出 %q"), kind, strings.TrimSpace(out)), fix}
 	}
 	if got[1] != pinned {
-		return finding{what, fmt.Errorf(i18n.Tr("%s is %s, which does not support that node image", "%s 是 %s，不支持这个节点镜像"), kind, got[1]), fix}
+		return finding{what, fmt.Errorf(l.Tr("%s is %s, which does not support that node image", "%s 是 %s，不支持这个节点镜像"), kind, got[1]), fix}
 	}
 	return finding{what: fmt.Sprintf("kind %s (%s)", got[1], kind)}
 }
@@ -104,14 +104,14 @@ func reasonOf(out string, err error) string {
 
 // checkKindPath runs the two checks: the kind of KIND (if set in the
 // environment), else bin/kind, else the one on PATH.
-func checkKindPath(root string) (docker, kind finding) {
+func checkKindPath(l i18n.Lang, root string) (docker, kind finding) {
 	dockerPath, lookErr := exec.LookPath("docker")
 	var out []byte
 	var runErr error
 	if lookErr == nil {
 		out, runErr = exec.Command(dockerPath, "info", "--format", "{{.ServerVersion}}").CombinedOutput()
 	}
-	docker = dockerFinding(lookErr, string(out), runErr)
+	docker = dockerFinding(l, lookErr, string(out), runErr)
 
 	pinned, err := makefileVar(root, "KIND_VERSION")
 	if err != nil {
@@ -130,5 +130,5 @@ func checkKindPath(root string) (docker, kind finding) {
 	if lookErr == nil {
 		out, runErr = exec.Command(path, "version").CombinedOutput()
 	}
-	return docker, kindFinding(bin, pinned, image, lookErr, string(out), runErr)
+	return docker, kindFinding(l, bin, pinned, image, lookErr, string(out), runErr)
 }

@@ -24,9 +24,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 )
 
 func TestTheDoctorComparesKindWithThePinnedReleaseAndAsksDockerItself(t *testing.T) {
+	l := i18n.English
 	const image = "kindest/node:v1.36.4@sha256:099e"
 	exit1 := errors.New("exit status 1")
 	for _, c := range []struct {
@@ -35,15 +38,15 @@ func TestTheDoctorComparesKindWithThePinnedReleaseAndAsksDockerItself(t *testing
 		wantErr string // "" for ok
 		wantFix string
 	}{
-		{"the pinned kind", kindFinding("bin/kind", "v0.33.0", image, nil, "kind v0.33.0 go1.26.8 linux/amd64\n", nil), "", ""},
-		{"an older kind on PATH", kindFinding("kind", "v0.33.0", image, nil, "kind v0.29.0 go1.24.2 darwin/arm64\n", nil),
+		{"the pinned kind", kindFinding(l, "bin/kind", "v0.33.0", image, nil, "kind v0.33.0 go1.26.8 linux/amd64\n", nil), "", ""},
+		{"an older kind on PATH", kindFinding(l, "kind", "v0.33.0", image, nil, "kind v0.29.0 go1.24.2 darwin/arm64\n", nil),
 			"kind is v0.29.0, which does not support that node image", "make kind"},
-		{"no kind", kindFinding("kind", "v0.33.0", image, errors.New("not found"), "", nil), "no kind (kind)", "make kind"},
-		{"a kind that fails", kindFinding("kind", "v0.33.0", image, nil, "\nBad CPU type in executable\n", exit1),
+		{"no kind", kindFinding(l, "kind", "v0.33.0", image, errors.New("not found"), "", nil), "no kind (kind)", "make kind"},
+		{"a kind that fails", kindFinding(l, "kind", "v0.33.0", image, nil, "\nBad CPU type in executable\n", exit1),
 			"kind version: Bad CPU type in executable", "make kind"},
-		{"Docker answers", dockerFinding(nil, "28.2.2\n", nil), "", ""},
-		{"no docker command", dockerFinding(errors.New("not found"), "", nil), "no docker command", "make cluster"},
-		{"a daemon that does not answer", dockerFinding(nil, "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?\n", exit1),
+		{"Docker answers", dockerFinding(l, nil, "28.2.2\n", nil), "", ""},
+		{"no docker command", dockerFinding(l, errors.New("not found"), "", nil), "no docker command", "make cluster"},
+		{"a daemon that does not answer", dockerFinding(l, nil, "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?\n", exit1),
 			"`docker info` cannot reach it: Cannot connect to the Docker daemon", "systemctl start docker"},
 	} {
 		expectFinding(t, c.name, c.got, c.wantErr, c.wantFix)

@@ -101,13 +101,13 @@ type kubectlCheck struct {
 
 // checkKubectl finds the kubectl to use against the workshop's cluster: the
 // one on PATH if it is within the skew, else the one `make cluster` built.
-func checkKubectl(root string) kubectlCheck {
+func checkKubectl(l i18n.Lang, root string) kubectlCheck {
 	server, err := workshopMinor(root)
 	if err != nil {
-		return kubectlCheck{what: "kubectl", err: err, fix: i18n.Tr("run the doctor in a cronlab clone", "在 cronlab 的克隆中运行 doctor")}
+		return kubectlCheck{what: "kubectl", err: err, fix: l.Tr("run the doctor in a cronlab clone", "在 cronlab 的克隆中运行 doctor")}
 	}
-	what := fmt.Sprintf(i18n.Tr("kubectl within one minor version of Kubernetes 1.%d", "与 Kubernetes 1.%d 相差不超过一个次版本的 kubectl"), server)
-	supported := fmt.Sprintf(i18n.Tr("a kubectl 1.%d to 1.%d", "1.%d 到 1.%d 的 kubectl"), server-1, server+1)
+	what := fmt.Sprintf(l.Tr("kubectl within one minor version of Kubernetes 1.%d", "与 Kubernetes 1.%d 相差不超过一个次版本的 kubectl"), server)
+	supported := fmt.Sprintf(l.Tr("a kubectl 1.%d to 1.%d", "1.%d 到 1.%d 的 kubectl"), server-1, server+1)
 	onPath, pathErr := exec.LookPath("kubectl")
 	var pathProblem error
 	if pathErr == nil {
@@ -118,7 +118,7 @@ func checkKubectl(root string) kubectlCheck {
 		case withinSkew(minor, server):
 			return kubectlCheck{path: onPath, what: fmt.Sprintf("%s (%s: 1.%d)", what, onPath, minor)}
 		default:
-			pathProblem = fmt.Errorf(i18n.Tr("the kubectl on PATH (%s) is 1.%d", "PATH 上的 kubectl（%s）是 1.%d"), onPath, minor)
+			pathProblem = fmt.Errorf(l.Tr("the kubectl on PATH (%s) is 1.%d", "PATH 上的 kubectl（%s）是 1.%d"), onPath, minor)
 		}
 	}
 	cached := cachedKubectls()
@@ -131,16 +131,16 @@ func checkKubectl(root string) kubectlCheck {
 			// The Makefile and the scripts use the cached one; a kubectl
 			// typed by hand is the one on PATH.
 			return kubectlCheck{path: cached[i], what: what,
-				err: fmt.Errorf(i18n.Tr("%w; the one `make cluster` built (%s, 1.%d) is right", "%w；`make cluster` 构建的那个（%s，1.%d）版本合适"), pathProblem, cached[i], minor),
-				fix: fmt.Sprintf(i18n.Tr("put %s first on PATH, or install %s", "把 %s 放到 PATH 的最前面，或者安装%s"), filepath.Dir(cached[i]), supported)}
+				err: fmt.Errorf(l.Tr("%w; the one `make cluster` built (%s, 1.%d) is right", "%w；`make cluster` 构建的那个（%s，1.%d）版本合适"), pathProblem, cached[i], minor),
+				fix: fmt.Sprintf(l.Tr("put %s first on PATH, or install %s", "把 %s 放到 PATH 的最前面，或者安装%s"), filepath.Dir(cached[i]), supported)}
 		}
-		return kubectlCheck{path: cached[i], what: fmt.Sprintf(i18n.Tr("%s (%s: 1.%d; not on PATH, the Makefile uses it)", "%s（%s：1.%d；不在 PATH 上，Makefile 会用它）"), what, cached[i], minor)}
+		return kubectlCheck{path: cached[i], what: fmt.Sprintf(l.Tr("%s (%s: 1.%d; not on PATH, the Makefile uses it)", "%s（%s：1.%d；不在 PATH 上，Makefile 会用它）"), what, cached[i], minor)}
 	}
 	if pathProblem != nil {
 		return kubectlCheck{path: onPath, what: what, err: pathProblem,
-			fix: fmt.Sprintf(i18n.Tr("run `make cluster`, which builds a matching kubectl (the Makefile uses it), or install %s",
+			fix: fmt.Sprintf(l.Tr("run `make cluster`, which builds a matching kubectl (the Makefile uses it), or install %s",
 				"运行 `make cluster`，它会构建一个版本匹配的 kubectl（Makefile 会用它），或者安装%s"), supported)}
 	}
-	return kubectlCheck{what: what, err: fmt.Errorf("%s", i18n.Tr("not on PATH, and `make cluster` has not built one", "不在 PATH 上，`make cluster` 也还没有构建")),
-		fix: fmt.Sprintf(i18n.Tr("run `make cluster`, which builds one, or install %s", "运行 `make cluster` 构建一个，或者安装%s"), supported)}
+	return kubectlCheck{what: what, err: fmt.Errorf("%s", l.Tr("not on PATH, and `make cluster` has not built one", "不在 PATH 上，`make cluster` 也还没有构建")),
+		fix: fmt.Sprintf(l.Tr("run `make cluster`, which builds one, or install %s", "运行 `make cluster` 构建一个，或者安装%s"), supported)}
 }

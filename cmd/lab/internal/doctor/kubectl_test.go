@@ -22,6 +22,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 )
 
 // fakeKubectl writes, in dir, a kubectl that says it is version 1.minor.
@@ -39,6 +41,7 @@ func fakeKubectl(t *testing.T, dir, minor string) string {
 }
 
 func TestTheDoctorWantsAKubectlWithinOneMinorVersionOfTheWorkshops(t *testing.T) {
+	l := i18n.English
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "Makefile"), []byte("KUBE_VERSION ?= v1.36.3\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -71,7 +74,7 @@ func TestTheDoctorWantsAKubectlWithinOneMinorVersionOfTheWorkshops(t *testing.T)
 			if tc.cached != "" {
 				cachedKubectl = fakeKubectl(t, filepath.Join(cache, "cronlab", "kubernetes-v1."+tc.cached+".3"), tc.cached)
 			}
-			k := checkKubectl(root)
+			k := checkKubectl(l, root)
 			if (k.err == nil) != tc.wantOK {
 				t.Fatalf("ok %v, want %v: %v", k.err == nil, tc.wantOK, k.err)
 			}

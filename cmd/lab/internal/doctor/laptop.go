@@ -38,72 +38,72 @@ import (
 // modules, the compiled packages of kube-apiserver and its kin, the binaries.
 const firstBuildBytes = 10 << 30
 
-func laptopFindings(root string) []finding {
+func laptopFindings(l i18n.Lang, root string) []finding {
 	procVersion, _ := os.ReadFile("/proc/version")
-	out := []finding{platformFinding(runtime.GOOS, runtime.GOARCH, string(procVersion), root)}
+	out := []finding{platformFinding(l, runtime.GOOS, runtime.GOARCH, string(procVersion), root)}
 
 	bash, err := exec.Command("bash", "-c", "echo $BASH_VERSION").Output()
-	out = append(out, versionFinding("bash", string(bash), err, `^(\d+)\.(\d+)`, 3, 2,
-		i18n.Tr("install bash (it comes with macOS, Linux and WSL2)", "安装 bash（macOS、Linux 和 WSL2 自带）")))
+	out = append(out, versionFinding(l, "bash", string(bash), err, `^(\d+)\.(\d+)`, 3, 2,
+		l.Tr("install bash (it comes with macOS, Linux and WSL2)", "安装 bash（macOS、Linux 和 WSL2 自带）")))
 	mk, err := exec.Command("make", "--version").Output()
-	out = append(out, versionFinding("make", string(mk), err, `GNU Make (\d+)\.(\d+)`, 3, 81,
-		i18n.Tr("install GNU make (macOS: xcode-select --install; Debian/Ubuntu: sudo apt-get install make)",
+	out = append(out, versionFinding(l, "make", string(mk), err, `GNU Make (\d+)\.(\d+)`, 3, 81,
+		l.Tr("install GNU make (macOS: xcode-select --install; Debian/Ubuntu: sudo apt-get install make)",
 			"安装 GNU make（macOS：xcode-select --install；Debian/Ubuntu：sudo apt-get install make）")))
 
 	cache, _ := exec.Command("go", "env", "GOCACHE").Output()
 	dir := strings.TrimSpace(string(cache))
 	free, err := freeBytes(dir)
 	_, built := os.Stat(filepath.Join(root, "bin", "envtest-assets-path"))
-	out = append(out, diskFinding(dir, free, err, built == nil))
+	out = append(out, diskFinding(l, dir, free, err, built == nil))
 	return out
 }
 
 // platformFinding names the system; on WSL2 it checks that the clone is on
 // the Linux file system, not on the Windows one under /mnt.
-func platformFinding(goos, goarch, procVersion, root string) finding {
+func platformFinding(l i18n.Lang, goos, goarch, procVersion, root string) finding {
 	wsl := goos == "linux" && strings.Contains(strings.ToLower(procVersion), "microsoft")
-	what := fmt.Sprintf(i18n.Tr("system: %s/%s", "系统：%s/%s"), goos, goarch)
+	what := fmt.Sprintf(l.Tr("system: %s/%s", "系统：%s/%s"), goos, goarch)
 	if wsl {
 		what += " (Windows, WSL2)"
 	}
 	if wsl && strings.HasPrefix(root, "/mnt/") {
-		return finding{what, fmt.Errorf(i18n.Tr("the clone is on the Windows file system (%s)", "克隆位于 Windows 文件系统上（%s）"), root),
-			i18n.Tr("clone it into your Linux home instead (cd ~ && git clone ...): builds are several times faster there, and file events arrive",
+		return finding{what, fmt.Errorf(l.Tr("the clone is on the Windows file system (%s)", "克隆位于 Windows 文件系统上（%s）"), root),
+			l.Tr("clone it into your Linux home instead (cd ~ && git clone ...): builds are several times faster there, and file events arrive",
 				"改为克隆到 Linux 的主目录（cd ~ && git clone ...）：在那里构建快好几倍，而且能收到文件事件")}
 	}
 	return finding{what: what}
 }
 
 // versionFinding checks a tool's version against a minimum major.minor.
-func versionFinding(tool, out string, err error, pattern string, major, minor int, fix string) finding {
-	what := fmt.Sprintf(i18n.Tr("%s %d.%d or newer", "%s %d.%d 或更新版本"), tool, major, minor)
+func versionFinding(l i18n.Lang, tool, out string, err error, pattern string, major, minor int, fix string) finding {
+	what := fmt.Sprintf(l.Tr("%s %d.%d or newer", "%s %d.%d 或更新版本"), tool, major, minor)
 	if err != nil {
-		return finding{what, fmt.Errorf(i18n.Tr("%s does not run: %v", "%s 无法运行：%v"), tool, err), fix}
+		return finding{what, fmt.Errorf(l.Tr("%s does not run: %v", "%s 无法运行：%v"), tool, err), fix}
 	}
 	m := regexp.MustCompile(pattern).FindStringSubmatch(out)
 	if m == nil {
-		return finding{what, fmt.Errorf(i18n.Tr("%s says %q", "%s 输出 %q"), tool, base.FirstLine(out)), fix}
+		return finding{what, fmt.Errorf(l.Tr("%s says %q", "%s 输出 %q"), tool, base.FirstLine(out)), fix}
 	}
 	gotMajor, _ := strconv.Atoi(m[1])
 	gotMinor, _ := strconv.Atoi(m[2])
 	if gotMajor < major || gotMajor == major && gotMinor < minor {
-		return finding{what, fmt.Errorf(i18n.Tr("%s is %d.%d", "%s 是 %d.%d"), tool, gotMajor, gotMinor), fix}
+		return finding{what, fmt.Errorf(l.Tr("%s is %d.%d", "%s 是 %d.%d"), tool, gotMajor, gotMinor), fix}
 	}
 	return finding{what: fmt.Sprintf("%s (%d.%d)", what, gotMajor, gotMinor)}
 }
 
 // diskFinding: room in Go's build cache for the first build, which builds
 // (or downloads) the Kubernetes binaries; after it, nothing large is left.
-func diskFinding(dir string, free uint64, err error, built bool) finding {
-	what := i18n.Tr("free disk for the first build (about 10 GiB in Go's cache)", "第一次构建所需的空闲磁盘（Go 的缓存约占 10 GiB）")
+func diskFinding(l i18n.Lang, dir string, free uint64, err error, built bool) finding {
+	what := l.Tr("free disk for the first build (about 10 GiB in Go's cache)", "第一次构建所需的空闲磁盘（Go 的缓存约占 10 GiB）")
 	switch {
 	case built:
-		return finding{what: i18n.Tr("free disk: the first build is done", "空闲磁盘：第一次构建已经完成")}
+		return finding{what: l.Tr("free disk: the first build is done", "空闲磁盘：第一次构建已经完成")}
 	case err != nil:
-		return finding{what: fmt.Sprintf(i18n.Tr("%s: cannot tell (%v)", "%s：无法判断（%v）"), what, err)}
+		return finding{what: fmt.Sprintf(l.Tr("%s: cannot tell (%v)", "%s：无法判断（%v）"), what, err)}
 	case free < firstBuildBytes:
-		return finding{what, fmt.Errorf(i18n.Tr("%s has %.1f GiB free", "%s 只有 %.1f GiB 空闲"), dir, float64(free)/(1<<30)),
-			i18n.Tr("free some space there, or move Go's cache to a disk with room: go env -w GOCACHE=/path/with/room",
+		return finding{what, fmt.Errorf(l.Tr("%s has %.1f GiB free", "%s 只有 %.1f GiB 空闲"), dir, float64(free)/(1<<30)),
+			l.Tr("free some space there, or move Go's cache to a disk with room: go env -w GOCACHE=/path/with/room",
 				"在那里腾出空间，或者把 Go 的缓存移到有空间的磁盘：go env -w GOCACHE=/有空间的/路径")}
 	}
 	return finding{what: fmt.Sprintf("%s (%.0f GiB free in %s)", what, float64(free)/(1<<30), dir)}

@@ -20,32 +20,35 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 )
 
 func TestTheDoctorKnowsTheLaptop(t *testing.T) {
+	l := i18n.English
 	for _, c := range []struct {
 		name    string
 		got     finding
 		wantErr string // "" for ok
 		wantFix string
 	}{
-		{"a stock Mac's bash", versionFinding("bash", "3.2.57(1)-release\n", nil, `^(\d+)\.(\d+)`, 3, 2, "fix"), "", ""},
-		{"an old bash", versionFinding("bash", "3.1.17(1)-release\n", nil, `^(\d+)\.(\d+)`, 3, 2, "install bash"), "bash is 3.1", "install bash"},
-		{"a stock Mac's make", versionFinding("make", "GNU Make 3.81\nCopyright (C) 2006\n", nil, `GNU Make (\d+)\.(\d+)`, 3, 81, "fix"), "", ""},
-		{"BSD make", versionFinding("make", "usage: make [-BeikNnqrstWwX]\n", nil, `GNU Make (\d+)\.(\d+)`, 3, 81, "install GNU make"), "make says", "install GNU make"},
-		{"no make", versionFinding("make", "", errors.New("not found"), `GNU Make (\d+)\.(\d+)`, 3, 81, "xcode-select --install"), "make does not run", "xcode-select"},
-		{"Linux", platformFinding("linux", "amd64", "Linux version 6.8.0 (gcc 12)", "/home/a/cronlab"), "", ""},
-		{"a Mac", platformFinding("darwin", "arm64", "", "/Users/a/cronlab"), "", ""},
-		{"WSL2, clone in the Linux home", platformFinding("linux", "amd64", "Linux version 5.15.153.1-microsoft-standard-WSL2", "/home/a/cronlab"), "", ""},
-		{"WSL2, clone on C:", platformFinding("linux", "amd64", "Linux version 5.15.153.1-microsoft-standard-WSL2", "/mnt/c/Users/a/cronlab"),
+		{"a stock Mac's bash", versionFinding(l, "bash", "3.2.57(1)-release\n", nil, `^(\d+)\.(\d+)`, 3, 2, "fix"), "", ""},
+		{"an old bash", versionFinding(l, "bash", "3.1.17(1)-release\n", nil, `^(\d+)\.(\d+)`, 3, 2, "install bash"), "bash is 3.1", "install bash"},
+		{"a stock Mac's make", versionFinding(l, "make", "GNU Make 3.81\nCopyright (C) 2006\n", nil, `GNU Make (\d+)\.(\d+)`, 3, 81, "fix"), "", ""},
+		{"BSD make", versionFinding(l, "make", "usage: make [-BeikNnqrstWwX]\n", nil, `GNU Make (\d+)\.(\d+)`, 3, 81, "install GNU make"), "make says", "install GNU make"},
+		{"no make", versionFinding(l, "make", "", errors.New("not found"), `GNU Make (\d+)\.(\d+)`, 3, 81, "xcode-select --install"), "make does not run", "xcode-select"},
+		{"Linux", platformFinding(l, "linux", "amd64", "Linux version 6.8.0 (gcc 12)", "/home/a/cronlab"), "", ""},
+		{"a Mac", platformFinding(l, "darwin", "arm64", "", "/Users/a/cronlab"), "", ""},
+		{"WSL2, clone in the Linux home", platformFinding(l, "linux", "amd64", "Linux version 5.15.153.1-microsoft-standard-WSL2", "/home/a/cronlab"), "", ""},
+		{"WSL2, clone on C:", platformFinding(l, "linux", "amd64", "Linux version 5.15.153.1-microsoft-standard-WSL2", "/mnt/c/Users/a/cronlab"),
 			"on the Windows file system", "cd ~ && git clone"},
-		{"room", diskFinding("/home/a/.cache/go-build", 50<<30, nil, false), "", ""},
-		{"no room", diskFinding("/home/a/.cache/go-build", 3<<30, nil, false), "has 3.0 GiB free", "GOCACHE"},
-		{"built already", diskFinding("/home/a/.cache/go-build", 1<<30, nil, true), "", ""},
+		{"room", diskFinding(l, "/home/a/.cache/go-build", 50<<30, nil, false), "", ""},
+		{"no room", diskFinding(l, "/home/a/.cache/go-build", 3<<30, nil, false), "has 3.0 GiB free", "GOCACHE"},
+		{"built already", diskFinding(l, "/home/a/.cache/go-build", 1<<30, nil, true), "", ""},
 	} {
 		expectFinding(t, c.name, c.got, c.wantErr, c.wantFix)
 	}
-	if got := platformFinding("linux", "amd64", "Linux version 5.15.153.1-microsoft-standard-WSL2", "/home/a/cronlab"); !strings.Contains(got.what, "WSL2") {
+	if got := platformFinding(l, "linux", "amd64", "Linux version 5.15.153.1-microsoft-standard-WSL2", "/home/a/cronlab"); !strings.Contains(got.what, "WSL2") {
 		t.Errorf("WSL2 is not named: %q", got.what)
 	}
 }

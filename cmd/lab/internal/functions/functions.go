@@ -167,7 +167,7 @@ func waitForFailingCallees(frs []Result, rs []gotest.Results) {
 // and how many failing specs check none of them (the stage's given code, or
 // the stage as a whole), so that "every function ok" never stands beside a
 // failure unexplained.
-func ShowFunctions(s stage.Stage, rs []gotest.Results) {
+func ShowFunctions(l i18n.Lang, s stage.Stage, rs []gotest.Results) {
 	frs := Verdicts(s, ".", rs)
 	if len(frs) == 0 || len(rs) == 0 {
 		return
@@ -176,7 +176,7 @@ func ShowFunctions(s stage.Stage, rs []gotest.Results) {
 	for _, fr := range frs {
 		width = max(width, len(fr.Name))
 	}
-	fmt.Println(i18n.Tr("\n  Your functions:", "\n  你的函数："))
+	fmt.Println(l.Tr("\n  Your functions:", "\n  你的函数："))
 	broken := map[string]bool{}
 	for _, fr := range frs {
 		broken[fr.Name] = fr.Status == "does not compile"
@@ -186,49 +186,49 @@ func ShowFunctions(s stage.Stage, rs []gotest.Results) {
 		var mark, detail string
 		switch fr.Status {
 		case "passed":
-			mark, detail = "ok  ", fmt.Sprintf(i18n.Tr("%d of %d specs pass", "%d / %d 个测试用例通过"), fr.Passed, fr.Ran)
+			mark, detail = "ok  ", fmt.Sprintf(l.Tr("%d of %d specs pass", "%d / %d 个测试用例通过"), fr.Passed, fr.Ran)
 		case "failed":
-			mark, detail = "FAIL", fmt.Sprintf(i18n.Tr("%d of %d specs pass", "%d / %d 个测试用例通过"), fr.Passed, fr.Ran)
+			mark, detail = "FAIL", fmt.Sprintf(l.Tr("%d of %d specs pass", "%d / %d 个测试用例通过"), fr.Passed, fr.Ran)
 			if fr.Ran == 0 {
-				detail = fmt.Sprintf(i18n.Tr("the suite's setup fails on it (%s)", "测试套件的准备步骤在它这里失败（%s）"), strings.Join(fr.Failing, ", "))
+				detail = fmt.Sprintf(l.Tr("the suite's setup fails on it (%s)", "测试套件的准备步骤在它这里失败（%s）"), strings.Join(fr.Failing, ", "))
 			}
 		case "waiting":
-			mark, detail = "wait", fmt.Sprintf(i18n.Tr("%d of %d specs pass, but it calls %s, which fails its own specs: fix that first",
+			mark, detail = "wait", fmt.Sprintf(l.Tr("%d of %d specs pass, but it calls %s, which fails its own specs: fix that first",
 				"%d / %d 个测试用例通过，但它调用的 %s 自己的测试用例就没有通过：先修好那里"),
-				fr.Passed, fr.Ran, JoinNames(fr.WaitingFor))
+				fr.Passed, fr.Ran, JoinNames(l, fr.WaitingFor))
 			if broken[fr.WaitingFor[0]] {
-				detail = fmt.Sprintf(i18n.Tr("%d of %d specs pass, but it calls %s, which does not compile and ran as a stub: fix that first",
+				detail = fmt.Sprintf(l.Tr("%d of %d specs pass, but it calls %s, which does not compile and ran as a stub: fix that first",
 					"%d / %d 个测试用例通过，但它调用的 %s 无法编译，检查时运行的是桩：先修好那里"),
-					fr.Passed, fr.Ran, JoinNames(fr.WaitingFor))
+					fr.Passed, fr.Ran, JoinNames(l, fr.WaitingFor))
 			}
 		case "does not compile":
 			first, _, _ := strings.Cut(fr.CompileError, "\n")
-			mark, detail = "FAIL", i18n.Tr("does not compile: ", "无法编译：")+first
+			mark, detail = "FAIL", l.Tr("does not compile: ", "无法编译：")+first
 		default:
-			mark, detail = "  - ", i18n.Tr("not checked: none of its specs ran", "没有检查：它的测试用例都没有运行")
+			mark, detail = "  - ", l.Tr("not checked: none of its specs ran", "没有检查：它的测试用例都没有运行")
 			if fr.Ran > 0 {
-				detail = fmt.Sprintf(i18n.Tr("%d of %d specs that ran pass; the others did not run", "运行了的测试用例 %d / %d 通过；其余没有运行"), fr.Passed, fr.Ran)
+				detail = fmt.Sprintf(l.Tr("%d of %d specs that ran pass; the others did not run", "运行了的测试用例 %d / %d 通过；其余没有运行"), fr.Passed, fr.Ran)
 			}
 			why = why || fr.setupFailed
 		}
 		fmt.Printf("    %s  %-*s  %s\n", mark, width, fr.Name, detail)
 	}
 	if why {
-		fmt.Println(i18n.Tr("    (specs did not run because a package does not compile, or a suite's setup failed: see above)",
+		fmt.Println(l.Tr("    (specs did not run because a package does not compile, or a suite's setup failed: see above)",
 			"    （有测试用例没有运行，因为某个包无法编译，或者测试套件的准备步骤失败了：见上文）"))
 	}
 	if n := len(unclaimed(s, rs, "failed")); n > 0 {
-		fmt.Printf(i18n.Tr("    and %d failing spec(s) above that check the stage as a whole, not one of these functions\n",
+		fmt.Printf(l.Tr("    and %d failing spec(s) above that check the stage as a whole, not one of these functions\n",
 			"    另有上文 %d 个未通过的测试用例检查的是整个阶段，而不是其中某个函数\n"), n)
 	}
 }
 
 // joinNames writes "a", "a and b", "a, b and c".
-func JoinNames(names []string) string {
+func JoinNames(l i18n.Lang, names []string) string {
 	if len(names) < 2 {
 		return strings.Join(names, "")
 	}
-	return strings.Join(names[:len(names)-1], i18n.Tr(", ", "、")) + i18n.Tr(" and ", " 和 ") + names[len(names)-1]
+	return strings.Join(names[:len(names)-1], l.Tr(", ", "、")) + l.Tr(" and ", " 和 ") + names[len(names)-1]
 }
 
 // unclaimed lists the specs with the given status ("failed") that no row

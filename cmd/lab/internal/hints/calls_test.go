@@ -23,6 +23,8 @@ import (
 	"strings"
 	"testing"
 
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+
 	"cronlab.dev/cronlab/cmd/lab/internal/functions"
 	"cronlab.dev/cronlab/cmd/lab/internal/gosrc"
 	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
@@ -97,6 +99,7 @@ func TestWhoWaitsForAFunctionThatDoesNotCompile(t *testing.T) {
 // reported as waiting, not failed; one whose specs pass all the same has
 // passed; and the check's hint is the function that does not compile.
 func TestAFunctionThatCallsAStubWaitsForIt(t *testing.T) {
+	l := i18n.English
 	s := stage.Stage{ID: "05", Functions: []stage.Function{
 		{Name: "JobName", Specs: []string{"TestJobName"}},
 		{Name: "CronJobReconciler.buildJob", Specs: []string{"builds the Job"}},
@@ -121,8 +124,8 @@ func TestAFunctionThatCallsAStubWaitsForIt(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("statuses:\n got %v\nwant %v", got, want)
 	}
-	if h := ForCheck(s, []gotest.Results{r}); !strings.HasPrefix(h.Text(), "JobName does not compile (internal/runs/runs.go:78)") {
-		t.Errorf("the hint sends the attendee elsewhere: %q", h.Text())
+	if h := ForCheck(l, s, []gotest.Results{r}); !strings.HasPrefix(h.Text(l), "JobName does not compile (internal/runs/runs.go:78)") {
+		t.Errorf("the hint sends the attendee elsewhere: %q", h.Text(l))
 	}
 }
 
@@ -131,6 +134,7 @@ func TestAFunctionThatCallsAStubWaitsForIt(t *testing.T) {
 // makes the specs of the two correct callers fail too: they wait for it,
 // and the hint is JobFinished's, not Reconcile's.
 func TestAFunctionThatCallsAFailingOneWaitsForIt(t *testing.T) {
+	l := i18n.English
 	s := stage.Stage{ID: "04", Functions: []stage.Function{
 		{Name: "JobFinished", Specs: []string{"TestJobFinished"}},
 		{Name: "CronJobReconciler.observeJobs", Specs: []string{"moves finished Jobs out of active"}},
@@ -162,9 +166,9 @@ func TestAFunctionThatCallsAFailingOneWaitsForIt(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("statuses:\n got %v\nwant %v", got, want)
 	}
-	h := ForCheck(s, []gotest.Results{r})
-	if !strings.HasPrefix(h.Text(), "JobFinished fails its own specs: fix it first.") {
-		t.Errorf("the hint sends the attendee to a caller: %q", h.Text())
+	h := ForCheck(l, s, []gotest.Results{r})
+	if !strings.HasPrefix(h.Text(l), "JobFinished fails its own specs: fix it first.") {
+		t.Errorf("the hint sends the attendee to a caller: %q", h.Text(l))
 	}
 
 	// JobFinished right: Reconcile's own failure is its own, and its hint.
@@ -175,7 +179,7 @@ func TestAFunctionThatCallsAFailingOneWaitsForIt(t *testing.T) {
 			t.Errorf("Reconcile alone failing: %s", fr.Status)
 		}
 	}
-	if h := ForCheck(s, []gotest.Results{r}); h.ID != "04.1" {
+	if h := ForCheck(l, s, []gotest.Results{r}); h.ID != "04.1" {
 		t.Errorf("hint %q, want Reconcile's own (04.1)", h.ID)
 	}
 }

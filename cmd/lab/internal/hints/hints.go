@@ -96,21 +96,21 @@ func NextHint(s stage.Stage, last progress.StageResult) (h stage.Hint, ok bool) 
 }
 
 // cmdHint shows the next hint of stage s and remembers that it was shown.
-func CmdHint(root string, s stage.Stage) error {
+func CmdHint(l i18n.Lang, root string, s stage.Stage) error {
 	p := progress.Read(root)
 	r := p.Stages[s.ID]
 	h, ok := NextHint(s, r)
 	if !ok {
 		general := len(s.Levels())
-		fmt.Printf(i18n.Tr("Stage %s: you have seen every hint: the %d levels, and %d for failures of your checks. Read %s, or ask the instructor.\n",
+		fmt.Printf(l.Tr("Stage %s: you have seen every hint: the %d levels, and %d for failures of your checks. Read %s, or ask the instructor.\n",
 			"第 %s 阶段：所有提示你都看过了：%d 级通用提示，以及 %d 条针对你检查失败的提示。请读 %s，或者问讲师。\n"),
-			s.ID, general, len(r.HintsShown)-shownLevels(s, r), s.ReadmeIn(root))
+			s.ID, general, len(r.HintsShown)-shownLevels(s, r), s.ReadmeIn(l, root))
 		// The failure of the last check is still there: its hint again.
 		for _, id := range r.Failing {
 			for _, again := range s.Hints {
 				if again.ID == id {
-					fmt.Printf(i18n.Tr("\nThe hint for the failure of your last check, again (%s):\n\n%s\n", "\n针对你上次检查失败的提示，再看一遍（%s）：\n\n%s\n"),
-						again.ID, i18n.Indent(i18n.Wrap(again.Text(), 96), "  "))
+					fmt.Printf(l.Tr("\nThe hint for the failure of your last check, again (%s):\n\n%s\n", "\n针对你上次检查失败的提示，再看一遍（%s）：\n\n%s\n"),
+						again.ID, i18n.Indent(i18n.Wrap(again.Text(l), 96), "  "))
 					return nil
 				}
 			}
@@ -118,19 +118,19 @@ func CmdHint(root string, s stage.Stage) error {
 		return nil
 	}
 	level := ""
-	for i, l := range s.Levels() {
-		if l.ID == h.ID {
-			level = fmt.Sprintf(i18n.Tr(" (level %d of %d)", "（第 %d 级，共 %d 级）"), i+1, len(s.Levels()))
+	for i, lv := range s.Levels() {
+		if lv.ID == h.ID {
+			level = fmt.Sprintf(l.Tr(" (level %d of %d)", "（第 %d 级，共 %d 级）"), i+1, len(s.Levels()))
 		}
 	}
 	if h.When != "" {
-		level = i18n.Tr(" (for the failure of your last check)", "（针对你上次检查的失败）")
+		level = l.Tr(" (for the failure of your last check)", "（针对你上次检查的失败）")
 	}
-	fmt.Printf(i18n.Tr("Stage %s, hint %s%s:\n\n%s\n", "第 %s 阶段，提示 %s%s：\n\n%s\n"), s.ID, h.ID, level, i18n.Indent(i18n.Wrap(h.Text(), 96), "  "))
+	fmt.Printf(l.Tr("Stage %s, hint %s%s:\n\n%s\n", "第 %s 阶段，提示 %s%s：\n\n%s\n"), s.ID, h.ID, level, i18n.Indent(i18n.Wrap(h.Text(l), 96), "  "))
 	r.HintsShown = append(r.HintsShown, h.ID)
 	p.Stages[s.ID] = r
 	if _, ok := NextHint(s, r); ok {
-		fmt.Printf(i18n.Tr("\nAnother hint: bin/lab hint %s (in bin/lab watch: h and Enter)\n", "\n下一条提示：bin/lab hint %s（在 bin/lab watch 中：按 h 再按回车）\n"), s.ID)
+		fmt.Printf(l.Tr("\nAnother hint: bin/lab hint %s (in bin/lab watch: h and Enter)\n", "\n下一条提示：bin/lab hint %s（在 bin/lab watch 中：按 h 再按回车）\n"), s.ID)
 	}
 	return p.Save(root)
 }
@@ -149,7 +149,7 @@ func shownLevels(s stage.Stage, r progress.StageResult) int {
 // hintForCheck is the hint that a failed check prints: the first tied to
 // one of its failures (a failure explained in the operator's terms beats a
 // general nudge), else the stage's first level.
-func ForCheck(s stage.Stage, rs []gotest.Results) stage.Hint {
+func ForCheck(l i18n.Lang, s stage.Stage, rs []gotest.Results) stage.Hint {
 	// The functions that others wait for (functions.go) come first: the
 	// failures of their callers may be theirs, and a hint tied to one of
 	// those would send the attendee to code that is right. A function that
@@ -193,8 +193,8 @@ func ForCheck(s stage.Stage, rs []gotest.Results) stage.Hint {
 	}
 	if len(waited) > 0 {
 		return stage.Hint{
-			En: fmt.Sprintf("%s fails its own specs: fix it first. %s calls it, so those failures may be its.", functions.JoinNames(waited), functions.JoinNames(waiting)),
-			Zh: fmt.Sprintf("%s 自己的测试用例没有通过：先修好它。%s 调用了它，所以它们的失败可能源自它。", functions.JoinNames(waited), functions.JoinNames(waiting))}
+			En: fmt.Sprintf("%s fails its own specs: fix it first. %s calls it, so those failures may be its.", functions.JoinNames(l, waited), functions.JoinNames(l, waiting)),
+			Zh: fmt.Sprintf("%s 自己的测试用例没有通过：先修好它。%s 调用了它，所以它们的失败可能源自它。", functions.JoinNames(l, waited), functions.JoinNames(l, waiting))}
 	}
 	for _, r := range rs {
 		for _, f := range r.Failures {

@@ -24,6 +24,8 @@ import (
 	"testing"
 	"time"
 
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
 	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
 	"cronlab.dev/cronlab/cmd/lab/internal/labtest"
@@ -139,6 +141,7 @@ func TestEveryTiedHintNamesSomethingInTheStagesTests(t *testing.T) {
 // With every hint seen and the failure still there, `lab hint` says so and
 // shows that failure's hint again, rather than nothing.
 func TestLabHintRepeatsTheFailuresHintOnceAllWereSeen(t *testing.T) {
+	l := i18n.English
 	root := t.TempDir()
 	if err := os.MkdirAll(base.StateDir(root), 0o755); err != nil {
 		t.Fatal(err)
@@ -149,7 +152,7 @@ func TestLabHintRepeatsTheFailuresHintOnceAllWereSeen(t *testing.T) {
 	if err := p.Save(root); err != nil {
 		t.Fatal(err)
 	}
-	raw := labtest.Printed(t, func() error { return CmdHint(root, s) })
+	raw := labtest.Printed(t, func() error { return CmdHint(l, root, s) })
 	for _, want := range []string{"you have seen every hint", "again (06.4)", "the Job exists already: adopt it"} {
 		if !strings.Contains(raw, want) {
 			t.Errorf("lab hint lacks %q:\n%s", want, raw)

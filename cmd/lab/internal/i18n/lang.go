@@ -14,36 +14,50 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package i18n
-
-// The lab tool speaks English or Chinese. Chinese when asked (--lang zh) or
+// Package i18n is the lab tool's two languages: which one a run speaks, and
+// the text helpers that must know a Chinese character takes two columns.
+//
+// The lab tool speaks English or Chinese: Chinese when asked (--lang zh) or
 // when the locale says so (LANG=zh_CN.UTF-8 and the like); English
 // otherwise. Each message is written in both languages where it is printed,
-// tr("...", "..."), so that the two are read and changed together;
-// TestEveryMessageHasBothLanguages holds every pair to the same format
-// verbs, and stage.yaml carries each stage's title and hints in both.
+// l.Tr("...", "..."), so that the two are read and changed together;
+// TestEveryMessageHasBothLanguages (cmd/lab/main_test.go) holds every pair
+// to the same format verbs, and stage.yaml carries each stage's title and
+// hints in both.
+//
+// The language is a value that main chooses once and passes down to what
+// prints, never a variable of a package: `lab check --json` speaks English
+// whatever the locale, and a test can run both languages side by side.
+//
+// It is the floor of cmd/lab/internal: it imports none of the others.
+package i18n
 
 import (
 	"fmt"
 	"strings"
 )
 
-// lang is "en" or "zh", set once by main.
-var Current = "en"
+// Lang is the language of one run of the tool.
+type Lang string
 
-// tr is the message in the tool's language.
-func Tr(en, zh string) string {
-	if Current == "zh" {
+const (
+	English Lang = "en"
+	Chinese Lang = "zh"
+)
+
+// Tr is the message in l: en, or zh in Chinese.
+func (l Lang) Tr(en, zh string) string {
+	if l == Chinese {
 		return zh
 	}
 	return en
 }
 
-// chooseLang takes --lang zh|en (or --lang=zh) out of args, wherever it is,
+// Choose takes --lang zh|en (or --lang=zh) out of args, wherever it is,
 // and returns the language: the flag's, else the locale's (LC_ALL, then
 // LC_MESSAGES, then LANG: the first that is set, as POSIX orders them),
 // else English.
-func Choose(args []string, getenv func(string) string) (string, []string, error) {
+func Choose(args []string, getenv func(string) string) (Lang, []string, error) {
 	var rest []string
 	flag := ""
 	for i := 0; i < len(args); i++ {

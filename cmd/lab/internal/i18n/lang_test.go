@@ -26,7 +26,7 @@ func TestChooseLang(t *testing.T) {
 		name     string
 		args     []string
 		env      map[string]string
-		want     string
+		want     Lang
 		wantRest []string
 	}{
 		{"nothing set: English", []string{"list"}, nil, "en", []string{"list"}},

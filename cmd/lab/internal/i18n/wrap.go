@@ -89,10 +89,10 @@ func Indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }
 
-func LimitLines(s string, n int) string {
+func LimitLines(l Lang, s string, n int) string {
 	lines := strings.Split(s, "\n")
 	if len(lines) <= n {
 		return s
 	}
-	return strings.Join(lines[:n], "\n") + fmt.Sprintf(Tr("\n... %d more lines (run with -v)", "\n……另有 %d 行（加 -v 运行可以看到）"), len(lines)-n)
+	return strings.Join(lines[:n], "\n") + fmt.Sprintf(l.Tr("\n... %d more lines (run with -v)", "\n……另有 %d 行（加 -v 运行可以看到）"), len(lines)-n)
 }

@@ -106,58 +106,58 @@ func (p *Progress) Save(root string) error {
 }
 
 // describe is the stage's line in `lab list`.
-func (r StageResult) Describe() string {
+func (r StageResult) Describe(l i18n.Lang) string {
 	switch {
 	case r.At.IsZero():
-		return i18n.Tr("not checked yet", "尚未检查")
+		return l.Tr("not checked yet", "尚未检查")
 	case r.Passed:
-		return fmt.Sprintf(i18n.Tr("pass (%d/%d, %s)", "通过（%d/%d，%s）"), r.Specs-r.Failed, r.Specs, ago(r.At))
+		return fmt.Sprintf(l.Tr("pass (%d/%d, %s)", "通过（%d/%d，%s）"), r.Specs-r.Failed, r.Specs, ago(l, r.At))
 	default:
-		return fmt.Sprintf(i18n.Tr("FAIL (%d/%d, %s)", "失败（%d/%d，%s）"), r.Specs-r.Failed, r.Specs, ago(r.At))
+		return fmt.Sprintf(l.Tr("FAIL (%d/%d, %s)", "失败（%d/%d，%s）"), r.Specs-r.Failed, r.Specs, ago(l, r.At))
 	}
 }
 
-func ago(t time.Time) string {
+func ago(l i18n.Lang, t time.Time) string {
 	d := time.Since(t)
 	switch {
 	case d < time.Minute:
-		return i18n.Tr("just now", "刚刚")
+		return l.Tr("just now", "刚刚")
 	case d < time.Hour:
-		return fmt.Sprintf(i18n.Tr("%d min ago", "%d 分钟前"), int(d.Minutes()))
+		return fmt.Sprintf(l.Tr("%d min ago", "%d 分钟前"), int(d.Minutes()))
 	case d < 48*time.Hour:
-		return fmt.Sprintf(i18n.Tr("%d h ago", "%d 小时前"), int(d.Hours()))
+		return fmt.Sprintf(l.Tr("%d h ago", "%d 小时前"), int(d.Hours()))
 	default:
-		return t.Local().Format(i18n.Tr("Jan 2", "1月2日"))
+		return t.Local().Format(l.Tr("Jan 2", "1月2日"))
 	}
 }
 
 // cmdStatus shows where the attendee stands in the whole workshop: every
 // stage passed, in progress (checked, not passing yet, or the current lab/
 // branch) or not started, with its last check and the hints shown.
-func CmdStatus(root string, stages []stage.Stage) error {
+func CmdStatus(l i18n.Lang, root string, stages []stage.Stage) error {
 	p := Read(root)
 	branch, _ := base.Output(root, "git", "branch", "--show-current")
 	current := CurrentStage(branch)
 	passed, given := 0, false
 	for _, s := range stages {
 		r := p.Stages[s.ID]
-		state := i18n.Tr("not started", "未开始")
+		state := l.Tr("not started", "未开始")
 		switch {
 		case r.Passed:
-			state, passed = i18n.Tr("passed", "已通过"), passed+1
+			state, passed = l.Tr("passed", "已通过"), passed+1
 		case !r.At.IsZero() || s.ID == current:
-			state = i18n.Tr("in progress", "进行中")
+			state = l.Tr("in progress", "进行中")
 		case current != "" && s.ID < current:
 			// On lab/NN the stages before NN are solved by the starter.
-			state, given = i18n.Tr("given", "已给出"), true
+			state, given = l.Tr("given", "已给出"), true
 		}
 		last := ""
 		if !r.At.IsZero() {
-			last = fmt.Sprintf(i18n.Tr("checked %s", "%s检查过"), ago(r.At))
+			last = fmt.Sprintf(l.Tr("checked %s", "%s检查过"), ago(l, r.At))
 		}
 		hints := ""
 		if n := len(r.HintsShown); n > 0 {
-			hints = fmt.Sprintf(i18n.Tr("%d hints shown", "看过 %d 条提示"), n)
+			hints = fmt.Sprintf(l.Tr("%d hints shown", "看过 %d 条提示"), n)
 		}
 		mark := "  "
 		if s.ID == current {
@@ -165,9 +165,9 @@ func CmdStatus(root string, stages []stage.Stage) error {
 		}
 		fmt.Printf("%s%s  %-22s %s %s %s\n", mark, s.ID, s.Slug, i18n.PadRight(state, 12), i18n.PadRight(last, 18), hints)
 	}
-	fmt.Printf(i18n.Tr("\n%s %d of %d stages passed\n", "\n%s 已通过 %d / %d 个阶段\n"), Bar(passed, len(stages), 16), passed, len(stages))
+	fmt.Printf(l.Tr("\n%s %d of %d stages passed\n", "\n%s 已通过 %d / %d 个阶段\n"), Bar(passed, len(stages), 16), passed, len(stages))
 	if given {
-		fmt.Printf(i18n.Tr("given: not checked here, and solved in the starter of lab/%s (the reference's code, or yours if bin/lab start carried it)\n",
+		fmt.Printf(l.Tr("given: not checked here, and solved in the starter of lab/%s (the reference's code, or yours if bin/lab start carried it)\n",
 			"已给出：这里没有检查，lab/%s 的起始代码中已写好（参考实现的代码，或者 bin/lab start 带入的你自己的代码）\n"), current)
 	}
 	return nil

@@ -105,9 +105,9 @@ type Stub struct {
 	Broken bool
 }
 
-func (s Stub) todo() string {
+func (s Stub) todo(l i18n.Lang) string {
 	if s.Broken {
-		return fmt.Sprintf(i18n.Tr("TODO(lab %s): this function does not compile; bin/lab check ran this stub in its place to check the rest",
+		return fmt.Sprintf(l.Tr("TODO(lab %s): this function does not compile; bin/lab check ran this stub in its place to check the rest",
 			"TODO(lab %s)：这个函数无法编译；bin/lab check 用这个桩代替它，以便检查其余部分"), s.Stage)
 	}
 	return fmt.Sprintf("TODO(lab %s): write this; see %s", s.Stage, s.Readme)
@@ -124,7 +124,7 @@ func (s Stub) todo() string {
 //
 // It reports whether a stub uses the package's labTODO error type, which
 // the caller then writes once per package (see todoFile).
-func StubGo(path string, src []byte, stubs map[string]Stub) (out []byte, usesTODO bool, err error) {
+func StubGo(l i18n.Lang, path string, src []byte, stubs map[string]Stub) (out []byte, usesTODO bool, err error) {
 	regions, err := Parse(path, src)
 	if err != nil {
 		return nil, false, err
@@ -159,7 +159,7 @@ func StubGo(path string, src []byte, stubs map[string]Stub) (out []byte, usesTOD
 		if !ok {
 			continue
 		}
-		body, usesErr, err := StubBody(fset, fn, s, stepComments(fset, file, fn.Body))
+		body, usesErr, err := StubBody(l, fset, fn, s, stepComments(fset, file, fn.Body))
 		if err != nil {
 			return nil, false, fmt.Errorf("%s: %s: %w", path, fn.Name.Name, err)
 		}
@@ -386,7 +386,7 @@ func stepComments(fset *token.FileSet, file *ast.File, body *ast.BlockStmt) []st
 // stubBody writes a function body that returns the zero value of each
 // result, and for an error result an error that says what to do. The
 // body's step comments stay, in order, above it.
-func StubBody(fset *token.FileSet, fn *ast.FuncDecl, s Stub, steps []string) (body string, usesTODO bool, err error) {
+func StubBody(l i18n.Lang, fset *token.FileSet, fn *ast.FuncDecl, s Stub, steps []string) (body string, usesTODO bool, err error) {
 	var results []string
 	if fn.Type.Results != nil {
 		for _, field := range fn.Type.Results.List {
@@ -397,7 +397,7 @@ func StubBody(fset *token.FileSet, fn *ast.FuncDecl, s Stub, steps []string) (bo
 			n := max(len(field.Names), 1)
 			for range n {
 				if typ.String() == "error" {
-					results = append(results, fmt.Sprintf("labTODO(%q)", s.todo()))
+					results = append(results, fmt.Sprintf("labTODO(%q)", s.todo(l)))
 					usesTODO = true
 				} else {
 					results = append(results, fmt.Sprintf("*new(%s)", typ.String()))
@@ -406,7 +406,7 @@ func StubBody(fset *token.FileSet, fn *ast.FuncDecl, s Stub, steps []string) (bo
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "{\n\t// %s\n", s.todo())
+	fmt.Fprintf(&b, "{\n\t// %s\n", s.todo(l))
 	for _, step := range steps {
 		fmt.Fprintf(&b, "\n\t%s\n", strings.ReplaceAll(step, "\n", "\n\t"))
 	}
@@ -440,7 +440,7 @@ func StubBody(fset *token.FileSet, fn *ast.FuncDecl, s Stub, steps []string) (bo
 // stubText replaces the lines of each stubbed region of a YAML file, a Helm
 // template or a Makefile with one TODO comment, in the style of the region's
 // begin line.
-func StubText(path string, src []byte, stubs map[string]Stub) ([]byte, error) {
+func StubText(l i18n.Lang, path string, src []byte, stubs map[string]Stub) ([]byte, error) {
 	regions, err := Parse(path, src)
 	if err != nil {
 		return nil, err
@@ -454,9 +454,9 @@ func StubText(path string, src []byte, stubs map[string]Stub) ([]byte, error) {
 		}
 		begin := lines[r.First-2]
 		indent := begin[:len(begin)-len(strings.TrimLeft(begin, " \t"))]
-		todo := indent + "# " + s.todo()
+		todo := indent + "# " + s.todo(l)
 		if strings.HasPrefix(strings.TrimSpace(begin), "{{") {
-			todo = indent + "{{- /* " + s.todo() + " */}}"
+			todo = indent + "{{- /* " + s.todo(l) + " */}}"
 		}
 		lines = append(lines[:r.First-1], append([]string{todo}, lines[r.End-1:]...)...)
 	}

@@ -19,6 +19,8 @@ package regions
 import (
 	"strings"
 	"testing"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 )
 
 const sample = `package demo
@@ -46,7 +48,8 @@ func keep() string { return fmt.Sprint("kept") }
 `
 
 func TestStubGoKeepsSignaturesAndDropsWhatOnlyTheBodyUsed(t *testing.T) {
-	out, usesTODO, err := StubGo("demo.go", []byte(sample), map[string]Stub{"greet": {Stage: "05", Readme: "exercises/05-x/README.md"}})
+	l := i18n.English
+	out, usesTODO, err := StubGo(l, "demo.go", []byte(sample), map[string]Stub{"greet": {Stage: "05", Readme: "exercises/05-x/README.md"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +77,8 @@ func TestStubGoKeepsSignaturesAndDropsWhatOnlyTheBodyUsed(t *testing.T) {
 }
 
 func TestStubGoLeavesOtherRegionsAlone(t *testing.T) {
-	out, usesTODO, err := StubGo("demo.go", []byte(sample), map[string]Stub{"other": {Stage: "07", Readme: "x"}})
+	l := i18n.English
+	out, usesTODO, err := StubGo(l, "demo.go", []byte(sample), map[string]Stub{"other": {Stage: "07", Readme: "x"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,8 +100,9 @@ func TestFindRegionsRefusesBrokenMarkers(t *testing.T) {
 }
 
 func TestStubTextReplacesTheRegionWithATODO(t *testing.T) {
+	l := i18n.English
 	src := "a: 1\n  # lab:begin chart\n  b: 2\n  c: 3\n  # lab:end\nd: 4\n"
-	out, err := StubText("values.yaml", []byte(src), map[string]Stub{"chart": {Stage: "08", Readme: "exercises/08-helm/README.md"}})
+	out, err := StubText(l, "values.yaml", []byte(src), map[string]Stub{"chart": {Stage: "08", Readme: "exercises/08-helm/README.md"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,6 +113,7 @@ func TestStubTextReplacesTheRegionWithATODO(t *testing.T) {
 }
 
 func TestStubGoDropsADotImportOnlyWhenNothingUsesItAnyMore(t *testing.T) {
+	l := i18n.English
 	src := `package demo
 
 import (
@@ -121,7 +127,7 @@ func Shout(s string) string { return ToUpper(s) }
 
 func Later() Duration { return Second }
 `
-	out, _, err := StubGo("demo.go", []byte(src), map[string]Stub{"shout": {Stage: "07", Readme: "x"}})
+	out, _, err := StubGo(l, "demo.go", []byte(src), map[string]Stub{"shout": {Stage: "07", Readme: "x"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,8 +141,9 @@ func Later() Duration { return Second }
 }
 
 func TestStubTextInAHelmTemplateWritesATemplateComment(t *testing.T) {
+	l := i18n.English
 	src := "spec:\n  {{- /* lab:begin chart */}}\n  replicas: {{ .Values.replicas }}\n  {{- /* lab:end */}}\n"
-	out, err := StubText("deployment.yaml", []byte(src), map[string]Stub{"chart": {Stage: "08", Readme: "exercises/08-helm/README.md"}})
+	out, err := StubText(l, "deployment.yaml", []byte(src), map[string]Stub{"chart": {Stage: "08", Readme: "exercises/08-helm/README.md"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,6 +154,7 @@ func TestStubTextInAHelmTemplateWritesATemplateComment(t *testing.T) {
 }
 
 func TestStubGoKeepsTheLessonsScaffolding(t *testing.T) {
+	l := i18n.English
 	src := `package demo
 
 // lab:begin steps
@@ -170,7 +178,7 @@ func Reconcile(n int) (int, error) {
 
 // lab:end
 `
-	out, _, err := StubGo("demo.go", []byte(src), map[string]Stub{"steps": {Stage: "04", Readme: "exercises/04-x/README.md"}})
+	out, _, err := StubGo(l, "demo.go", []byte(src), map[string]Stub{"steps": {Stage: "04", Readme: "exercises/04-x/README.md"}})
 	if err != nil {
 		t.Fatal(err)
 	}

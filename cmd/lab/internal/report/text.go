@@ -30,27 +30,27 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/regions"
 )
 
-func Counts(r gotest.Results) string {
+func Counts(l i18n.Lang, r gotest.Results) string {
 	switch {
 	case len(r.Stubbed) > 0 && r.Passed+r.Failed == 0:
-		return fmt.Sprintf(i18n.Tr("%s does not compile; with it stubbed, no test ran: the setup failed", "%s 无法编译；把它换成桩之后，没有测试运行：准备步骤失败了"), StubbedNames(r.Stubbed))
+		return fmt.Sprintf(l.Tr("%s does not compile; with it stubbed, no test ran: the setup failed", "%s 无法编译；把它换成桩之后，没有测试运行：准备步骤失败了"), StubbedNames(r.Stubbed))
 	case len(r.Stubbed) > 0:
-		what := StubbedFunctions(r.Stubbed) + i18n.Tr(" does not compile", " 无法编译")
+		what := StubbedFunctions(r.Stubbed) + l.Tr(" does not compile", " 无法编译")
 		if StubbedFunctions(r.Stubbed) == "" {
-			what = i18n.Tr("an import is not used", "有一个导入没有被使用")
+			what = l.Tr("an import is not used", "有一个导入没有被使用")
 		}
-		return fmt.Sprintf(i18n.Tr("%s; the rest: %d of %d passed", "%s；其余部分：%d / %d 通过"), what, r.Passed, r.Passed+r.Failed)
+		return fmt.Sprintf(l.Tr("%s; the rest: %d of %d passed", "%s；其余部分：%d / %d 通过"), what, r.Passed, r.Passed+r.Failed)
 	case len(r.BuildErrors) > 0:
-		return i18n.Tr("does not compile", "无法编译")
+		return l.Tr("does not compile", "无法编译")
 	case r.Passed+r.Failed == 0 && len(r.Failures) > 0:
-		return i18n.Tr("no test ran: the setup failed", "没有测试运行：准备步骤失败了")
+		return l.Tr("no test ran: the setup failed", "没有测试运行：准备步骤失败了")
 	}
-	return fmt.Sprintf(i18n.Tr("%d of %d passed", "%d / %d 通过"), r.Passed, r.Passed+r.Failed)
+	return fmt.Sprintf(l.Tr("%d of %d passed", "%d / %d 通过"), r.Passed, r.Passed+r.Failed)
 }
 
 // explain prints why a package failed: compile errors, or each failure with
 // its place, values or panic.
-func Explain(r gotest.Results, err error) {
+func Explain(l i18n.Lang, r gotest.Results, err error) {
 	if len(r.Stubbed) > 0 {
 		var fns, imports []gotest.CompileError
 		for _, c := range r.Stubbed {
@@ -61,38 +61,38 @@ func Explain(r gotest.Results, err error) {
 			}
 		}
 		if len(fns) > 0 {
-			fmt.Println(i18n.Tr("       Does not compile:", "       无法编译："))
+			fmt.Println(l.Tr("       Does not compile:", "       无法编译："))
 			for _, c := range fns {
 				fmt.Printf("         %s   %s:%d: %s\n", c.Function, c.File, c.Line, strings.ReplaceAll(c.Message, "\n", "\n           "))
 			}
-			explainImports(fns)
+			explainImports(l, fns)
 		}
 		if len(imports) > 0 {
-			fmt.Println(i18n.Tr("       Imported and not used (Go refuses it): delete these, or let goimports or your editor do it:",
+			fmt.Println(l.Tr("       Imported and not used (Go refuses it): delete these, or let goimports or your editor do it:",
 				"       导入了却没有使用（Go 不允许）：删掉它们，或者交给 goimports 或你的编辑器处理："))
 			for _, c := range imports {
 				fmt.Printf("         %s:%d: %s\n", c.File, c.Line, c.Message)
 			}
 		}
 		if len(fns) > 0 {
-			fmt.Printf(i18n.Tr("       The rest, checked with %s replaced by its stub (its own specs fail with it, and those of the functions that call it may too):\n",
+			fmt.Printf(l.Tr("       The rest, checked with %s replaced by its stub (its own specs fail with it, and those of the functions that call it may too):\n",
 				"       其余部分，在把 %s 换成桩之后检查（它自己的测试用例会因此失败，调用它的函数的测试用例也可能失败）：\n"), StubbedFunctions(fns))
 		} else {
-			fmt.Println(i18n.Tr("       The rest, checked without those imports:", "       其余部分，去掉这些导入之后检查："))
+			fmt.Println(l.Tr("       The rest, checked without those imports:", "       其余部分，去掉这些导入之后检查："))
 		}
 		r.Stubbed, r.BuildErrors = nil, nil
 		if len(r.Failures) > 0 {
-			Explain(r, err)
+			Explain(l, r, err)
 		}
 		return
 	}
 	if len(r.Markers) > 0 {
-		fmt.Println(i18n.Tr("       Merge conflict markers are still in the code (the compiler calls them a syntax error):",
+		fmt.Println(l.Tr("       Merge conflict markers are still in the code (the compiler calls them a syntax error):",
 			"       代码中还有合并冲突标记（编译器把它们报告为语法错误）："))
 		for _, where := range MarkerLines(r.Markers) {
 			fmt.Printf("         %s\n", where)
 		}
-		fmt.Println(i18n.Tr("       A merge left them where two sides changed the same lines: between <<<<<<< and ======= is one\n"+
+		fmt.Println(l.Tr("       A merge left them where two sides changed the same lines: between <<<<<<< and ======= is one\n"+
 			"       side (your code, when bin/lab start merged), between ======= and >>>>>>> the other (the starter).\n"+
 			"       Keep what you mean and delete the three marker lines; git diff shows them.",
 			"       合并时两边改动了同一些行，就会留下这些标记：<<<<<<< 与 ======= 之间是一边（bin/lab start 合并时\n"+
@@ -103,29 +103,29 @@ func Explain(r gotest.Results, err error) {
 	if len(r.BuildErrors) > 0 {
 		// Each message with the function it is in: the stage asks for
 		// functions, and which one does not compile is what matters.
-		fmt.Println(i18n.Tr("       The code does not compile:", "       代码无法编译："))
+		fmt.Println(l.Tr("       The code does not compile:", "       代码无法编译："))
 		var lines []string
 		for _, e := range r.BuildErrors {
 			if c := gotest.PlaceCompileError(".", e); c.Function != "" {
 				first, rest, _ := strings.Cut(e, "\n")
-				e = strings.TrimSuffix(first+i18n.Tr("   (in ", "   （在 ")+c.Function+i18n.Tr(")", " 中）")+"\n"+rest, "\n")
+				e = strings.TrimSuffix(first+l.Tr("   (in ", "   （在 ")+c.Function+l.Tr(")", " 中）")+"\n"+rest, "\n")
 			}
 			lines = append(lines, e)
 		}
-		fmt.Println(i18n.Indent(i18n.LimitLines(strings.Join(lines, "\n"), 15), "         "))
+		fmt.Println(i18n.Indent(i18n.LimitLines(l, strings.Join(lines, "\n"), 15), "         "))
 		var placed []gotest.CompileError
 		for _, e := range r.BuildErrors {
 			placed = append(placed, gotest.PlaceCompileError(".", e))
 		}
-		explainImports(placed)
+		explainImports(l, placed)
 		if r.NoRest != "" {
-			fmt.Println(i18n.Indent(i18n.Wrap(i18n.Tr("The other functions were not checked: ", "其他函数没有检查：")+r.NoRest+i18n.Tr(".", "。"), 90), "       "))
+			fmt.Println(i18n.Indent(i18n.Wrap(l.Tr("The other functions were not checked: ", "其他函数没有检查：")+r.NoRest+l.Tr(".", "。"), 90), "       "))
 		}
 		return
 	}
 	if len(r.VetErrors) > 0 {
-		fmt.Println(i18n.Tr("       go vet (which go test runs first) found:", "       go vet（go test 会先运行它）发现："))
-		fmt.Println(i18n.Indent(i18n.LimitLines(strings.Join(r.VetErrors, "\n"), 15), "         "))
+		fmt.Println(l.Tr("       go vet (which go test runs first) found:", "       go vet（go test 会先运行它）发现："))
+		fmt.Println(i18n.Indent(i18n.LimitLines(l, strings.Join(r.VetErrors, "\n"), 15), "         "))
 	}
 	if len(r.Failures) == 0 {
 		if len(r.VetErrors) == 0 {
@@ -135,13 +135,13 @@ func Explain(r gotest.Results, err error) {
 	}
 	for i, f := range r.Failures {
 		if i == 5 {
-			fmt.Printf(i18n.Tr("       ... and %d more failing:\n", "       ……另有 %d 个未通过：\n"), len(r.Failures)-i)
+			fmt.Printf(l.Tr("       ... and %d more failing:\n", "       ……另有 %d 个未通过：\n"), len(r.Failures)-i)
 			for _, g := range r.Failures[i:] {
 				fmt.Printf("         %s\n", g.Name)
 			}
 			break
 		}
-		ShowFailure(f, "       ")
+		ShowFailure(l, f, "       ")
 	}
 }
 
@@ -165,7 +165,7 @@ func MarkerLines(markers []string) []string {
 
 // explainImports says which imports a starter dropped that the code now
 // written needs: the compiler only says "undefined: kbatchv1".
-func explainImports(cs []gotest.CompileError) {
+func explainImports(l i18n.Lang, cs []gotest.CompileError) {
 	seen := map[string]bool{}
 	for _, c := range cs {
 		imp := droppedImport(".", c.File, c.Message)
@@ -173,7 +173,7 @@ func explainImports(cs []gotest.CompileError) {
 			continue
 		}
 		seen[c.File+imp] = true
-		fmt.Printf(i18n.Tr("       %s needs the import %s: the starter left out the imports that only the code you write\n"+
+		fmt.Printf(l.Tr("       %s needs the import %s: the starter left out the imports that only the code you write\n"+
 			"       uses. Add it to the file's import block (goimports, or your editor on save, does it for you).\n",
 			"       %s 需要导入 %s：起始代码去掉了只有你要写的代码才用到的导入。\n"+
 				"       把它加到文件的 import 块中（goimports 或保存时的编辑器会替你加上）。\n"), c.File, imp)
@@ -181,20 +181,20 @@ func explainImports(cs []gotest.CompileError) {
 }
 
 // show prints a failure for `lab check`, indented.
-func ShowFailure(f gotest.Failure, indent string) {
+func ShowFailure(l i18n.Lang, f gotest.Failure, indent string) {
 	fmt.Printf("%sFAIL %s\n", indent, f.Name)
 	in := indent + "     "
 	if f.Panic != "" {
 		fmt.Printf("%spanic: %s\n", in, f.Panic)
 		for i, frame := range f.Frames {
 			if i == 6 {
-				fmt.Printf(i18n.Tr("%s  ... %d more frames (run with -v)\n", "%s  ……另有 %d 层调用栈（加 -v 运行可以看到）\n"), in, len(f.Frames)-i)
+				fmt.Printf(l.Tr("%s  ... %d more frames (run with -v)\n", "%s  ……另有 %d 层调用栈（加 -v 运行可以看到）\n"), in, len(f.Frames)-i)
 				break
 			}
 			fmt.Printf("%s  at %s\n", in, frame)
 		}
 		if f.Location != "" {
-			fmt.Printf(i18n.Tr("%sin the spec at %s\n", "%s所在测试用例：%s\n"), in, f.Location)
+			fmt.Printf(l.Tr("%sin the spec at %s\n", "%s所在测试用例：%s\n"), in, f.Location)
 		}
 		return
 	}
@@ -202,7 +202,7 @@ func ShowFailure(f gotest.Failure, indent string) {
 		fmt.Printf("%sat %s\n", in, f.Location)
 	}
 	if f.Message != "" {
-		fmt.Println(i18n.Indent(i18n.LimitLines(shortenDumps(f.Message, 20), 30), in))
+		fmt.Println(i18n.Indent(i18n.LimitLines(l, shortenDumps(l, f.Message, 20), 30), in))
 	}
 }
 
@@ -212,7 +212,7 @@ func ShowFailure(f gotest.Failure, indent string) {
 // and a value's fields deeper still, where one object can take forty
 // lines: of each run of deeper lines it keeps the first two. A message of
 // at most keep lines is left whole.
-func shortenDumps(msg string, keep int) string {
+func shortenDumps(l i18n.Lang, msg string, keep int) string {
 	lines := strings.Split(msg, "\n")
 	if len(lines) <= keep {
 		return msg
@@ -242,7 +242,7 @@ func shortenDumps(msg string, keep int) string {
 		out = append(out, lines[i:min(j, i+2)]...)
 		if j-i > 2 {
 			pad := lines[i][:len(lines[i])-len(strings.TrimLeft(lines[i], " \t"))]
-			out = append(out, fmt.Sprintf(i18n.Tr("%s... %d more lines of this value (bin/lab check -v shows them)", "%s……这个值还有 %d 行（bin/lab check -v 可以看到）"), pad, j-i-2))
+			out = append(out, fmt.Sprintf(l.Tr("%s... %d more lines of this value (bin/lab check -v shows them)", "%s……这个值还有 %d 行（bin/lab check -v 可以看到）"), pad, j-i-2))
 		}
 		i = j
 	}

@@ -19,11 +19,14 @@ package report
 import (
 	"strings"
 	"testing"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 )
 
 // A long Gomega message keeps its words and every value's first lines:
 // "the extra elements were" must not be cut off by the first object's dump.
 func TestShortenDumpsKeepsWhatTheAssertionSays(t *testing.T) {
+	l := i18n.English
 	var b strings.Builder
 	b.WriteString("status.active lists only running Jobs\nExpected\n    <[]v1.ObjectReference | len:2, cap:2>: [\n")
 	for i := 0; i < 2; i++ {
@@ -35,7 +38,7 @@ func TestShortenDumpsKeepsWhatTheAssertionSays(t *testing.T) {
 	}
 	b.WriteString("    ]\nto consist of\n    <[]interface {} | len:1, cap:1>: [\n        {Name: \"running\"},\n    ]\n")
 	b.WriteString("the extra elements were\n    <[]v1.ObjectReference | len:1, cap:1>: [\n        {\n            Name: \"finished\",\n        },\n    ]")
-	got := shortenDumps(b.String(), 20)
+	got := shortenDumps(l, b.String(), 20)
 	for _, want := range []string{"status.active lists only running Jobs", "Expected", "to consist of", "{Name: \"running\"}",
 		"the extra elements were", "Name: \"finished\"", "... 18 more lines of this value"} {
 		if !strings.Contains(got, want) {
@@ -45,7 +48,7 @@ func TestShortenDumpsKeepsWhatTheAssertionSays(t *testing.T) {
 	if n := strings.Count(got, "\n") + 1; n > 20 {
 		t.Errorf("%d lines, want at most 20:\n%s", n, got)
 	}
-	if short := "Expected\n    <int>: 1\nto equal\n    <int>: 2"; shortenDumps(short, 20) != short {
+	if short := "Expected\n    <int>: 1\nto equal\n    <int>: 2"; shortenDumps(l, short, 20) != short {
 		t.Error("a short message must be left whole")
 	}
 }

@@ -48,7 +48,7 @@ import (
 // build errors are (and drops imports that nothing uses any more). ok is false when an error is not inside a function of an
 // owned file that parses: a syntax error, or a file the attendee does not
 // write, where stubbing would hide the problem instead of isolating it.
-func stubbedOverlay(dir string, s stage.Stage, owned map[string]bool, buildErrors []string) (overlay string, broken []gotest.CompileError, cleanup func(), ok bool) {
+func stubbedOverlay(l i18n.Lang, dir string, s stage.Stage, owned map[string]bool, buildErrors []string) (overlay string, broken []gotest.CompileError, cleanup func(), ok bool) {
 	byFile := map[string]map[string]bool{}
 	for _, e := range buildErrors {
 		c := gotest.PlaceCompileError(dir, e)
@@ -90,7 +90,7 @@ func stubbedOverlay(dir string, s stage.Stage, owned map[string]bool, buildError
 			cleanup()
 			return "", nil, nil, false
 		}
-		out, pkg, usesTODO, err := stubFunctions(path, src, byFile[file], regions.Stub{Stage: s.ID, Readme: s.Readme(), Broken: true})
+		out, pkg, usesTODO, err := stubFunctions(l, path, src, byFile[file], regions.Stub{Stage: s.ID, Readme: s.Readme(), Broken: true})
 		if err != nil {
 			cleanup()
 			return "", nil, nil, false
@@ -125,7 +125,7 @@ func stubbedOverlay(dir string, s stage.Stage, owned map[string]bool, buildError
 
 // stubFunctions replaces the bodies of the named functions ("name" or
 // "Type.name", as enclosingFunc names them) with stub bodies.
-func stubFunctions(path string, src []byte, names map[string]bool, s regions.Stub) (out []byte, pkg string, usesTODO bool, err error) {
+func stubFunctions(l i18n.Lang, path string, src []byte, names map[string]bool, s regions.Stub) (out []byte, pkg string, usesTODO bool, err error) {
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, path, src, parser.ParseComments)
 	if err != nil {
@@ -146,7 +146,7 @@ func stubFunctions(path string, src []byte, names map[string]bool, s regions.Stu
 		if !names[name] {
 			continue
 		}
-		body, usesErr, err := regions.StubBody(fset, fn, s, nil)
+		body, usesErr, err := regions.StubBody(l, fset, fn, s, nil)
 		if err != nil {
 			return nil, "", false, err
 		}
@@ -183,14 +183,14 @@ func declaresLabTODO(dir string) bool {
 // cannot be done, and otherwise the second run's, which remember the first's
 // compiler messages; the stage never passes while a function does not
 // compile.
-func checkTheRest(dir string, s stage.Stage, env []string, t stage.Test, owned map[string]bool, first gotest.Results, firstErr error) (gotest.Results, error) {
+func checkTheRest(l i18n.Lang, dir string, s stage.Stage, env []string, t stage.Test, owned map[string]bool, first gotest.Results, firstErr error) (gotest.Results, error) {
 	if first.Markers = ConflictMarkers(dir, owned, first.BuildErrors); len(first.Markers) > 0 {
 		first.NoRest = "conflict markers"
-		return first, fmt.Errorf("%s", i18n.Tr("merge conflict markers left in the code", "代码中留有合并冲突标记"))
+		return first, fmt.Errorf("%s", l.Tr("merge conflict markers left in the code", "代码中留有合并冲突标记"))
 	}
-	overlay, broken, cleanup, ok := stubbedOverlay(dir, s, owned, first.BuildErrors)
+	overlay, broken, cleanup, ok := stubbedOverlay(l, dir, s, owned, first.BuildErrors)
 	if !ok {
-		first.NoRest = whyNoRest(dir, owned, first.BuildErrors)
+		first.NoRest = whyNoRest(l, dir, owned, first.BuildErrors)
 		return first, firstErr
 	}
 	defer cleanup()
@@ -203,17 +203,17 @@ func checkTheRest(dir string, s stage.Stage, env []string, t stage.Test, owned m
 	if b.Err != nil {
 		return first, firstErr // stubbing did not help: show what the compiler said
 	}
-	r, _ := runTest(dir, append(env, "GOFLAGS=-overlay="+overlay), t, b, owned, false)
+	r, _ := runTest(l, dir, append(env, "GOFLAGS=-overlay="+overlay), t, b, owned, false)
 	r.BuildErrors, r.Stubbed = first.BuildErrors, broken
-	return r, fmt.Errorf(i18n.Tr("does not compile: %s", "无法编译：%s"), report.StubbedNames(broken))
+	return r, fmt.Errorf(l.Tr("does not compile: %s", "无法编译：%s"), report.StubbedNames(broken))
 }
 
 // whyNoRest says, for the screen, why the rest of a stage that does not
 // compile could not be checked with the broken functions stubbed.
-func whyNoRest(dir string, owned map[string]bool, buildErrors []string) string {
+func whyNoRest(l i18n.Lang, dir string, owned map[string]bool, buildErrors []string) string {
 	for _, e := range buildErrors {
 		if strings.Contains(e, "syntax error") || strings.Contains(e, "expected ") {
-			return i18n.Tr("it is a syntax error: until the file parses, no function in it can be told from the others, "+
+			return l.Tr("it is a syntax error: until the file parses, no function in it can be told from the others, "+
 				"so no test of its package runs; fix the line the compiler names first",
 				"这是语法错误：在文件能被解析之前，无法把其中的函数一个个区分开，所以它所在包的测试都不会运行；"+
 					"先修好编译器指出的那一行")
@@ -221,7 +221,7 @@ func whyNoRest(dir string, owned map[string]bool, buildErrors []string) string {
 	}
 	for _, e := range buildErrors {
 		if c := gotest.PlaceCompileError(dir, e); c.File != "" && (c.Function == "" || !owned[filepath.ToSlash(c.File)]) {
-			return fmt.Sprintf(i18n.Tr("the error is outside the functions this stage asks you to write (in %s), "+
+			return fmt.Sprintf(l.Tr("the error is outside the functions this stage asks you to write (in %s), "+
 				"so stubbing them would not help: the tests run once it compiles",
 				"错误不在本阶段要你写的函数里（在 %s 中），把那些函数换成桩也无济于事：能编译之后测试才会运行"), c.File)
 		}

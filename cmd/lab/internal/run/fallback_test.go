@@ -23,6 +23,8 @@ import (
 	"strings"
 	"testing"
 
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+
 	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
@@ -31,6 +33,7 @@ import (
 // compile: with it stubbed through the overlay, the other one's test runs
 // and passes, and the attendee's file is left as it was.
 func TestOneFunctionThatDoesNotCompileLeavesTheOthersChecked(t *testing.T) {
+	l := i18n.English
 	dir := t.TempDir()
 	write := func(name, src string) {
 		t.Helper()
@@ -55,7 +58,7 @@ func TestOneFunctionThatDoesNotCompileLeavesTheOthersChecked(t *testing.T) {
 		t.Fatalf("no compiler message in:\n%s", out)
 	}
 	s := stage.Stage{ID: "99", Dir: "exercises/99-x"}
-	overlay, broken2, cleanup, ok := stubbedOverlay(dir, s, map[string]bool{"p/p.go": true}, r.BuildErrors)
+	overlay, broken2, cleanup, ok := stubbedOverlay(l, dir, s, map[string]bool{"p/p.go": true}, r.BuildErrors)
 	if !ok {
 		t.Fatalf("no overlay for %v", r.BuildErrors)
 	}
@@ -73,7 +76,7 @@ func TestOneFunctionThatDoesNotCompileLeavesTheOthersChecked(t *testing.T) {
 		t.Error("the attendee's file was changed")
 	}
 
-	if _, _, _, ok := stubbedOverlay(dir, s, map[string]bool{}, r.BuildErrors); ok {
+	if _, _, _, ok := stubbedOverlay(l, dir, s, map[string]bool{}, r.BuildErrors); ok {
 		t.Error("an error in a file the attendee does not write was stubbed away")
 	}
 }
@@ -81,6 +84,7 @@ func TestOneFunctionThatDoesNotCompileLeavesTheOthersChecked(t *testing.T) {
 // What cannot be stubbed says why: conflict markers by name, a syntax error
 // as one, an error outside the stage's functions as such.
 func TestACheckThatCannotStubSaysWhy(t *testing.T) {
+	l := i18n.English
 	dir, write := scratchModule(t)
 	owned := map[string]bool{"p/p.go": true}
 	build := func() []string { return buildErrors(t, dir) }
@@ -92,7 +96,7 @@ func TestACheckThatCannotStubSaysWhy(t *testing.T) {
 	}
 
 	write("p/p.go", "package p\n\nfunc A() string {\n\treturn \"a\"\n\nfunc B() string { return \"b\" }\n")
-	if why := whyNoRest(dir, owned, build()); !strings.Contains(why, "syntax error") {
+	if why := whyNoRest(l, dir, owned, build()); !strings.Contains(why, "syntax error") {
 		t.Errorf("a syntax error: %q", why)
 	}
 	if got := ConflictMarkers(dir, owned, nil); len(got) != 0 {
@@ -101,7 +105,7 @@ func TestACheckThatCannotStubSaysWhy(t *testing.T) {
 
 	write("p/p.go", "package p\n\nfunc A() string { return helper() }\n")
 	write("p/given.go", "package p\n\nfunc helper() string { return undefinedThing }\n")
-	if why := whyNoRest(dir, owned, build()); !strings.Contains(why, "outside the functions") || !strings.Contains(why, "p/given.go") {
+	if why := whyNoRest(l, dir, owned, build()); !strings.Contains(why, "outside the functions") || !strings.Contains(why, "p/given.go") {
 		t.Errorf("an error in a given file: %q", why)
 	}
 }
@@ -110,6 +114,7 @@ func TestACheckThatCannotStubSaysWhy(t *testing.T) {
 // with have and want) is one error, placed in its function, which is
 // stubbed for the rest of the check like any other.
 func TestAMessageOfSeveralLinesIsOneCompileError(t *testing.T) {
+	l := i18n.English
 	dir, write := scratchModule(t)
 	write("p/p.go", "package p\n\nfunc Finished() (bool, string) {\n\treturn false\n}\n\nfunc Good() int { return 1 }\n")
 	r := gotest.Results{BuildErrors: buildErrors(t, dir)}
@@ -119,7 +124,7 @@ func TestAMessageOfSeveralLinesIsOneCompileError(t *testing.T) {
 	if c := gotest.PlaceCompileError(dir, r.BuildErrors[0]); c.Function != "Finished" || c.Line != 4 {
 		t.Errorf("placed as %+v", c)
 	}
-	if _, broken, cleanup, ok := stubbedOverlay(dir, stage.Stage{ID: "99", Dir: "exercises/99-x"}, map[string]bool{"p/p.go": true}, r.BuildErrors); !ok {
+	if _, broken, cleanup, ok := stubbedOverlay(l, dir, stage.Stage{ID: "99", Dir: "exercises/99-x"}, map[string]bool{"p/p.go": true}, r.BuildErrors); !ok {
 		t.Error("no overlay: the rest would not be checked")
 	} else {
 		cleanup()
@@ -133,10 +138,11 @@ func TestAMessageOfSeveralLinesIsOneCompileError(t *testing.T) {
 // gives most often while a function is half written: the rest is checked
 // with it dropped.
 func TestAnUnusedImportLeavesTheRestChecked(t *testing.T) {
+	l := i18n.English
 	dir, write := scratchModule(t)
 	write("p/p.go", "package p\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\nfunc Good() string { return strings.ToUpper(\"ok\") }\n")
 	r := gotest.Results{BuildErrors: buildErrors(t, dir)}
-	overlay, broken, cleanup, ok := stubbedOverlay(dir, stage.Stage{ID: "99", Dir: "exercises/99-x"}, map[string]bool{"p/p.go": true}, r.BuildErrors)
+	overlay, broken, cleanup, ok := stubbedOverlay(l, dir, stage.Stage{ID: "99", Dir: "exercises/99-x"}, map[string]bool{"p/p.go": true}, r.BuildErrors)
 	if !ok {
 		t.Fatalf("no overlay for %q", r.BuildErrors)
 	}

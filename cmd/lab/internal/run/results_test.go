@@ -23,6 +23,8 @@ import (
 	"strings"
 	"testing"
 
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+
 	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
@@ -42,9 +44,10 @@ func fixture(t *testing.T, name string) (dir string, test stage.Test) {
 }
 
 func TestResultsOfGoTests(t *testing.T) {
+	l := i18n.English
 	dir, test := fixture(t, "plain")
 	owned := map[string]bool{"cmd/lab/internal/run/testdata/results/plain/code.go": true}
-	r, err := runTest(dir, nil, test, buildTest(dir, test, BuildOpts{}), owned, false)
+	r, err := runTest(l, dir, nil, test, buildTest(dir, test, BuildOpts{}), owned, false)
 	if err == nil {
 		t.Fatal("the fixture's tests passed")
 	}
@@ -67,9 +70,10 @@ func TestResultsOfGoTests(t *testing.T) {
 }
 
 func TestResultsOfGinkgoSpecs(t *testing.T) {
+	l := i18n.English
 	dir, test := fixture(t, "suite")
 	owned := map[string]bool{"cmd/lab/internal/run/testdata/results/suite/code.go": true}
-	r, err := runTest(dir, nil, test, buildTest(dir, test, BuildOpts{}), owned, false)
+	r, err := runTest(l, dir, nil, test, buildTest(dir, test, BuildOpts{}), owned, false)
 	if err == nil {
 		t.Fatal("the fixture's specs passed")
 	}
@@ -90,8 +94,9 @@ func TestResultsOfGinkgoSpecs(t *testing.T) {
 }
 
 func TestResultsOfCodeThatDoesNotCompile(t *testing.T) {
+	l := i18n.English
 	dir, test := fixture(t, "broken")
-	r, err := runTest(dir, nil, test, buildTest(dir, test, BuildOpts{}), nil, false)
+	r, err := runTest(l, dir, nil, test, buildTest(dir, test, BuildOpts{}), nil, false)
 	if err == nil || err.Error() != "does not compile" {
 		t.Fatalf("error %v, want: does not compile", err)
 	}
@@ -112,6 +117,7 @@ func failuresByName(r gotest.Results) map[string]gotest.Failure {
 // lab verify builds a mistake as a build overlay: the test binary has the
 // edit, the file on disk does not, so the next mistake can build meanwhile.
 func TestAMistakeBuildsAsAnOverlayAndLeavesTheTreeAlone(t *testing.T) {
+	l := i18n.English
 	dir, test := fixture(t, "plain")
 	file := filepath.Join(dir, "cmd/lab/internal/run/testdata/results/plain/code.go")
 	before, err := os.ReadFile(file)
@@ -128,7 +134,7 @@ func TestAMistakeBuildsAsAnOverlayAndLeavesTheTreeAlone(t *testing.T) {
 	}
 	o := BuildOpts{Overlay: overlay, Out: filepath.Join(at, "tests")}
 	test.Run = "^TestDouble$"
-	r, err := runTest(dir, nil, test, buildTest(dir, test, o), nil, false)
+	r, err := runTest(l, dir, nil, test, buildTest(dir, test, o), nil, false)
 	if err != nil || r.Passed != 1 {
 		t.Errorf("with the overlay, TestDouble must pass; passed %d, error %v", r.Passed, err)
 	}

@@ -47,23 +47,23 @@ const (
 // runChecks runs a stage's before-commands and tests in dir, a tree of the
 // clone at root. Tests that start envtest use root's shared API server
 // (apiserver.go). It returns the results of each test package.
-func Checks(root, dir string, s stage.Stage, v Verbosity) ([]gotest.Results, error) {
-	return ChecksWith(root, dir, s, v, false, BuildOpts{})
+func Checks(l i18n.Lang, root, dir string, s stage.Stage, v Verbosity) ([]gotest.Results, error) {
+	return ChecksWith(l, root, dir, s, v, false, BuildOpts{})
 }
 
 // runChecksToFail runs the checks of a tree on which they must fail (a
 // starter, a mistake), and stops at the first failure: which one fails
 // first is all lab verify reports, and the failures after it would only
 // wait out their timeouts.
-func ChecksToFail(root, dir string, s stage.Stage) ([]gotest.Results, error) {
-	return ChecksWith(root, dir, s, Quiet, true, BuildOpts{})
+func ChecksToFail(l i18n.Lang, root, dir string, s stage.Stage, slot string) ([]gotest.Results, error) {
+	return ChecksWith(l, root, dir, s, Quiet, true, BuildOpts{Slot: slot})
 }
 
-func ChecksWith(root, dir string, s stage.Stage, v Verbosity, failFast bool, o BuildOpts) ([]gotest.Results, error) {
+func ChecksWith(l i18n.Lang, root, dir string, s stage.Stage, v Verbosity, failFast bool, o BuildOpts) ([]gotest.Results, error) {
 	defer base.Traced("check of stage " + s.ID)()
 	for _, t := range s.Tests {
 		if usesEnvtest(dir, t.Package) {
-			if err := apiserver.EnsureEnvtest(root); err != nil {
+			if err := apiserver.EnsureEnvtest(l, root); err != nil {
 				return nil, err
 			}
 			break
@@ -75,10 +75,10 @@ func ChecksWith(root, dir string, s stage.Stage, v Verbosity, failFast bool, o B
 	if markers := ConflictMarkers(dir, LeftOpen(dir), nil); len(markers) > 0 {
 		r := gotest.Results{Markers: markers, NoRest: "conflict markers"}
 		if v > Quiet {
-			fmt.Println(i18n.Tr("  FAIL  merge conflict markers are left in the code", "  FAIL  代码中还留有合并冲突标记"))
-			report.Explain(r, nil)
+			fmt.Println(l.Tr("  FAIL  merge conflict markers are left in the code", "  FAIL  代码中还留有合并冲突标记"))
+			report.Explain(l, r, nil)
 		}
-		return []gotest.Results{r}, fmt.Errorf("%s", i18n.Tr("merge conflict markers left in the code", "代码中留有合并冲突标记"))
+		return []gotest.Results{r}, fmt.Errorf("%s", l.Tr("merge conflict markers left in the code", "代码中留有合并冲突标记"))
 	}
 	for _, before := range s.Before {
 		args := strings.Fields(before)
@@ -86,10 +86,10 @@ func ChecksWith(root, dir string, s stage.Stage, v Verbosity, failFast bool, o B
 			if v > Quiet {
 				fmt.Println(base.LastLines(out, 20))
 			}
-			return nil, fmt.Errorf(i18n.Tr("%q failed", "%q 失败了"), before)
+			return nil, fmt.Errorf(l.Tr("%q failed", "%q 失败了"), before)
 		}
 	}
-	return Built(root, dir, s, v, failFast, o, StartBuilds(dir, s, o))
+	return Built(l, root, dir, s, v, failFast, o, StartBuilds(dir, s, o))
 }
 
 // buildOpts says how a check's tests are built: with a build overlay that
@@ -100,6 +100,9 @@ type BuildOpts struct {
 	Out     string
 	NoVet   bool     // vetted already, or a mistakes' schema (vet would read every mistake at once)
 	Env     []string // for the test binaries
+	// Slot is a part of lab verify's slot: the shared API server of its
+	// own ("" for an attendee's check: the clone's one server).
+	Slot string
 }
 
 // startBuilds builds the test binaries of a stage's tests, all at once, and
@@ -114,7 +117,7 @@ func StartBuilds(dir string, s stage.Stage, o BuildOpts) []chan BuildResult {
 }
 
 // runBuilt runs the tests of a stage as their builds finish.
-func Built(root, dir string, s stage.Stage, v Verbosity, failFast bool, o BuildOpts, builds []chan BuildResult) ([]gotest.Results, error) {
+func Built(l i18n.Lang, root, dir string, s stage.Stage, v Verbosity, failFast bool, o BuildOpts, builds []chan BuildResult) ([]gotest.Results, error) {
 	owned := OwnedFiles(root, dir, s)
 	calls := gosrc.CallGraph(dir, owned)
 	var failed []string
@@ -141,7 +144,7 @@ func Built(root, dir string, s stage.Stage, v Verbosity, failFast bool, o BuildO
 		start := time.Now()
 		built := builds[i]
 		if !shared && apiserver.Enabled() && usesEnvtest(dir, t.Package) {
-			sharedEnv, release, err := apiserver.Open(root).Acquire(dir)
+			sharedEnv, release, err := apiserver.Of(root, o.Slot).Acquire(l, dir)
 			if err != nil {
 				for _, b := range builds[i:] {
 					<-b
@@ -151,9 +154,9 @@ func Built(root, dir string, s stage.Stage, v Verbosity, failFast bool, o BuildO
 			defer release()
 			env, shared = append(env, sharedEnv...), true
 		}
-		r, err := runTest(dir, env, t, <-built, owned, failFast)
+		r, err := runTest(l, dir, env, t, <-built, owned, failFast)
 		if len(r.BuildErrors) > 0 && !failFast && o.Overlay == "" {
-			r, err = checkTheRest(dir, s, env, t, owned, r, err)
+			r, err = checkTheRest(l, dir, s, env, t, owned, r, err)
 		}
 		r.Calls = calls
 		all = append(all, r)
@@ -165,9 +168,9 @@ func Built(root, dir string, s stage.Stage, v Verbosity, failFast bool, o BuildO
 			if err != nil {
 				mark = "FAIL"
 			}
-			fmt.Printf("  %s  %s: %s (%.0fs)\n", mark, t.Package, report.Counts(r), time.Since(start).Seconds())
+			fmt.Printf("  %s  %s: %s (%.0fs)\n", mark, t.Package, report.Counts(l, r), time.Since(start).Seconds())
 			if err != nil {
-				report.Explain(r, err)
+				report.Explain(l, r, err)
 			}
 		}
 		if err != nil {
@@ -181,7 +184,7 @@ func Built(root, dir string, s stage.Stage, v Verbosity, failFast bool, o BuildO
 		}
 	}
 	if len(failed) > 0 {
-		return all, fmt.Errorf(i18n.Tr("failing: %s", "未通过：%s"), strings.Join(failed, ", "))
+		return all, fmt.Errorf(l.Tr("failing: %s", "未通过：%s"), strings.Join(failed, ", "))
 	}
 	return all, nil
 }
@@ -241,7 +244,7 @@ func buildTest(dir string, t stage.Test, o BuildOpts) BuildResult {
 // runTest runs a built test binary as go test would (in the package's
 // directory, its output turned into JSON events by test2json) and reads its
 // results. The error says why the package failed, in a line.
-func runTest(dir string, env []string, t stage.Test, b BuildResult, owned map[string]bool, failFast bool) (gotest.Results, error) {
+func runTest(l i18n.Lang, dir string, env []string, t stage.Test, b BuildResult, owned map[string]bool, failFast bool) (gotest.Results, error) {
 	defer base.Traced("run " + t.Package)()
 	if b.Err != nil {
 		r := gotest.ParseJSON([]byte(b.buildJSON), dir, t.Package, owned, false)
@@ -287,15 +290,15 @@ func runTest(dir string, env []string, t stage.Test, b BuildResult, owned map[st
 	}
 	switch {
 	case len(r.VetErrors) > 0:
-		return r, fmt.Errorf("%s", i18n.Tr("go vet found a mistake", "go vet 发现了一个错误"))
+		return r, fmt.Errorf("%s", l.Tr("go vet found a mistake", "go vet 发现了一个错误"))
 	case runErr != nil && len(r.Failures) == 0:
 		// Failed, but no test said why: a crash before the tests, or a
 		// filter that matched nothing (-ginkgo.fail-on-empty).
-		return r, fmt.Errorf(i18n.Tr("failed before any test reported: %s", "在任何测试报告结果之前就失败了：%s"), base.LastLines(r.Output, 12))
+		return r, fmt.Errorf(l.Tr("failed before any test reported: %s", "在任何测试报告结果之前就失败了：%s"), base.LastLines(r.Output, 12))
 	case runErr != nil:
-		return r, fmt.Errorf(i18n.Tr("%d failing", "%d 个未通过"), len(r.Failures))
+		return r, fmt.Errorf(l.Tr("%d failing", "%d 个未通过"), len(r.Failures))
 	case r.Passed == 0 || strings.Contains(r.Output, "no tests to run"):
-		return r, fmt.Errorf(i18n.Tr("no test matched %q", "没有测试匹配 %q"), t.Run+t.Labels)
+		return r, fmt.Errorf(l.Tr("no test matched %q", "没有测试匹配 %q"), t.Run+t.Labels)
 	}
 	return r, nil
 }

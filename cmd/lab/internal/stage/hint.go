@@ -32,8 +32,9 @@ type Hint struct {
 	ID string `json:"-"` // set by loadStages
 }
 
-func (h Hint) Text() string {
-	if i18n.Current == "zh" && strings.TrimSpace(h.Zh) != "" {
+// Text is the hint in l (its English where it has no Chinese).
+func (h Hint) Text(l i18n.Lang) string {
+	if l == i18n.Chinese && strings.TrimSpace(h.Zh) != "" {
 		return strings.TrimSpace(h.Zh)
 	}
 	return strings.TrimSpace(h.En)

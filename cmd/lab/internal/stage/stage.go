@@ -165,18 +165,18 @@ func Find(stages []Stage, name string) (Stage, error) {
 	return Stage{}, fmt.Errorf("no stage %q; the stages are %s", name, strings.Join(ids, ", "))
 }
 
-// title is the stage's title in the tool's language.
-func (s Stage) TitleIn() string {
-	if i18n.Current == "zh" && s.TitleZh != "" {
+// TitleIn is the stage's title in l.
+func (s Stage) TitleIn(l i18n.Lang) string {
+	if l == i18n.Chinese && s.TitleZh != "" {
 		return s.TitleZh
 	}
 	return s.Title
 }
 
-// readmeFor is the stage's README in the tool's language: README.zh-CN.md
-// beside README.md, when it is there.
-func (s Stage) ReadmeIn(root string) string {
-	if i18n.Current == "zh" {
+// ReadmeIn is the stage's README in l: README.zh-CN.md beside README.md,
+// when it is there.
+func (s Stage) ReadmeIn(l i18n.Lang, root string) string {
+	if l == i18n.Chinese {
 		zh := filepath.ToSlash(filepath.Join(s.Dir, "README.zh-CN.md"))
 		if _, err := os.Stat(filepath.Join(root, zh)); err == nil {
 			return zh

@@ -33,12 +33,12 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/starter"
 )
 
-func CmdStart(root string, stages []stage.Stage, s stage.Stage, fresh bool) error {
+func CmdStart(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, fresh bool) error {
 	if err := starter.EnsureControllerGen(root); err != nil {
 		return err
 	}
 	branch := "lab/" + s.ID
-	from, why := carry.From(root, stages, s, fresh)
+	from, why := carry.From(l, root, stages, s, fresh)
 	if why != "" {
 		fmt.Println(why)
 	}
@@ -46,16 +46,16 @@ func CmdStart(root string, stages []stage.Stage, s stage.Stage, fresh bool) erro
 		if committed, err := carry.CommitWork(root, from); err != nil {
 			return err
 		} else if committed {
-			fmt.Printf(i18n.Tr("Committed your uncommitted changes on %s first, so that nothing is lost.\n",
+			fmt.Printf(l.Tr("Committed your uncommitted changes on %s first, so that nothing is lost.\n",
 				"先把你在 %s 上未提交的改动提交了，以免丢失。\n"), from)
 		}
-		fmt.Printf(i18n.Tr("Making %s: the starter of stage %s with your own code of the stages before it (from %s) ...\n",
+		fmt.Printf(l.Tr("Making %s: the starter of stage %s with your own code of the stages before it (from %s) ...\n",
 			"正在创建 %s：第 %s 阶段的起始代码，带上你自己写的之前各阶段的代码（来自 %s）……\n"), branch, s.ID, from)
 	} else {
-		fmt.Printf(i18n.Tr("Making %s: the reference with stage %s and later stages to write ...\n",
+		fmt.Printf(l.Tr("Making %s: the reference with stage %s and later stages to write ...\n",
 			"正在创建 %s：参考实现，其中第 %s 阶段及之后的阶段留给你写……\n"), branch, s.ID)
 	}
-	dir, commit, cleanup, err := starter.Tree(root, stages, s, "")
+	dir, commit, cleanup, err := starter.Tree(l, root, stages, s, "")
 	if err != nil {
 		return err
 	}
@@ -73,9 +73,9 @@ func CmdStart(root string, stages []stage.Stage, s stage.Stage, fresh bool) erro
 			return err
 		}
 		commit = strings.TrimSpace(commit)
-		fmt.Printf(i18n.Tr("Carried your code in %s.\n", "已带入你在 %s 中的代码。\n"), strings.Join(c.Merged, ", "))
+		fmt.Printf(l.Tr("Carried your code in %s.\n", "已带入你在 %s 中的代码。\n"), strings.Join(c.Merged, ", "))
 		if len(c.Unwritten) > 0 {
-			fmt.Printf(i18n.Tr("Your %s still had the stubs of %s: those come from the reference.\n",
+			fmt.Printf(l.Tr("Your %s still had the stubs of %s: those come from the reference.\n",
 				"你的 %s 中 %s 还是桩（stub）：这些取自参考实现。\n"), from, strings.Join(c.Unwritten, ", "))
 		}
 	} else if current, _ := base.Output(root, "git", "branch", "--show-current"); strings.HasPrefix(strings.TrimSpace(current), "lab/") {
@@ -85,7 +85,7 @@ func CmdStart(root string, stages []stage.Stage, s stage.Stage, fresh bool) erro
 		if committed, err := carry.CommitWork(root, current); err != nil {
 			return err
 		} else if committed {
-			fmt.Printf(i18n.Tr("Committed your uncommitted changes on %s, so that nothing is lost (git switch %s goes back to them).\n",
+			fmt.Printf(l.Tr("Committed your uncommitted changes on %s, so that nothing is lost (git switch %s goes back to them).\n",
 				"已把你在 %s 上未提交的改动提交，以免丢失（git switch %s 可以回到它们）。\n"), current, current)
 		}
 	}
@@ -103,7 +103,7 @@ func CmdStart(root string, stages []stage.Stage, s stage.Stage, fresh bool) erro
 		if _, err := base.Output(root, "git", "branch", "-m", branch, saved); err != nil {
 			return err
 		}
-		fmt.Printf(i18n.Tr("Your earlier %s is kept as %s.\n", "你之前的 %s 保留为 %s。\n"), branch, saved)
+		fmt.Printf(l.Tr("Your earlier %s is kept as %s.\n", "你之前的 %s 保留为 %s。\n"), branch, saved)
 		if onIt {
 			if _, err := base.Output(root, "git", "switch", "-q", "--detach", saved); err != nil {
 				return err
@@ -115,22 +115,22 @@ func CmdStart(root string, stages []stage.Stage, s stage.Stage, fresh bool) erro
 	}
 	if dirty, _ := base.Output(root, "git", "status", "--porcelain", "--untracked-files=no"); strings.TrimSpace(dirty) != "" {
 		if len(c.Conflicted) > 0 {
-			fmt.Printf(i18n.Tr("Your code and the starter changed the same lines in %s: %s has the starter's version of\n"+
+			fmt.Printf(l.Tr("Your code and the starter changed the same lines in %s: %s has the starter's version of\n"+
 				"those files, and yours stays on %s (git diff %s %s -- FILE shows the difference).\n",
 				"你的代码和起始代码改动了 %s 中的同一些行：%s 中这些文件是起始代码的版本，\n"+
 					"你的版本留在 %s 上（git diff %s %s -- 文件 可以看到差别）。\n"), strings.Join(c.Conflicted, ", "), branch, from, from, branch)
 		}
 		current, _ := base.Output(root, "git", "branch", "--show-current")
-		fmt.Printf(i18n.Tr("Made branch %s, but did not switch to it: %s has uncommitted changes (git status shows them).\n"+
+		fmt.Printf(l.Tr("Made branch %s, but did not switch to it: %s has uncommitted changes (git status shows them).\n"+
 			"Commit or stash them, then\n  git switch %s\nand bin/lab check %s.\n",
 			"已创建分支 %s，但没有切换过去：%s 有未提交的改动（git status 可以看到）。\n"+
-				"先提交或 stash 它们，然后\n  git switch %s\n再运行 bin/lab check %s。\n"), branch, cmp.Or(strings.TrimSpace(current), i18n.Tr("this checkout", "当前检出")), branch, s.ID)
+				"先提交或 stash 它们，然后\n  git switch %s\n再运行 bin/lab check %s。\n"), branch, cmp.Or(strings.TrimSpace(current), l.Tr("this checkout", "当前检出")), branch, s.ID)
 		return nil
 	}
 	if _, err := base.Output(root, "git", "switch", branch); err != nil {
 		return err
 	}
-	fmt.Printf(i18n.Tr("Switched to %s.\n", "已切换到 %s。\n"), branch)
+	fmt.Printf(l.Tr("Switched to %s.\n", "已切换到 %s。\n"), branch)
 	// A conflict is the attendee's to settle: the file is committed as the
 	// starter has it, and the merge with its markers waits in the working
 	// tree, where git diff shows it and git checkout undoes it.
@@ -139,8 +139,8 @@ func CmdStart(root string, stages []stage.Stage, s stage.Stage, fresh bool) erro
 			return err
 		}
 	}
-	fmt.Printf(i18n.Tr("\nStage %s: %s\n  read:  %s\n  write: (each marked TODO(lab %s))\n",
-		"\n第 %s 阶段：%s\n  阅读：%s\n  编写：（每处都标有 TODO(lab %s)）\n"), s.ID, s.TitleIn(), s.ReadmeIn(root), s.ID)
+	fmt.Printf(l.Tr("\nStage %s: %s\n  read:  %s\n  write: (each marked TODO(lab %s))\n",
+		"\n第 %s 阶段：%s\n  阅读：%s\n  编写：（每处都标有 TODO(lab %s)）\n"), s.ID, s.TitleIn(l), s.ReadmeIn(l, root), s.ID)
 	ref, err := base.ReferenceCommit(root)
 	if err != nil {
 		return err
@@ -148,10 +148,10 @@ func CmdStart(root string, stages []stage.Stage, s stage.Stage, fresh bool) erro
 	for _, w := range toWrite(root, ref, s) {
 		fmt.Printf("           %s\n", w)
 	}
-	fmt.Print(i18n.Tr("  check: bin/lab check   (bin/lab check -v shows the tests' whole output)\n",
+	fmt.Print(l.Tr("  check: bin/lab check   (bin/lab check -v shows the tests' whole output)\n",
 		"  检查：bin/lab check   （bin/lab check -v 显示测试的全部输出）\n"))
 	if conflicted := c.Conflicted; len(conflicted) > 0 {
-		fmt.Printf(i18n.Tr("\nYour code and this stage's starter changed the same lines in: %s.\n"+
+		fmt.Printf(l.Tr("\nYour code and this stage's starter changed the same lines in: %s.\n"+
 			"They are marked <<<<<<< your code ... ======= ... >>>>>>> the starter, in your working tree and not\n"+
 			"committed (git diff shows them; git checkout FILE drops all your code in that file, which stays on your\n"+
 			"earlier branch): keep what you mean, delete the markers, and check. (bin/lab start %s --fresh starts from the reference instead.)\n",
@@ -203,11 +203,11 @@ func toWrite(root, ref string, s stage.Stage) []string {
 	return lines
 }
 
-func CmdSolution(root string, stages []stage.Stage, s stage.Stage) error {
+func CmdSolution(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage) error {
 	if err := starter.EnsureControllerGen(root); err != nil {
 		return err
 	}
-	_, commit, cleanup, err := starter.Tree(root, stages, s, "")
+	_, commit, cleanup, err := starter.Tree(l, root, stages, s, "")
 	if err != nil {
 		return err
 	}
@@ -226,7 +226,7 @@ func CmdSolution(root string, stages []stage.Stage, s stage.Stage) error {
 		return err
 	}
 	if next.ID != "99" {
-		_, nextCommit, cleanupNext, err := starter.Tree(root, stages, next, "")
+		_, nextCommit, cleanupNext, err := starter.Tree(l, root, stages, next, "")
 		if err != nil {
 			return err
 		}
@@ -237,17 +237,17 @@ func CmdSolution(root string, stages []stage.Stage, s stage.Stage) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf(i18n.Tr("The reference solution of stage %s (%s), as a diff from its starter:\n\n%s",
-		"第 %s 阶段（%s）的参考实现，以相对起始代码的 diff 显示：\n\n%s"), s.ID, s.TitleIn(), out)
+	fmt.Printf(l.Tr("The reference solution of stage %s (%s), as a diff from its starter:\n\n%s",
+		"第 %s 阶段（%s）的参考实现，以相对起始代码的 diff 显示：\n\n%s"), s.ID, s.TitleIn(l), out)
 	return nil
 }
 
-func CmdBranches(root string, stages []stage.Stage) error {
+func CmdBranches(l i18n.Lang, root string, stages []stage.Stage) error {
 	if err := starter.EnsureControllerGen(root); err != nil {
 		return err
 	}
 	for _, s := range stages {
-		_, commit, cleanup, err := starter.Tree(root, stages, s, "")
+		_, commit, cleanup, err := starter.Tree(l, root, stages, s, "")
 		if err != nil {
 			return err
 		}
@@ -256,9 +256,9 @@ func CmdBranches(root string, stages []stage.Stage) error {
 		if err != nil {
 			return err
 		}
-		fmt.Printf("  lab/%s  %s\n", s.ID, s.TitleIn())
+		fmt.Printf("  lab/%s  %s\n", s.ID, s.TitleIn(l))
 	}
-	fmt.Println(i18n.Tr("\nPush them to the class repository with: git push <remote> 'refs/heads/lab/*:refs/heads/lab/*'",
+	fmt.Println(l.Tr("\nPush them to the class repository with: git push <remote> 'refs/heads/lab/*:refs/heads/lab/*'",
 		"\n把它们推送到课堂仓库：git push <remote> 'refs/heads/lab/*:refs/heads/lab/*'"))
 	return nil
 }

@@ -23,6 +23,8 @@ import (
 	"testing"
 	"time"
 
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+
 	"cronlab.dev/cronlab/cmd/lab/internal/carry"
 	"cronlab.dev/cronlab/cmd/lab/internal/labtest"
 	"cronlab.dev/cronlab/cmd/lab/internal/starter"
@@ -114,9 +116,10 @@ func mustRead(t *testing.T, path string) string {
 }
 
 func TestStartCarriesTheAttendeesOwnCodeIntoTheNextStage(t *testing.T) {
+	l := i18n.English
 	root, stages := tinyLab(t)
 	t.Setenv("LAB_CARRY", "")
-	if err := CmdStart(root, stages, stages[0], false); err != nil {
+	if err := CmdStart(l, root, stages, stages[0], false); err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(root, "p", "p.go")
@@ -131,12 +134,12 @@ func TestStartCarriesTheAttendeesOwnCodeIntoTheNextStage(t *testing.T) {
 	}
 
 	// Not passed yet: stage 02 starts from the reference, and says why.
-	if branch, why := carry.From(root, stages, stages[1], false); branch != "" || !strings.Contains(why, "did not pass") {
+	if branch, why := carry.From(l, root, stages, stages[1], false); branch != "" || !strings.Contains(why, "did not pass") {
 		t.Errorf("carry before 01 passed: %q, %q", branch, why)
 	}
 
 	passed(t, root, "01")
-	if err := CmdStart(root, stages, stages[1], false); err != nil {
+	if err := CmdStart(l, root, stages, stages[1], false); err != nil {
 		t.Fatal(err)
 	}
 	if b := strings.TrimSpace(git(t, root, "branch", "--show-current")); b != "lab/02" {
@@ -157,7 +160,7 @@ func TestStartCarriesTheAttendeesOwnCodeIntoTheNextStage(t *testing.T) {
 	}
 
 	// --fresh: the reference's One.
-	if err := CmdStart(root, stages, stages[1], true); err != nil {
+	if err := CmdStart(l, root, stages, stages[1], true); err != nil {
 		t.Fatal(err)
 	}
 	if got := mustRead(t, p); strings.Contains(got, "// my own way") || !strings.Contains(got, `return "one"`) {
@@ -169,6 +172,7 @@ func TestStartCarriesTheAttendeesOwnCodeIntoTheNextStage(t *testing.T) {
 }
 
 func TestAConflictIsLeftAsMarkersAndSaid(t *testing.T) {
+	l := i18n.English
 	root, stages := tinyLab(t)
 	t.Setenv("LAB_CARRY", "always")
 	// An attendee whose git shows conflicts with the base too: the carry
@@ -178,7 +182,7 @@ func TestAConflictIsLeftAsMarkersAndSaid(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("GIT_CONFIG_GLOBAL", global)
-	if err := CmdStart(root, stages, stages[0], false); err != nil {
+	if err := CmdStart(l, root, stages, stages[0], false); err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(root, "p", "p.go")
@@ -190,7 +194,7 @@ func TestAConflictIsLeftAsMarkersAndSaid(t *testing.T) {
 		t.Fatal(err)
 	}
 	git(t, root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-am", "early")
-	dir, _, cleanup, err := starter.Tree(root, stages, stages[1], "")
+	dir, _, cleanup, err := starter.Tree(l, root, stages, stages[1], "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +215,7 @@ func TestAConflictIsLeftAsMarkersAndSaid(t *testing.T) {
 	}
 
 	// lab start leaves the markers in the working tree, not in a commit.
-	if err := CmdStart(root, stages, stages[1], false); err != nil {
+	if err := CmdStart(l, root, stages, stages[1], false); err != nil {
 		t.Fatal(err)
 	}
 	p = filepath.Join(root, "p", "p.go")
@@ -237,6 +241,7 @@ func TestAConflictIsLeftAsMarkersAndSaid(t *testing.T) {
 // its stubs: what the attendee never wrote is the reference's in the next
 // starter, so that the next stage does not start on an earlier TODO.
 func TestCarryingAnUnfinishedStageDoesNotCarryItsStubs(t *testing.T) {
+	l := i18n.English
 	root, stages := tinyLab(t)
 	t.Setenv("LAB_CARRY", "always")
 	// A third region in stage 01, which the attendee leaves a stub.
@@ -254,7 +259,7 @@ func TestCarryingAnUnfinishedStageDoesNotCarryItsStubs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := CmdStart(root, stages, stages[0], false); err != nil {
+	if err := CmdStart(l, root, stages, stages[0], false); err != nil {
 		t.Fatal(err)
 	}
 	src := mustRead(t, p)
@@ -262,7 +267,7 @@ func TestCarryingAnUnfinishedStageDoesNotCarryItsStubs(t *testing.T) {
 	if err := os.WriteFile(p, []byte(mine), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := CmdStart(root, stages, stages[1], false); err != nil {
+	if err := CmdStart(l, root, stages, stages[1], false); err != nil {
 		t.Fatal(err)
 	}
 	got := mustRead(t, p)
@@ -284,15 +289,16 @@ func readFunc(src, name string) string {
 // lab status on lab/02 shows stage 01 as given by the starter, not as not
 // started; off the lab branches nothing is given.
 func TestStatusShowsTheStagesAStarterSolved(t *testing.T) {
+	l := i18n.English
 	root, stages := tinyLab(t)
 	status := func() string {
 		t.Helper()
-		return labtest.Printed(t, func() error { return progress.CmdStatus(root, stages) })
+		return labtest.Printed(t, func() error { return progress.CmdStatus(l, root, stages) })
 	}
 	if got := status(); strings.Contains(got, "given") || !strings.Contains(got, "01  one                    not started") {
 		t.Errorf("on main:\n%s", got)
 	}
-	if err := CmdStart(root, stages, stages[1], false); err != nil {
+	if err := CmdStart(l, root, stages, stages[1], false); err != nil {
 		t.Fatal(err)
 	}
 	got := status()

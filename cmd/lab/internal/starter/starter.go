@@ -25,6 +25,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
 	"cronlab.dev/cronlab/cmd/lab/internal/regions"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
@@ -37,7 +39,7 @@ import (
 // markersGone reports whether a stub took +kubebuilder markers away: only
 // then do the generated files differ from the reference's (a stub keeps
 // every type and field, and controller-gen reads nothing else).
-func Make(dir string, stubs map[string]regions.Stub) (markersGone bool, err error) {
+func Make(l i18n.Lang, dir string, stubs map[string]regions.Stub) (markersGone bool, err error) {
 	todoPackages := map[string]string{} // directory -> package name
 	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -62,12 +64,12 @@ func Make(dir string, stubs map[string]regions.Stub) (markersGone bool, err erro
 		switch {
 		case strings.HasSuffix(path, ".go"):
 			var usesTODO bool
-			out, usesTODO, err = regions.StubGo(rel, src, stubs)
+			out, usesTODO, err = regions.StubGo(l, rel, src, stubs)
 			if err == nil && usesTODO {
 				todoPackages[filepath.Dir(path)] = packageName(path, src)
 			}
 		case strings.HasSuffix(path, ".yaml"), strings.HasSuffix(path, ".yml"), strings.HasSuffix(path, ".tpl"), d.Name() == "Makefile":
-			out, err = regions.StubText(rel, src, stubs)
+			out, err = regions.StubText(l, rel, src, stubs)
 		default:
 			return nil
 		}
@@ -103,7 +105,7 @@ func packageName(path string, src []byte) string {
 // if at is set: lab verify makes every starter at the same place, because
 // Go keys what it compiled by the package's directory; there, each starter
 // compiles and vets again only the packages that differ from the last one.
-func Tree(root string, stages []stage.Stage, s stage.Stage, at string) (dir, commit string, cleanup func(), err error) {
+func Tree(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, at string) (dir, commit string, cleanup func(), err error) {
 	defer base.Traced("make the starter of " + s.ID)()
 	ref, err := base.ReferenceCommit(root)
 	if err != nil {
@@ -125,7 +127,7 @@ func Tree(root string, stages []stage.Stage, s stage.Stage, at string) (dir, com
 		cleanup()
 		return "", "", nil, err
 	}
-	markersGone, err := Make(dir, StubsFrom(stages, s))
+	markersGone, err := Make(l, dir, StubsFrom(stages, s))
 	if err != nil {
 		cleanup()
 		return "", "", nil, err

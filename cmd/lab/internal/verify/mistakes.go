@@ -46,34 +46,37 @@ import (
 // scores.
 type catalogueRun struct {
 	caught map[string]int
+	// slot is the verify part's slot (lab verify's parts run at once, each
+	// in trees and with an API server of its own); "" in a single process.
+	slot string
 }
 
-func newCatalogueRun() *catalogueRun {
-	return &catalogueRun{caught: map[string]int{}}
+func newCatalogueRun(slot string) *catalogueRun {
+	return &catalogueRun{caught: map[string]int{}, slot: slot}
 }
 
 // check makes each mistake of stage s in the tree at dir (the starter of
 // the stage after s: s solved, later stages still stubs, as the attendee
 // has it) and runs the stage's check, which must fail.
-func (c *catalogueRun) check(root, dir string, s stage.Stage) (problems []string) {
+func (c *catalogueRun) check(l i18n.Lang, root, dir string, s stage.Stage) (problems []string) {
 	if !overlayable(s) {
 		for _, m := range s.Mistakes {
 			start := time.Now()
 			undo, err := m.Apply(dir)
 			if err != nil {
-				problems = append(problems, c.cannotMake(s, m, err))
+				problems = append(problems, c.cannotMake(l, s, m, err))
 				continue
 			}
-			rs, err := run.ChecksToFail(root, dir, s)
+			rs, err := run.ChecksToFail(l, root, dir, s, c.slot)
 			undo()
-			problems = append(problems, c.judge(s, m, rs, err, start)...)
+			problems = append(problems, c.judge(l, s, m, rs, err, start)...)
 		}
 		return problems
 	}
 
 	// The mistakes that fit one build together first (schema.go); those it
 	// does not catch, and the others, each with a build of its own.
-	caught := c.checkInSchema(root, dir, s)
+	caught := c.checkInSchema(l, root, dir, s)
 	var alone []int
 	for i := range s.Mistakes {
 		if !caught[i] {
@@ -109,7 +112,7 @@ func (c *catalogueRun) check(root, dir string, s stage.Stage) (problems []string
 				ready[k] <- prepared{err: err}
 				continue
 			}
-			o := run.BuildOpts{Overlay: overlay, Out: filepath.Join(at, "tests")}
+			o := run.BuildOpts{Overlay: overlay, Out: filepath.Join(at, "tests"), Slot: c.slot}
 			builds := run.StartBuilds(dir, s, o)
 			for _, b := range builds { // built, before the next one starts
 				r := <-b
@@ -123,13 +126,13 @@ func (c *catalogueRun) check(root, dir string, s stage.Stage) (problems []string
 		start := time.Now()
 		p := <-ready[k]
 		if p.err != nil {
-			problems = append(problems, c.cannotMake(s, m, p.err))
+			problems = append(problems, c.cannotMake(l, s, m, p.err))
 			<-ahead
 			continue
 		}
-		rs, err := run.Built(root, dir, s, run.Quiet, true, p.opts, p.builds)
+		rs, err := run.Built(l, root, dir, s, run.Quiet, true, p.opts, p.builds)
 		<-ahead
-		problems = append(problems, c.judge(s, m, rs, err, start)...)
+		problems = append(problems, c.judge(l, s, m, rs, err, start)...)
 	}
 	return problems
 }
@@ -138,7 +141,7 @@ func (c *catalogueRun) check(root, dir string, s stage.Stage) (problems []string
 // into one set of test binaries (schema.go) and runs the stage's check
 // once for each; it returns those that the check catches. It trusts the
 // schema only if the check passes on it with no mistake selected.
-func (c *catalogueRun) checkInSchema(root, dir string, s stage.Stage) (caught map[int]bool) {
+func (c *catalogueRun) checkInSchema(l i18n.Lang, root, dir string, s stage.Stage) (caught map[int]bool) {
 	caught = map[int]bool{}
 	at, err := filepath.Abs(filepath.Join(dir, "bin", "lab-state", "_mistakes", "schema"))
 	if err != nil {
@@ -148,7 +151,7 @@ func (c *catalogueRun) checkInSchema(root, dir string, s stage.Stage) (caught ma
 	if err != nil || len(sch.holds) < 2 { // for one mistake, a build of its own costs the same
 		return caught
 	}
-	o := run.BuildOpts{Overlay: sch.overlay, Out: filepath.Join(at, "tests"), NoVet: true}
+	o := run.BuildOpts{Overlay: sch.overlay, Out: filepath.Join(at, "tests"), NoVet: true, Slot: c.slot}
 	var built []run.BuildResult
 	for _, b := range run.StartBuilds(dir, s, o) {
 		r := <-b
@@ -157,7 +160,7 @@ func (c *catalogueRun) checkInSchema(root, dir string, s stage.Stage) (caught ma
 		}
 		built = append(built, r)
 	}
-	fmt.Printf(i18n.Tr("  %d of the %d mistakes share one build (cmd/lab/internal/verify/schema.go)\n", "  %d / %d 个错误共用一次构建（cmd/lab/internal/verify/schema.go）\n"), len(sch.holds), len(s.Mistakes))
+	fmt.Printf(l.Tr("  %d of the %d mistakes share one build (cmd/lab/internal/verify/schema.go)\n", "  %d / %d 个错误共用一次构建（cmd/lab/internal/verify/schema.go）\n"), len(sch.holds), len(s.Mistakes))
 	runMistake := func(mistake int) ([]gotest.Results, error) {
 		o.Env = []string{fmt.Sprintf("%s=%d", mistakeEnv, mistake)}
 		builds := make([]chan run.BuildResult, len(built))
@@ -165,10 +168,10 @@ func (c *catalogueRun) checkInSchema(root, dir string, s stage.Stage) (caught ma
 			builds[k] = make(chan run.BuildResult, 1)
 			builds[k] <- r
 		}
-		return run.Built(root, dir, s, run.Quiet, true, o, builds)
+		return run.Built(l, root, dir, s, run.Quiet, true, o, builds)
 	}
 	if _, err := runMistake(0); err != nil {
-		fmt.Printf(i18n.Tr("  note  the check fails on the mistakes' schema with none selected, so each mistake is built alone: %v\n",
+		fmt.Printf(l.Tr("  note  the check fails on the mistakes' schema with none selected, so each mistake is built alone: %v\n",
 			"  注意  一个错误都没选时，检查在错误合集上就失败了，所以每个错误单独构建：%v\n"), err)
 		return caught
 	}
@@ -179,12 +182,12 @@ func (c *catalogueRun) checkInSchema(root, dir string, s stage.Stage) (caught ma
 		start := time.Now()
 		rs, err := runMistake(i + 1)
 		if err == nil || base.IsSetupError(err) || compileErrors(rs) != "" {
-			fmt.Printf(i18n.Tr("  note  the schema's check does not catch %q; it is built alone to judge it\n",
+			fmt.Printf(l.Tr("  note  the schema's check does not catch %q; it is built alone to judge it\n",
 				"  注意  错误合集的检查没有发现 %q；单独构建它来判断\n"), m.Name)
 			continue
 		}
 		caught[i] = true
-		c.judge(s, m, rs, err, start)
+		c.judge(l, s, m, rs, err, start)
 	}
 	return caught
 }
@@ -206,27 +209,27 @@ func overlayable(s stage.Stage) bool {
 	return true
 }
 
-func (c *catalogueRun) cannotMake(s stage.Stage, m stage.Mistake, err error) string {
-	fmt.Printf(i18n.Tr("  FAIL  mistake of stage %s %q cannot be made: %v\n", "  FAIL  第 %s 阶段的错误 %q 无法制造：%v\n"), s.ID, m.Name, err)
+func (c *catalogueRun) cannotMake(l i18n.Lang, s stage.Stage, m stage.Mistake, err error) string {
+	fmt.Printf(l.Tr("  FAIL  mistake of stage %s %q cannot be made: %v\n", "  FAIL  第 %s 阶段的错误 %q 无法制造：%v\n"), s.ID, m.Name, err)
 	return fmt.Sprintf("stage %s: %v", s.ID, err)
 }
 
 // judge reads the check's outcome with mistake m made: it must fail, in a
 // test, not in the compiler or the setup.
-func (c *catalogueRun) judge(s stage.Stage, m stage.Mistake, rs []gotest.Results, err error, start time.Time) (problems []string) {
+func (c *catalogueRun) judge(l i18n.Lang, s stage.Stage, m stage.Mistake, rs []gotest.Results, err error, start time.Time) (problems []string) {
 	switch {
 	case compileErrors(rs) != "":
-		fmt.Printf(i18n.Tr("  FAIL  mistake of stage %s %q does not compile: %s\n", "  FAIL  第 %s 阶段的错误 %q 无法编译：%s\n"), s.ID, m.Name, compileErrors(rs))
+		fmt.Printf(l.Tr("  FAIL  mistake of stage %s %q does not compile: %s\n", "  FAIL  第 %s 阶段的错误 %q 无法编译：%s\n"), s.ID, m.Name, compileErrors(rs))
 		return []string{fmt.Sprintf("stage %s: mistake %q does not compile, so it tests the compiler, not the check: %s", s.ID, m.Name, compileErrors(rs))}
 	case err == nil:
-		fmt.Printf(i18n.Tr("  FAIL  the check of stage %s passes with the mistake %q\n", "  FAIL  第 %s 阶段的检查在有错误 %q 时仍然通过\n"), s.ID, m.Name)
+		fmt.Printf(l.Tr("  FAIL  the check of stage %s passes with the mistake %q\n", "  FAIL  第 %s 阶段的检查在有错误 %q 时仍然通过\n"), s.ID, m.Name)
 		return []string{fmt.Sprintf("stage %s: the check passes with the mistake %q: add a test that catches it", s.ID, m.Name)}
 	case base.IsSetupError(err):
-		fmt.Printf(i18n.Tr("  FAIL  mistake of stage %s %q: the check could not run: %v\n", "  FAIL  第 %s 阶段的错误 %q：检查无法运行：%v\n"), s.ID, m.Name, err)
+		fmt.Printf(l.Tr("  FAIL  mistake of stage %s %q: the check could not run: %v\n", "  FAIL  第 %s 阶段的错误 %q：检查无法运行：%v\n"), s.ID, m.Name, err)
 		return []string{fmt.Sprintf("stage %s: mistake %q: %v", s.ID, m.Name, err)}
 	}
 	c.caught[s.ID]++
-	fmt.Printf(i18n.Tr("  ok    the check of stage %s catches: %s (%.0fs)\n        failing: %s\n", "  ok    第 %s 阶段的检查发现了：%s（%.0f 秒）\n        未通过：%s\n"), s.ID, m.Name, time.Since(start).Seconds(), firstFailure(rs, err))
+	fmt.Printf(l.Tr("  ok    the check of stage %s catches: %s (%.0fs)\n        failing: %s\n", "  ok    第 %s 阶段的检查发现了：%s（%.0f 秒）\n        未通过：%s\n"), s.ID, m.Name, time.Since(start).Seconds(), firstFailure(rs, err))
 	return nil
 }
 
@@ -256,7 +259,7 @@ func firstFailure(rs []gotest.Results, err error) string {
 
 // checkOnOwnTree checks the catalogue of s on the starter of the next stage,
 // or for the last stage on the reference.
-func (c *catalogueRun) checkOnOwnTree(root string, stages []stage.Stage, s stage.Stage) ([]string, error) {
+func (c *catalogueRun) checkOnOwnTree(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage) ([]string, error) {
 	if len(s.Mistakes) == 0 {
 		return nil, nil
 	}
@@ -264,9 +267,9 @@ func (c *catalogueRun) checkOnOwnTree(root string, stages []stage.Stage, s stage
 	var cleanup func()
 	var err error
 	if next, ok := stage.Next(stages, s); ok {
-		dir, _, cleanup, err = starter.Tree(root, stages, next, verifyTree(root))
+		dir, _, cleanup, err = starter.Tree(l, root, stages, next, verifyTree(root, c.slot))
 	} else {
-		dir, cleanup, err = scratchTree(root)
+		dir, cleanup, err = scratchTree(root, c.slot)
 	}
 	if err != nil {
 		return nil, err
@@ -274,17 +277,17 @@ func (c *catalogueRun) checkOnOwnTree(root string, stages []stage.Stage, s stage
 	defer cleanup()
 	// Without any mistake the check must pass here, or its failures with
 	// one would say nothing.
-	if rs, err := run.Checks(root, dir, s, run.Quiet); err != nil {
+	if rs, err := run.ChecksWith(l, root, dir, s, run.Quiet, false, run.BuildOpts{Slot: c.slot}); err != nil {
 		return []string{fmt.Sprintf("stage %s: its check fails on %s before any mistake is made: %s", s.ID, dir, firstFailure(rs, err))}, nil
 	}
-	return c.check(root, dir, s), nil
+	return c.check(l, root, dir, s), nil
 }
 
-func (c *catalogueRun) scores(stages []stage.Stage) string {
+func (c *catalogueRun) scores(l i18n.Lang, stages []stage.Stage) string {
 	var lines []string
 	for _, s := range stages {
 		if len(s.Mistakes) == 0 {
-			lines = append(lines, fmt.Sprintf(i18n.Tr("  %s  %-22s no catalogue yet", "  %s  %-22s 还没有错误清单"), s.ID, s.Slug))
+			lines = append(lines, fmt.Sprintf(l.Tr("  %s  %-22s no catalogue yet", "  %s  %-22s 还没有错误清单"), s.ID, s.Slug))
 		} else {
 			lines = append(lines, fmt.Sprintf("  %s  %-22s %d / %d", s.ID, s.Slug, c.caught[s.ID], len(s.Mistakes)))
 		}
@@ -294,7 +297,7 @@ func (c *catalogueRun) scores(stages []stage.Stage) string {
 
 // cmdMistakes is `lab mistakes`: the catalogues of the stages named (or of
 // every stage), without the rest of verify.
-func CmdMistakes(root string, stages []stage.Stage, only []string) error {
+func CmdMistakes(l i18n.Lang, root string, stages []stage.Stage, only []string) error {
 	if err := starter.EnsureControllerGen(root); err != nil {
 		return err
 	}
@@ -302,17 +305,17 @@ func CmdMistakes(root string, stages []stage.Stage, only []string) error {
 	if err != nil {
 		return err
 	}
-	c := newCatalogueRun()
+	c := newCatalogueRun("")
 	var problems []string
 	for _, s := range todo {
-		fmt.Printf(i18n.Tr("stage %s (%s)\n", "第 %s 阶段（%s）\n"), s.ID, s.TitleIn())
-		found, err := c.checkOnOwnTree(root, stages, s)
+		fmt.Printf(l.Tr("stage %s (%s)\n", "第 %s 阶段（%s）\n"), s.ID, s.TitleIn(l))
+		found, err := c.checkOnOwnTree(l, root, stages, s)
 		if err != nil {
 			return err
 		}
 		problems = append(problems, found...)
 	}
-	fmt.Printf(i18n.Tr("\nMistakes caught (caught / catalogue):\n%s\n", "\n发现的错误（发现数 / 清单总数）：\n%s\n"), c.scores(todo))
+	fmt.Printf(l.Tr("\nMistakes caught (caught / catalogue):\n%s\n", "\n发现的错误（发现数 / 清单总数）：\n%s\n"), c.scores(l, todo))
 	if len(problems) > 0 {
 		return fmt.Errorf("%d problem(s):\n%s", len(problems), strings.Join(problems, "\n"))
 	}
@@ -322,12 +325,12 @@ func CmdMistakes(root string, stages []stage.Stage, only []string) error {
 // scratchTree is a worktree of the reference, for the mistakes of the last
 // stage. Its path is fixed, so that Go's build cache, which keys compiled
 // packages by their directory, serves it again on the next run.
-func scratchTree(root string) (dir string, cleanup func(), err error) {
+func scratchTree(root, slot string) (dir string, cleanup func(), err error) {
 	ref, err := base.ReferenceCommit(root)
 	if err != nil {
 		return "", nil, err
 	}
-	dir = filepath.Join(base.StateDir(root), "mistakes-tree"+base.VerifySlot)
+	dir = filepath.Join(base.StateDir(root), "mistakes-tree"+slot)
 	_, _ = base.Output(root, "git", "worktree", "remove", "--force", dir)
 	_ = os.RemoveAll(dir)
 	_, _ = base.Output(root, "git", "worktree", "prune")
@@ -338,6 +341,6 @@ func scratchTree(root string) (dir string, cleanup func(), err error) {
 }
 
 // verifyTree is where lab verify makes its starters, one after the other.
-func verifyTree(root string) string {
-	return filepath.Join(base.StateDir(root), "verify-tree"+base.VerifySlot)
+func verifyTree(root, slot string) string {
+	return filepath.Join(base.StateDir(root), "verify-tree"+slot)
 }

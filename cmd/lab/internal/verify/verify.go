@@ -41,6 +41,8 @@ import (
 	"strings"
 	"time"
 
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+
 	"cronlab.dev/cronlab/cmd/lab/internal/run"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/apiserver"
@@ -56,6 +58,9 @@ import (
 const (
 	// jobsEnv sets how many parts of verify run at once.
 	jobsEnv = "LAB_VERIFY_JOBS"
+	// slotEnv gives a verify-part its slot: the suffix of its trees and of
+	// its API server's directory, which it must not share with another part.
+	slotEnv = "LAB_VERIFY_SLOT"
 )
 
 // A verifyPart is what one process of verify does: the starter of a stage
@@ -77,7 +82,7 @@ type partReport struct {
 // cmdVerify is `lab verify`. referenceTested says that the reference has
 // just passed every test (CI runs `make test` first): then verify only
 // checks that each stage's tests exist, which saves a third of its time.
-func CmdVerify(root string, stages []stage.Stage, only []string, referenceTested bool) error {
+func CmdVerify(l i18n.Lang, root string, stages []stage.Stage, only []string, referenceTested bool) error {
 	todo, err := stage.Select(stages, only)
 	if err != nil {
 		return err
@@ -111,11 +116,11 @@ func CmdVerify(root string, stages []stage.Stage, only []string, referenceTested
 	begin := time.Now()
 	var reports []partReport
 	if jobs == 1 {
-		reports = runPartsHere(root, stages, parts, referenceTested)
+		reports = runPartsHere(l, root, stages, parts, referenceTested)
 	} else {
-		reports = runPartsAtOnce(root, parts, referenceTested, jobs)
+		reports = runPartsAtOnce(l, root, parts, referenceTested, jobs)
 	}
-	catalogue := newCatalogueRun()
+	catalogue := newCatalogueRun("")
 	var problems []string
 	for _, r := range reports {
 		if r.Err != "" {
@@ -126,7 +131,7 @@ func CmdVerify(root string, stages []stage.Stage, only []string, referenceTested
 			catalogue.caught[id] += n
 		}
 	}
-	fmt.Printf("\nMistakes caught by each stage's check (caught / catalogue):\n%s\n", catalogue.scores(todo))
+	fmt.Printf("\nMistakes caught by each stage's check (caught / catalogue):\n%s\n", catalogue.scores(l, todo))
 	fmt.Printf("(verify took %.0fs)\n", time.Since(begin).Seconds())
 	if len(problems) > 0 {
 		return fmt.Errorf("verify found %d problem(s):\n%s", len(problems), strings.Join(problems, "\n"))
@@ -146,20 +151,20 @@ func verifyJobs() int {
 
 // runPartsHere runs the parts one after the other in this process, with
 // their output as it comes.
-func runPartsHere(root string, stages []stage.Stage, parts []verifyPart, referenceTested bool) []partReport {
+func runPartsHere(l i18n.Lang, root string, stages []stage.Stage, parts []verifyPart, referenceTested bool) []partReport {
 	// Verify runs a few hundred checks and then none: the shared API server
 	// does not wait its 30 idle minutes (in CI it would outlive the job).
-	defer stopServer(apiserver.Open(root))
+	defer stopServer(l, apiserver.Open(root))
 	var reports []partReport
 	for _, p := range parts {
-		reports = append(reports, runPart(root, stages, p, referenceTested))
+		reports = append(reports, runPart(l, root, stages, p, referenceTested, ""))
 	}
 	return reports
 }
 
 // runPartsAtOnce runs each part in a `lab verify-part` process, jobs at a
 // time, and prints their outputs in the parts' order as they finish.
-func runPartsAtOnce(root string, parts []verifyPart, referenceTested bool, jobs int) []partReport {
+func runPartsAtOnce(l i18n.Lang, root string, parts []verifyPart, referenceTested bool, jobs int) []partReport {
 	self, err := apiserver.LabExecutable()
 	if err != nil {
 		return []partReport{{Err: err.Error()}}
@@ -178,7 +183,7 @@ func runPartsAtOnce(root string, parts []verifyPart, referenceTested bool, jobs 
 			args = append(args, "--reference-tested")
 		}
 		cmd := exec.Command(self, args...)
-		cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", base.SlotEnv, slot))
+		cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", slotEnv, slot))
 		out, err := cmd.CombinedOutput()
 		var r partReport
 		if raw, readErr := os.ReadFile(file); readErr != nil || json.Unmarshal(raw, &r) != nil {
@@ -187,7 +192,7 @@ func runPartsAtOnce(root string, parts []verifyPart, referenceTested bool, jobs 
 		return out, r
 	})
 	for k := 1; k <= jobs; k++ {
-		stopServer(apiserver.Of(root, strconv.Itoa(k)))
+		stopServer(l, apiserver.Of(root, strconv.Itoa(k)))
 	}
 	return reports
 }
@@ -229,15 +234,15 @@ func inOrder(n, jobs int, w io.Writer, run func(i, slot int) ([]byte, partReport
 	return reports
 }
 
-func stopServer(s apiserver.Server) {
-	if err := apiserver.StopShared(s); err != nil {
+func stopServer(l i18n.Lang, s apiserver.Server) {
+	if err := apiserver.StopShared(l, s); err != nil {
 		fmt.Println("stopping the shared API server:", err)
 	}
 }
 
 // cmdVerifyPart is `lab verify-part PART REPORT`, started by verify: it
 // does one part and writes what it found to the file REPORT.
-func CmdVerifyPart(root string, stages []stage.Stage, args []string, referenceTested bool) error {
+func CmdVerifyPart(l i18n.Lang, root string, stages []stage.Stage, args []string, referenceTested bool) error {
 	if len(args) != 2 {
 		return fmt.Errorf("usage: lab verify-part PART-JSON REPORT-FILE")
 	}
@@ -245,7 +250,7 @@ func CmdVerifyPart(root string, stages []stage.Stage, args []string, referenceTe
 	if err := json.Unmarshal([]byte(args[0]), &p); err != nil {
 		return err
 	}
-	r := runPart(root, stages, p, referenceTested)
+	r := runPart(l, root, stages, p, referenceTested, os.Getenv(slotEnv))
 	raw, err := json.Marshal(r)
 	if err != nil {
 		return err
@@ -254,8 +259,8 @@ func CmdVerifyPart(root string, stages []stage.Stage, args []string, referenceTe
 }
 
 // runPart does one part of verify and prints what it checks.
-func runPart(root string, stages []stage.Stage, p verifyPart, referenceTested bool) partReport {
-	catalogue := newCatalogueRun()
+func runPart(l i18n.Lang, root string, stages []stage.Stage, p verifyPart, referenceTested bool, slot string) partReport {
+	catalogue := newCatalogueRun(slot)
 	r := partReport{Caught: catalogue.caught}
 	s, err := stage.Find(stages, p.Stage)
 	if err != nil {
@@ -264,9 +269,9 @@ func runPart(root string, stages []stage.Stage, p verifyPart, referenceTested bo
 	}
 	if p.Kind == "catalogue" {
 		fmt.Printf("stage %s: its mistakes\n", s.ID)
-		r.Problems, err = catalogue.checkOnOwnTree(root, stages, s)
+		r.Problems, err = catalogue.checkOnOwnTree(l, root, stages, s)
 	} else {
-		r.Problems, err = verifyStarter(root, stages, s, p.Catalogue, referenceTested, catalogue)
+		r.Problems, err = verifyStarter(l, root, stages, s, p.Catalogue, referenceTested, catalogue)
 	}
 	if err != nil {
 		r.Err = fmt.Sprintf("stage %s: %v", s.ID, err)
@@ -278,7 +283,7 @@ func runPart(root string, stages []stage.Stage, p verifyPart, referenceTested bo
 // they fail on its starter; the stage before passes on the starter) and,
 // when withCatalogue, the catalogue of the stage before on that starter:
 // it is what an attendee has who has just done that stage.
-func verifyStarter(root string, stages []stage.Stage, s stage.Stage, withCatalogue, referenceTested bool, catalogue *catalogueRun) (problems []string, err error) {
+func verifyStarter(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, withCatalogue, referenceTested bool, catalogue *catalogueRun) (problems []string, err error) {
 	start := time.Now()
 	fmt.Printf("stage %s (%s)\n", s.ID, s.Title)
 	defer func() { fmt.Printf("        (%.0fs)\n", time.Since(start).Seconds()) }()
@@ -288,14 +293,14 @@ func verifyStarter(root string, stages []stage.Stage, s stage.Stage, withCatalog
 			return []string{fmt.Sprintf("stage %s: %v", s.ID, err)}, nil
 		}
 		fmt.Println("  ok    the stage's tests exist (make test ran them on the reference)")
-	} else if rs, err := run.Checks(root, root, s, run.Quiet); err != nil {
+	} else if rs, err := run.ChecksWith(l, root, root, s, run.Quiet, false, run.BuildOpts{Slot: catalogue.slot}); err != nil {
 		fmt.Println("  FAIL  the reference passes the stage's tests")
 		return []string{fmt.Sprintf("stage %s: the reference fails its own tests: %v", s.ID, err)}, nil
 	} else {
 		fmt.Println("  ok    the reference passes the stage's tests")
 		problems = append(problems, tableProblems(s, rs)...)
 	}
-	dir, _, cleanup, err := starter.Tree(root, stages, s, verifyTree(root))
+	dir, _, cleanup, err := starter.Tree(l, root, stages, s, verifyTree(root, catalogue.slot))
 	if err != nil {
 		return nil, err
 	}
@@ -312,8 +317,8 @@ func verifyStarter(root string, stages []stage.Stage, s stage.Stage, withCatalog
 	fmt.Println("  ok    the starter compiles and vets (go vet ./..., tests included)")
 	// go vet ./... has vetted every package of this tree: the checks on it
 	// need not vet their packages again.
-	vetted := run.BuildOpts{NoVet: true}
-	if _, err := run.ChecksWith(root, dir, s, run.Quiet, true, vetted); err == nil {
+	vetted := run.BuildOpts{NoVet: true, Slot: catalogue.slot}
+	if _, err := run.ChecksWith(l, root, dir, s, run.Quiet, true, vetted); err == nil {
 		problems = append(problems, fmt.Sprintf("stage %s: the stage's tests pass on the starter, so they do not test the stage", s.ID))
 	} else {
 		fmt.Println("  ok    the stage's tests fail on the starter")
@@ -325,7 +330,7 @@ func verifyStarter(root string, stages []stage.Stage, s stage.Stage, withCatalog
 	// The table of functions of the last stage is checked here (every
 	// other stage's is checked below, as the stage before the next).
 	if _, ok := stage.Next(stages, s); !ok && referenceTested {
-		rs, err := run.Checks(root, root, s, run.Quiet)
+		rs, err := run.ChecksWith(l, root, root, s, run.Quiet, false, run.BuildOpts{Slot: catalogue.slot})
 		if err != nil {
 			return append(problems, fmt.Sprintf("stage %s: the reference fails its own tests: %v", s.ID, err)), nil
 		}
@@ -337,7 +342,7 @@ func verifyStarter(root string, stages []stage.Stage, s stage.Stage, withCatalog
 	}
 	// On a starter that breaks the previous stage, its mistakes would be
 	// caught for the wrong reason: the catalogue waits for a good starter.
-	prevResults, err := run.ChecksWith(root, dir, prev, run.Quiet, false, vetted)
+	prevResults, err := run.ChecksWith(l, root, dir, prev, run.Quiet, false, vetted)
 	if err != nil {
 		return append(problems, fmt.Sprintf("stage %s: the tests of stage %s fail on its starter, so stage %s depends on code of stage %s or later: %v", s.ID, prev.ID, prev.ID, s.ID, err)), nil
 	}
@@ -346,7 +351,7 @@ func verifyStarter(root string, stages []stage.Stage, s stage.Stage, withCatalog
 	// table of functions must name specs that ran.
 	problems = append(problems, tableProblems(prev, prevResults)...)
 	if withCatalogue {
-		problems = append(problems, catalogue.check(root, dir, prev)...)
+		problems = append(problems, catalogue.check(l, root, dir, prev)...)
 	}
 	return problems, nil
 }

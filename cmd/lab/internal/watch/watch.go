@@ -54,7 +54,7 @@ const quietPeriod = 300 * time.Millisecond
 // A watcher reports the paths of the watched files that were written.
 type watcher interface {
 	Events() <-chan string
-	Kind() string // "file events" or "polling every 1s"
+	Kind(l i18n.Lang) string // "file events" or "polling every 1s"
 	Close()
 }
 
@@ -92,9 +92,9 @@ func newFileWatcher(files []string) (*fileWatcher, error) {
 	return fw, nil
 }
 
-func (fw *fileWatcher) Events() <-chan string { return fw.events }
-func (fw *fileWatcher) Kind() string          { return i18n.Tr("file events", "文件事件") }
-func (fw *fileWatcher) Close()                { _ = fw.w.Close() }
+func (fw *fileWatcher) Events() <-chan string   { return fw.events }
+func (fw *fileWatcher) Kind(l i18n.Lang) string { return l.Tr("file events", "文件事件") }
+func (fw *fileWatcher) Close()                  { _ = fw.w.Close() }
 
 // pollWatcher compares the files' modification times and sizes every
 // interval.
@@ -147,8 +147,8 @@ func newPollWatcher(files []string, interval time.Duration) *pollWatcher {
 }
 
 func (pw *pollWatcher) Events() <-chan string { return pw.events }
-func (pw *pollWatcher) Kind() string {
-	return fmt.Sprintf(i18n.Tr("polling every %s", "每 %s 轮询一次"), pw.interval)
+func (pw *pollWatcher) Kind(l i18n.Lang) string {
+	return fmt.Sprintf(l.Tr("polling every %s", "每 %s 轮询一次"), pw.interval)
 }
 func (pw *pollWatcher) Close() { close(pw.stop) }
 
@@ -190,10 +190,10 @@ func watchLoop(ctx context.Context, events <-chan string, keys <-chan string, qu
 }
 
 // cmdWatch is `lab watch`: the loop, drawing one screen per check.
-func CmdWatch(root string, s stage.Stage) error {
+func CmdWatch(l i18n.Lang, root string, s stage.Stage) error {
 	files := watchedFiles(root, s)
 	if len(files) == 0 {
-		return fmt.Errorf(i18n.Tr("stage %s has no files to watch", "第 %s 阶段没有要监视的文件"), s.ID)
+		return fmt.Errorf(l.Tr("stage %s has no files to watch", "第 %s 阶段没有要监视的文件"), s.ID)
 	}
 	var w watcher
 	// File events from the Windows side do not reach WSL2 (docs/laptops.md).
@@ -225,39 +225,39 @@ func CmdWatch(root string, s stage.Stage) error {
 		} else {
 			fmt.Println()
 		}
-		fmt.Printf(i18n.Tr("bin/lab watch %s: %s\nwatching %d files (%s); Enter checks again, h and Enter shows a hint, Ctrl-C stops\n",
+		fmt.Printf(l.Tr("bin/lab watch %s: %s\nwatching %d files (%s); Enter checks again, h and Enter shows a hint, Ctrl-C stops\n",
 			"bin/lab watch %s：%s\n正在监视 %d 个文件（%s）；回车重新检查，h 加回车显示提示，Ctrl-C 退出\n"),
-			s.ID, s.TitleIn(), len(files), w.Kind())
+			s.ID, s.TitleIn(l), len(files), w.Kind(l))
 		if len(changed) > 0 {
-			fmt.Printf(i18n.Tr("saved: %s\n", "已保存：%s\n"), strings.Join(relativeAll(root, unique(changed)), ", "))
+			fmt.Printf(l.Tr("saved: %s\n", "已保存：%s\n"), strings.Join(relativeAll(root, unique(changed)), ", "))
 		}
 		fmt.Println()
 		start := time.Now()
-		rs, err := run.Checks(root, ".", s, run.Summary)
-		functions.ShowFunctions(s, rs)
+		rs, err := run.Checks(l, root, ".", s, run.Summary)
+		functions.ShowFunctions(l, s, rs)
 		p := progress.Read(root)
 		p.Record(s, rs, err, hints.Tied(s, rs))
 		_ = p.Save(root)
-		fmt.Printf(i18n.Tr("\n%s  (checked in %.1fs at %s)\n", "\n%s  （检查用时 %.1f 秒，于 %s）\n"), progressLine(rs, err), time.Since(start).Seconds(), time.Now().Format("15:04:05"))
+		fmt.Printf(l.Tr("\n%s  (checked in %.1fs at %s)\n", "\n%s  （检查用时 %.1f 秒，于 %s）\n"), progressLine(l, rs, err), time.Since(start).Seconds(), time.Now().Format("15:04:05"))
 	}
-	hint := func() { _ = hints.CmdHint(root, s) }
+	hint := func() { _ = hints.CmdHint(l, root, s) }
 	watchLoop(ctx, w.Events(), keys, quietPeriod, check, hint)
-	fmt.Println(i18n.Tr("\nstopped watching", "\n已停止监视"))
+	fmt.Println(l.Tr("\nstopped watching", "\n已停止监视"))
 	return nil
 }
 
 // progressLine is the line under a check: the specs that pass, as a bar.
-func progressLine(rs []gotest.Results, err error) string {
+func progressLine(l i18n.Lang, rs []gotest.Results, err error) string {
 	passed, all := 0, 0
 	for _, r := range rs {
 		passed += r.Passed
 		all += r.Passed + r.Failed
 	}
-	verdict := i18n.Tr("passes: bin/lab start the next stage", "通过：用 bin/lab start 开始下一阶段")
+	verdict := l.Tr("passes: bin/lab start the next stage", "通过：用 bin/lab start 开始下一阶段")
 	if err != nil {
-		verdict = i18n.Tr("not yet", "还没有通过")
+		verdict = l.Tr("not yet", "还没有通过")
 	}
-	return fmt.Sprintf(i18n.Tr("%s %d/%d specs, %s", "%s %d/%d 个测试用例，%s"), progress.Bar(passed, all, 20), passed, all, verdict)
+	return fmt.Sprintf(l.Tr("%s %d/%d specs, %s", "%s %d/%d 个测试用例，%s"), progress.Bar(passed, all, 20), passed, all, verdict)
 }
 
 // watchedFiles are the files of the stage's regions in this checkout.

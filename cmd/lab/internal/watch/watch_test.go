@@ -24,6 +24,8 @@ import (
 	"testing"
 	"time"
 
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+
 	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
 )
 
@@ -100,7 +102,8 @@ func TestTheFileWatcherSeesASaveByRename(t *testing.T) {
 }
 
 func TestTheProgressLine(t *testing.T) {
-	got := progressLine([]gotest.Results{{Passed: 2}, {Passed: 5, Failed: 5}}, os.ErrInvalid)
+	l := i18n.English
+	got := progressLine(l, []gotest.Results{{Passed: 2}, {Passed: 5, Failed: 5}}, os.ErrInvalid)
 	if want := "[###########---------] 7/12 specs, not yet"; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
