@@ -16,39 +16,39 @@ limitations under the License.
 
 // Command lab runs the cronlab workshop: it lists the stages, makes a
 // starter branch for a stage from the reference code, checks an attendee's
-// work with the stage's tests, shows the reference solution, and verifies
-// that every stage works. The operator never imports it.
+// work with the stage's tests, gives hints, shows the reference solution,
+// and verifies that every stage works. The operator never imports it.
 //
-//	bin/lab list
-//	bin/lab start 06
-//	bin/lab check
-//	bin/lab solution 06
+//	bin/lab list [--run]
+//	bin/lab start [--fresh] <stage>
+//	bin/lab check [-v] [--json] [<stage>]
+//	bin/lab watch [<stage>]
+//	bin/lab hint [<stage>]
+//	bin/lab status
+//	bin/lab solution <stage>
 //	bin/lab branches
 //	bin/lab doctor
+//	bin/lab mistakes [<stage>...]
 //	bin/lab stop
-//	bin/lab verify [<stage>...]
+//	bin/lab verify [--reference-tested] [<stage>...]
 //
-// (make lab builds bin/lab.)
+// (make lab builds bin/lab.) This package is only the command line: it
+// chooses the language, finds the clone, parses each command's flags and
+// hands the command to the package that owns it (commands.go);
+// cmd/lab/README.md draws those packages and the way their imports run.
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
-	"cronlab.dev/cronlab/cmd/lab/internal/run"
-
-	"cronlab.dev/cronlab/cmd/lab/internal/apiserver"
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
-	"cronlab.dev/cronlab/cmd/lab/internal/check"
-	"cronlab.dev/cronlab/cmd/lab/internal/doctor"
-	"cronlab.dev/cronlab/cmd/lab/internal/hints"
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
-	"cronlab.dev/cronlab/cmd/lab/internal/progress"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
-	"cronlab.dev/cronlab/cmd/lab/internal/start"
-	"cronlab.dev/cronlab/cmd/lab/internal/verify"
-	"cronlab.dev/cronlab/cmd/lab/internal/watch"
 )
 
 const usage = `usage: lab <command> [stage]   (--lang zh, or a Chinese locale such as LANG=zh_CN.UTF-8: 中文)
@@ -121,9 +121,33 @@ func main() {
 	if err != nil {
 		base.Fail(err)
 	}
-	os.Args = append([]string{os.Args[0]}, args...)
-	if len(os.Args) < 2 {
+	if len(args) == 0 {
 		fmt.Fprint(os.Stderr, l.Tr(usage, usageZh))
+		os.Exit(2)
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Print(l.Tr(usage, usageZh))
+		return
+	}
+	cmd, ok := commandNamed(args[0])
+	if !ok {
+		fmt.Fprintf(os.Stderr, l.Tr("lab: no command %q\n\n", "lab：没有命令 %q\n\n"), args[0])
+		fmt.Fprint(os.Stderr, l.Tr(usage, usageZh))
+		os.Exit(2)
+	}
+	c := call{l: l}
+	fs := flag.NewFlagSet("lab "+cmd.name, flag.ContinueOnError)
+	if cmd.flags != nil {
+		cmd.flags(fs, &c)
+	}
+	fs.SetOutput(io.Discard) // its messages are English only: ours follow
+	c.args, err = parseInterspersed(fs, args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Print(usageOf(l, cmd.name))
+		return
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "lab %s: %s\n%s", cmd.name, flagError(l, err), usageOf(l, cmd.name))
 		os.Exit(2)
 	}
 	root, err := base.RepoRoot(l)
@@ -133,122 +157,62 @@ func main() {
 	if err != nil {
 		base.Fail(err)
 	}
-	stages, err := stage.Load(root)
-	if err != nil {
+	c.root = root
+	if c.stages, err = stage.Load(root); err != nil {
 		base.Fail(err)
 	}
-	// Flags may come before or after the stage: lab check -v 04, lab check 04 -v.
-	var arg string
-	flags := map[string]bool{}
-	for _, a := range os.Args[2:] {
-		if strings.HasPrefix(a, "-") {
-			flags[strings.TrimLeft(a, "-")] = true
-		} else if arg == "" {
-			arg = a
-		}
-	}
-	if flags["h"] || flags["help"] {
-		fmt.Print(l.Tr(usage, usageZh))
-		return
-	}
-	switch os.Args[1] {
-	case "list":
-		err = check.CmdList(l, root, stages, flags["run"])
-	case "start":
-		err = withStage(l, stages, arg, func(s stage.Stage) error { return start.CmdStart(l, root, stages, s, flags["fresh"]) })
-	case "check":
-		if arg == "" {
-			arg, err = stageOfBranch()
-			if err != nil {
-				base.Fail(err)
-			}
-		}
-		v := run.Summary
-		if flags["v"] || flags["verbose"] {
-			v = run.FullText
-		}
-		if flags["json"] {
-			err = withStage(l, stages, arg, func(s stage.Stage) error { return check.CmdCheckJSON(root, s) })
-			break
-		}
-		err = withStage(l, stages, arg, func(s stage.Stage) error { return check.CmdCheck(l, root, stages, s, v) })
-	case "hint":
-		if arg == "" {
-			arg, err = stageOfBranch()
-			if err != nil {
-				base.Fail(err)
-			}
-		}
-		err = withStage(l, stages, arg, func(s stage.Stage) error { return hints.CmdHint(l, root, s) })
-	case "status":
-		err = progress.CmdStatus(l, root, stages)
-	case "watch":
-		if arg == "" {
-			arg, err = stageOfBranch()
-			if err != nil {
-				base.Fail(err)
-			}
-		}
-		err = withStage(l, stages, arg, func(s stage.Stage) error { return watch.CmdWatch(l, root, s) })
-	case "solution":
-		err = withStage(l, stages, arg, func(s stage.Stage) error { return start.CmdSolution(l, root, stages, s) })
-	case "branches":
-		err = start.CmdBranches(l, root, stages)
-	case "doctor":
-		err = doctor.CmdDoctor(l, root)
-	case "stop":
-		err = apiserver.CmdStop(l, root)
-	case "mistakes":
-		err = verify.CmdMistakes(l, root, stages, positional(os.Args[2:]))
-	case "serve-apiserver": // started by check; see apiserver.go
-		if len(os.Args) != 4 {
-			base.Fail(fmt.Errorf("usage: lab serve-apiserver DIR CRD-HASH"))
-		}
-		err = apiserver.Serve(os.Args[2], os.Args[3])
-	case "verify":
-		err = verify.CmdVerify(l, root, stages, positional(os.Args[2:]), flags["reference-tested"])
-	case "verify-part": // started by verify; see verify.go
-		err = verify.CmdVerifyPart(l, root, stages, positional(os.Args[2:]), flags["reference-tested"])
-	default:
-		fmt.Fprint(os.Stderr, l.Tr(usage, usageZh))
-		os.Exit(2)
-	}
-	if err != nil {
+	if err := cmd.run(c); err != nil {
 		base.Fail(err)
 	}
 }
 
-// positional are the arguments that are not flags.
-func positional(args []string) []string {
+// parseInterspersed parses fs's flags wherever they are among args, before
+// or after the stage (lab check -v 04, lab check 04 -v), and returns the
+// arguments that are not flags. The flag package stops at the first one that
+// is not a flag; this goes on after it. After "--" nothing is a flag.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		if len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			return append(positional, rest...), nil
+		}
+		positional, args = append(positional, rest[0]), rest[1:]
+	}
+}
+
+// flagError says in l what the flag package found wrong.
+func flagError(l i18n.Lang, err error) string {
+	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: "); ok {
+		return fmt.Sprintf(l.Tr("there is no flag %s", "没有 %s 这个选项"), name)
+	}
+	return err.Error()
+}
+
+// usageOf is the part of the usage text that is about one command.
+func usageOf(l i18n.Lang, name string) string {
 	var out []string
-	for _, a := range args {
-		if !strings.HasPrefix(a, "-") {
-			out = append(out, a)
+	in := false
+	for _, line := range strings.Split(l.Tr(usage, usageZh), "\n") {
+		switch {
+		case strings.HasPrefix(line, "  "+name+" ") || line == "  "+name:
+			in = true
+		case strings.HasPrefix(line, "  ") && !strings.HasPrefix(line, "   "):
+			in = false
+		}
+		if in {
+			out = append(out, line)
 		}
 	}
-	return out
-}
-
-func withStage(l i18n.Lang, stages []stage.Stage, name string, f func(stage.Stage) error) error {
-	if name == "" {
-		return fmt.Errorf("%s", l.Tr("which stage? see `lab list`", "哪一个阶段？运行 `lab list` 查看"))
+	if len(out) == 0 {
+		return fmt.Sprintf(l.Tr("usage: lab %s\n", "用法：lab %s\n"), name)
 	}
-	s, err := stage.Find(stages, name)
-	if err != nil {
-		return err
-	}
-	return f(s)
-}
-
-// stageOfBranch reads the stage from a branch named lab/<stage>.
-func stageOfBranch() (string, error) {
-	out, err := base.Output("", "git", "branch", "--show-current")
-	if err != nil {
-		return "", err
-	}
-	branch := strings.TrimSpace(out)
-	if !strings.HasPrefix(branch, "lab/") {
-		return "", fmt.Errorf("on branch %q, not a lab/<stage> branch: say which stage, as in `lab check 06`", branch)
-	}
-	return strings.TrimPrefix(branch, "lab/"), nil
+	out[0] = "  lab " + strings.TrimPrefix(out[0], "  ")
+	return l.Tr("usage:\n", "用法：\n") + strings.Join(out, "\n") + "\n"
 }

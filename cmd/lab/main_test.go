@@ -17,9 +17,11 @@ limitations under the License.
 package main
 
 import (
+	"flag"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"reflect"
@@ -129,4 +131,68 @@ func literal(e ast.Expr) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// Flags may come before or after the stage, as attendees type them; a flag
+// the command does not know is refused, not ignored.
+func TestEachCommandParsesItsOwnFlags(t *testing.T) {
+	check, _ := commandNamed("check")
+	for _, tc := range []struct {
+		args     []string
+		wantArgs []string
+		verbose  bool
+		json     bool
+	}{
+		{[]string{"04", "-v"}, []string{"04"}, true, false},
+		{[]string{"-v", "04"}, []string{"04"}, true, false},
+		{[]string{"--json", "04"}, []string{"04"}, false, true},
+		{[]string{"--verbose"}, nil, true, false},
+		{[]string{"04", "--", "-v"}, []string{"04", "-v"}, false, false},
+	} {
+		var c call
+		fs := flag.NewFlagSet("lab check", flag.ContinueOnError)
+		check.flags(fs, &c)
+		args, err := parseInterspersed(fs, tc.args)
+		if err != nil || !reflect.DeepEqual(args, tc.wantArgs) || c.verbose != tc.verbose || c.json != tc.json {
+			t.Errorf("lab check %q: args %q, verbose %v, json %v, err %v; want %q, %v, %v",
+				tc.args, args, c.verbose, c.json, err, tc.wantArgs, tc.verbose, tc.json)
+		}
+	}
+	for _, name := range []string{"check", "list", "status"} {
+		cmd, _ := commandNamed(name)
+		var c call
+		fs := flag.NewFlagSet("lab "+name, flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		if cmd.flags != nil {
+			cmd.flags(fs, &c)
+		}
+		_, err := parseInterspersed(fs, []string{"04", "-x"})
+		if err == nil || flagError(i18n.English, err) != "there is no flag -x" || flagError(i18n.Chinese, err) != "没有 -x 这个选项" {
+			t.Errorf("lab %s 04 -x: %v; want it refused", name, err)
+		}
+	}
+}
+
+// The usage text and the table of commands agree: every command that an
+// attendee or instructor types has its paragraph, in both languages, and
+// every paragraph is a command.
+func TestTheUsageNamesEveryCommand(t *testing.T) {
+	internal := map[string]bool{"verify-part": true, "serve-apiserver": true}
+	for _, cmd := range commands {
+		for _, l := range []i18n.Lang{i18n.English, i18n.Chinese} {
+			got := usageOf(l, cmd.name)
+			if internal[cmd.name] != !strings.Contains(got, "  lab "+cmd.name) {
+				t.Errorf("lab %s, %s: usage %q", cmd.name, l, got)
+			}
+		}
+	}
+	for _, text := range []string{usage, usageZh} {
+		for _, line := range strings.Split(text, "\n") {
+			if strings.HasPrefix(line, "  ") && !strings.HasPrefix(line, "   ") {
+				if _, ok := commandNamed(strings.Fields(line)[0]); !ok {
+					t.Errorf("the usage has a paragraph for %q, which is no command", strings.Fields(line)[0])
+				}
+			}
+		}
+	}
 }

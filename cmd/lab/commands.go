@@ -1,0 +1,165 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/apiserver"
+	"cronlab.dev/cronlab/cmd/lab/internal/base"
+	"cronlab.dev/cronlab/cmd/lab/internal/check"
+	"cronlab.dev/cronlab/cmd/lab/internal/doctor"
+	"cronlab.dev/cronlab/cmd/lab/internal/hints"
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+	"cronlab.dev/cronlab/cmd/lab/internal/progress"
+	"cronlab.dev/cronlab/cmd/lab/internal/run"
+	"cronlab.dev/cronlab/cmd/lab/internal/stage"
+	"cronlab.dev/cronlab/cmd/lab/internal/start"
+	"cronlab.dev/cronlab/cmd/lab/internal/verify"
+	"cronlab.dev/cronlab/cmd/lab/internal/watch"
+)
+
+// A call is one run of a command: what main found (the language, the clone,
+// its stages) and what the command line said (the arguments that are not
+// flags, and the flags the command defines).
+type call struct {
+	l      i18n.Lang
+	root   string
+	stages []stage.Stage
+	args   []string
+
+	run, fresh, verbose, json, referenceTested bool
+}
+
+// A command is one word of `lab <command>`: the flags it takes and the
+// package that does it. A new command is a row here, a paragraph in usage
+// and usageZh, and a Cmd function in the package it belongs to.
+type command struct {
+	name  string
+	flags func(fs *flag.FlagSet, c *call)
+	run   func(c call) error
+}
+
+var commands = []command{
+	{name: "list",
+		flags: func(fs *flag.FlagSet, c *call) { fs.BoolVar(&c.run, "run", false, "check every stage now") },
+		run:   func(c call) error { return check.CmdList(c.l, c.root, c.stages, c.run) }},
+	{name: "start",
+		flags: func(fs *flag.FlagSet, c *call) { fs.BoolVar(&c.fresh, "fresh", false, "start from the reference") },
+		run: func(c call) error {
+			return c.oneStage(func(s stage.Stage) error { return start.CmdStart(c.l, c.root, c.stages, s, c.fresh) })
+		}},
+	{name: "check",
+		flags: func(fs *flag.FlagSet, c *call) {
+			fs.BoolVar(&c.verbose, "v", false, "also print the tests' whole output")
+			fs.BoolVar(&c.verbose, "verbose", false, "the same as -v")
+			fs.BoolVar(&c.json, "json", false, "print the result for tools (docs/lab-json.md)")
+		},
+		run: func(c call) error {
+			return c.stageOrBranch(func(s stage.Stage) error {
+				if c.json {
+					return check.CmdCheckJSON(c.root, s)
+				}
+				v := run.Summary
+				if c.verbose {
+					v = run.FullText
+				}
+				return check.CmdCheck(c.l, c.root, c.stages, s, v)
+			})
+		}},
+	{name: "watch", run: func(c call) error {
+		return c.stageOrBranch(func(s stage.Stage) error { return watch.CmdWatch(c.l, c.root, s) })
+	}},
+	{name: "hint", run: func(c call) error {
+		return c.stageOrBranch(func(s stage.Stage) error { return hints.CmdHint(c.l, c.root, s) })
+	}},
+	{name: "status", run: func(c call) error { return progress.CmdStatus(c.l, c.root, c.stages) }},
+	{name: "solution", run: func(c call) error {
+		return c.oneStage(func(s stage.Stage) error { return start.CmdSolution(c.l, c.root, c.stages, s) })
+	}},
+	{name: "branches", run: func(c call) error { return start.CmdBranches(c.l, c.root, c.stages) }},
+	{name: "doctor", run: func(c call) error { return doctor.CmdDoctor(c.l, c.root) }},
+	{name: "mistakes", run: func(c call) error { return verify.CmdMistakes(c.l, c.root, c.stages, c.args) }},
+	{name: "stop", run: func(c call) error { return apiserver.CmdStop(c.l, c.root) }},
+	{name: "verify",
+		flags: referenceTested,
+		run:   func(c call) error { return verify.CmdVerify(c.l, c.root, c.stages, c.args, c.referenceTested) }},
+	// Started by the tool itself: verify's parts (internal/verify) and the
+	// shared API server (internal/apiserver).
+	{name: "verify-part",
+		flags: referenceTested,
+		run:   func(c call) error { return verify.CmdVerifyPart(c.l, c.root, c.stages, c.args, c.referenceTested) }},
+	{name: "serve-apiserver", run: func(c call) error {
+		if len(c.args) != 2 {
+			return fmt.Errorf("usage: lab serve-apiserver DIR CRD-HASH")
+		}
+		return apiserver.Serve(c.args[0], c.args[1])
+	}},
+}
+
+func referenceTested(fs *flag.FlagSet, c *call) {
+	fs.BoolVar(&c.referenceTested, "reference-tested", false, "make test has just passed here")
+}
+
+func commandNamed(name string) (command, bool) {
+	for _, cmd := range commands {
+		if cmd.name == name {
+			return cmd, true
+		}
+	}
+	return command{}, false
+}
+
+// oneStage runs f on the stage the command names.
+func (c call) oneStage(f func(stage.Stage) error) error {
+	if len(c.args) == 0 {
+		return fmt.Errorf("%s", c.l.Tr("which stage? see `lab list`", "哪一个阶段？运行 `lab list` 查看"))
+	}
+	s, err := stage.Find(c.stages, c.args[0])
+	if err != nil {
+		return err
+	}
+	return f(s)
+}
+
+// stageOrBranch runs f on the stage the command names, or else on the
+// stage of the lab/<stage> branch checked out.
+func (c call) stageOrBranch(f func(stage.Stage) error) error {
+	if len(c.args) == 0 {
+		id, err := stageOfBranch()
+		if err != nil {
+			return err
+		}
+		c.args = []string{id}
+	}
+	return c.oneStage(f)
+}
+
+// stageOfBranch reads the stage from a branch named lab/<stage>.
+func stageOfBranch() (string, error) {
+	out, err := base.Output("", "git", "branch", "--show-current")
+	if err != nil {
+		return "", err
+	}
+	branch := strings.TrimSpace(out)
+	if !strings.HasPrefix(branch, "lab/") {
+		return "", fmt.Errorf("on branch %q, not a lab/<stage> branch: say which stage, as in `lab check 06`", branch)
+	}
+	return strings.TrimPrefix(branch, "lab/"), nil
+}
