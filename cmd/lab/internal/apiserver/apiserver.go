@@ -37,35 +37,19 @@ package apiserver
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
+
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
-
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/tools/clientcmd"
-	"k8s.io/client-go/util/retry"
-	"k8s.io/utils/ptr"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
-
 	"cronlab.dev/cronlab/test/utils"
 )
 
@@ -90,18 +74,6 @@ type serverState struct {
 	// server itself was killed and left them behind.
 	Children []process `json:"children"`
 	Started  time.Time `json:"started"`
-}
-
-// A process is a PID and the command line it had, so that a PID the system
-// has since given to another program is never signalled.
-type process struct {
-	PID  int    `json:"pid"`
-	Args string `json:"args"`
-}
-
-// ours tells whether p is still the process that was recorded.
-func (p process) ours() bool {
-	return p.PID > 0 && p.Args != "" && alive(p.PID) && argsOf(p.PID) == p.Args
 }
 
 type Server struct {
@@ -327,231 +299,6 @@ func (s Server) idleFor() time.Duration {
 		return 0
 	}
 	return time.Since(info.ModTime())
-}
-
-// systemNamespaces are the API server's own; every other namespace is a
-// test's.
-var systemNamespaces = map[string]bool{"default": true, "kube-system": true, "kube-public": true, "kube-node-lease": true}
-
-var cronJobs = schema.GroupVersionResource{Group: "batch.cronlab.dev", Version: "v1", Resource: "cronjobs"}
-
-// clean deletes what earlier checks left: every CronJob and Job, and every
-// namespace of a test. envtest runs no namespace controller, so a deleted
-// namespace would stay Terminating with its objects; clean empties it of
-// what controllers watch and then finalizes it itself.
-func (s Server) clean() error {
-	defer base.Traced("clean the shared server")()
-	cfg, err := clientcmd.BuildConfigFromFlags("", s.path("kubeconfig"))
-	if err != nil {
-		return err
-	}
-	cfg.QPS, cfg.Burst = -1, -1
-	kube, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		return err
-	}
-	dyn, err := dynamic.NewForConfig(cfg)
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	namespaces, err := kube.CoreV1().Namespaces().List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return err
-	}
-	// One goroutine a namespace: each takes a few round trips, and a check
-	// leaves dozens of namespaces.
-	errs := make([]error, len(namespaces.Items))
-	var wg sync.WaitGroup
-	for i, ns := range namespaces.Items {
-		wg.Go(func() { errs[i] = cleanNamespace(ctx, kube, dyn, ns.Name) })
-	}
-	wg.Wait()
-	return errors.Join(errs...)
-}
-
-func cleanNamespace(ctx context.Context, kube kubernetes.Interface, dyn dynamic.Interface, ns string) error {
-	all := metav1.ListOptions{}
-	err := dyn.Resource(cronJobs).Namespace(ns).DeleteCollection(ctx, metav1.DeleteOptions{}, all)
-	if err != nil && !apierrors.IsNotFound(err) { // NotFound: the CRD is not installed yet
-		return err
-	}
-	background := metav1.DeleteOptions{PropagationPolicy: ptr.To(metav1.DeletePropagationBackground)}
-	if err := kube.BatchV1().Jobs(ns).DeleteCollection(ctx, background, all); err != nil {
-		return err
-	}
-	if err := kube.CoreV1().Pods(ns).DeleteCollection(ctx, metav1.DeleteOptions{}, all); err != nil {
-		return err
-	}
-	if systemNamespaces[ns] {
-		return nil
-	}
-	return deleteNamespace(ctx, kube, ns)
-}
-
-// deleteNamespace deletes a namespace and removes its finalizer, as the
-// namespace controller would once the namespace is empty.
-func deleteNamespace(ctx context.Context, kube kubernetes.Interface, name string) error {
-	err := kube.CoreV1().Namespaces().Delete(ctx, name, metav1.DeleteOptions{})
-	if apierrors.IsNotFound(err) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		ns, err := kube.CoreV1().Namespaces().Get(ctx, name, metav1.GetOptions{})
-		if apierrors.IsNotFound(err) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		ns.Spec.Finalizers = nil
-		_, err = kube.CoreV1().Namespaces().Finalize(ctx, ns, metav1.UpdateOptions{})
-		if apierrors.IsNotFound(err) {
-			return nil
-		}
-		return err
-	})
-}
-
-// serveAPIServer is the shared server itself (`lab serve-apiserver DIR
-// HASH`, run by start with KUBEBUILDER_ASSETS set): envtest's etcd and
-// kube-apiserver, kept until a signal or sharedIdle without a check.
-func Serve(dir, hash string) error {
-	s := Server{dir: dir}
-	env := utils.WithoutWatchCache(&envtest.Environment{UseExistingCluster: ptr.To(false)})
-	if _, err := utils.StartEnvtest(env); err != nil {
-		return err
-	}
-	defer func() {
-		_ = os.Remove(s.path("server.json"))
-		if err := env.Stop(); err != nil {
-			fmt.Println("stopping etcd and kube-apiserver:", err)
-		}
-		fmt.Println("stopped")
-	}()
-	if err := base.WriteFileAtomic(s.path("kubeconfig"), env.KubeConfig); err != nil {
-		return err
-	}
-	s.touch()
-	state := serverState{Server: processOf(os.Getpid()), CRDHash: hash, Children: childrenOf(os.Getpid()), Started: time.Now()}
-	raw, _ := json.Marshal(state)
-	if err := base.WriteFileAtomic(s.path("server.json"), raw); err != nil {
-		return err
-	}
-	fmt.Printf("serving %s; etcd and kube-apiserver: %v; idle stop after %s\n", env.Config.Host, state.Children, sharedIdle)
-
-	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	tick := time.NewTicker(15 * time.Second)
-	defer tick.Stop()
-	for {
-		select {
-		case sig := <-signals:
-			fmt.Println("stopping on", sig)
-			return nil
-		case <-tick.C:
-			if idle := s.idleFor(); idle > sharedIdle {
-				fmt.Printf("stopping: no check for %s\n", idle.Round(time.Second))
-				return nil
-			}
-		}
-	}
-}
-
-// crdHash identifies the CRDs that the tests of the tree at dir install,
-// and the flags the server starts with.
-func crdHash(dir string) (string, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "config", "crd", "bases", "*.yaml"))
-	if err != nil {
-		return "", err
-	}
-	sort.Strings(files)
-	h := sha256.New()
-	// How the server is started counts too: a server a lab tool of before
-	// started with other flags is replaced.
-	fmt.Fprintf(h, "flags %v\n", utils.APIServerFlags)
-	for _, f := range files {
-		raw, err := os.ReadFile(f)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(h, "%s %d\n", filepath.Base(f), len(raw))
-		h.Write(raw)
-	}
-	return hex.EncodeToString(h.Sum(nil))[:16], nil
-}
-
-// lockFile takes an exclusive lock on path, calling waiting once if another
-// process holds it, and returns the function that releases it.
-func lockFile(path string, waiting func()) (func(), error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	if err := lock(f, false); err != nil {
-		waiting()
-		if err := lock(f, true); err != nil {
-			_ = f.Close()
-			return nil, err
-		}
-	}
-	return func() { _ = f.Close() }, nil
-}
-
-func anyOurs(ps []process) bool {
-	for _, p := range ps {
-		if p.ours() {
-			return true
-		}
-	}
-	return false
-}
-
-// processOf records pid with its command line as ps shows it.
-func processOf(pid int) process {
-	return process{PID: pid, Args: argsOf(pid)}
-}
-
-func argsOf(pid int) string {
-	out, err := exec.Command("ps", "-o", "args=", "-p", strconv.Itoa(pid)).Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
-}
-
-// childrenOf lists the processes whose parent is pid (ps -A works on Linux
-// and macOS alike).
-func childrenOf(pid int) []process {
-	out, err := exec.Command("ps", "-A", "-o", "pid=,ppid=").Output()
-	if err != nil {
-		return nil
-	}
-	var children []process
-	for _, line := range strings.Split(string(out), "\n") {
-		fields := strings.Fields(line)
-		if len(fields) == 2 && fields[1] == strconv.Itoa(pid) {
-			// ps itself is a child too, gone by the time it is asked.
-			if child, err := strconv.Atoi(fields[0]); err == nil {
-				if p := processOf(child); p.Args != "" {
-					children = append(children, p)
-				}
-			}
-		}
-	}
-	return children
-}
-
-func readFile(path string) string {
-	raw, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return ""
-	}
-	return string(raw)
 }
 
 // cmdStop is `lab stop`: stop the shared API server now.

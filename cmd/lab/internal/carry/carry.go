@@ -34,14 +34,9 @@ package carry
 import (
 	"errors"
 	"fmt"
-	"go/ast"
-	"go/format"
-	"go/parser"
-	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -111,8 +106,8 @@ type Carried struct {
 	Unwritten []string
 }
 
-// carryInto merges the attendee's branch into the starter checked out in
-// dir, file by file, with the reference ref as the base, and commits what
+// Into merges the attendee's branch into the starter checked out in dir,
+// file by file, with the reference ref as the base, and commits what
 // merged cleanly.
 func Into(root, dir, ref, branch string, s stage.Stage) (c Carried, err error) {
 	c.Conflicts = map[string][]byte{}
@@ -120,11 +115,43 @@ func Into(root, dir, ref, branch string, s stage.Stage) (c Carried, err error) {
 	if err != nil {
 		return c, err
 	}
+	tmp, err := os.MkdirTemp("", "lab-carry-")
+	if err != nil {
+		return c, err
+	}
+	defer func() { _ = os.RemoveAll(tmp) }()
 	// The starter their branch began from tells what they left unwritten.
 	theirStarter, _ := base.Output(root, "git", "log", "-1", "--format=%H", "--grep", "^lab [0-9]* starter:", branch)
-	theirStarter = strings.TrimSpace(theirStarter)
-	// The regions the new starter has solved: those of the stages before s.
-	// (Their stubs of later stages are the starter's too, and stay.)
+	m := merge{root: root, dir: dir, ref: ref, branch: branch, s: s, tmp: tmp,
+		theirStarter: strings.TrimSpace(theirStarter), solved: solvedBefore(dir, s)}
+	for _, line := range strings.Split(strings.TrimSpace(changes), "\n") {
+		if status, path, ok := strings.Cut(line, "\t"); ok {
+			if err := m.carryFile(&c, status, path); err != nil {
+				return c, err
+			}
+		}
+	}
+	if _, err := base.Output(dir, "git", "add", "-A"); err != nil {
+		return c, err
+	}
+	err = base.LabCommit(dir, "--allow-empty", "-m", fmt.Sprintf("lab %s: carry my code from %s\n\n%s %s", s.ID, branch, base.ReferenceTrailer, ref))
+	return c, err
+}
+
+// A merge is one carry of the attendee's branch into a starter: what the
+// merge of each file needs.
+type merge struct {
+	root, dir, ref, branch string
+	s                      stage.Stage
+	tmp                    string // scratch files for git merge-file
+	theirStarter           string // the starter commit their branch began from
+	solved                 map[string]bool
+}
+
+// solvedBefore are the regions the new starter has solved: those of the
+// stages before s. (Their stubs of later stages are the starter's too, and
+// stay.)
+func solvedBefore(dir string, s stage.Stage) map[string]bool {
 	solved := map[string]bool{}
 	if stages, err := stage.Load(dir); err == nil {
 		for _, other := range stages {
@@ -133,108 +160,109 @@ func Into(root, dir, ref, branch string, s stage.Stage) (c Carried, err error) {
 			}
 		}
 	}
-	tmp, err := os.MkdirTemp("", "lab-carry-")
+	return solved
+}
+
+// blob writes path as it is at rev into the scratch directory, as name.
+func (m merge) blob(rev, path, name string) (string, bool) {
+	out, err := base.Output(m.root, "git", "show", rev+":"+path)
 	if err != nil {
-		return c, err
+		return "", false
 	}
-	defer func() { _ = os.RemoveAll(tmp) }()
-	blob := func(rev, path, name string) (string, bool) {
-		out, err := base.Output(root, "git", "show", rev+":"+path)
-		if err != nil {
-			return "", false
+	f := filepath.Join(m.tmp, name)
+	return f, os.WriteFile(f, []byte(out), 0o644) == nil
+}
+
+// carryFile carries one file that their branch changed from the reference
+// (git diff --name-status: status and path) into the starter.
+func (m merge) carryFile(c *Carried, status, path string) error {
+	target := filepath.Join(m.dir, path)
+	starter, readErr := os.ReadFile(target)
+	inStarter := readErr == nil
+	switch {
+	case status == "D":
+		return nil // deleted from the reference on their branch: the starter keeps it
+	case status == "A" && !inStarter:
+		// Their own new file: it comes along.
+		ours, _ := base.Output(m.root, "git", "show", m.branch+":"+path)
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
 		}
-		f := filepath.Join(tmp, name)
-		return f, os.WriteFile(f, []byte(out), 0o644) == nil
-	}
-	for _, line := range strings.Split(strings.TrimSpace(changes), "\n") {
-		status, path, ok := strings.Cut(line, "\t")
-		if !ok {
-			continue
-		}
-		target := filepath.Join(dir, path)
-		starter, readErr := os.ReadFile(target)
-		inStarter := readErr == nil
-		switch {
-		case status == "D":
-			continue // deleted from the reference on their branch: the starter keeps it
-		case status == "A" && !inStarter:
-			// Their own new file: it comes along.
-			ours, _ := base.Output(root, "git", "show", branch+":"+path)
-			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-				return c, err
-			}
-			if err := os.WriteFile(target, []byte(ours), 0o644); err != nil {
-				return c, err
-			}
-			c.Merged = append(c.Merged, path)
-			continue
-		case status == "A" && strings.Contains(string(starter), "Code generated by cronlab's lab tool"):
-			continue // the starter's own TODO file
-		}
-		ours, ok1 := blob(branch, path, "ours")
-		base, ok2 := blob(ref, path, "base")
-		if !ok1 {
-			continue
-		}
-		if !ok2 { // added on both sides: merge from an empty base
-			base = filepath.Join(tmp, "empty")
-			if err := os.WriteFile(base, nil, 0o644); err != nil {
-				return c, err
-			}
-		} else if theirStarter != "" {
-			if unwritten, err := restoreUnwritten(path, ours, base, theirStarter, root, solved); err != nil {
-				return c, err
-			} else {
-				c.Unwritten = append(c.Unwritten, unwritten...)
-			}
-		}
-		// The plain conflict style whatever the attendee's git config says:
-		// a diff3 section would defeat settleImportConflicts, and the
-		// sentence that explains the markers.
-		cmd := exec.Command("git", "-c", "merge.conflictStyle=merge", "merge-file", "-p",
-			"-L", "your code ("+branch+")", "-L", "the reference", "-L", "the starter of stage "+s.ID,
-			ours, base, target)
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		out, mergeErr := cmd.Output()
-		// git merge-file exits with the number of conflicts, or with a
-		// negative status (255 and up) on an error.
-		conflicts := 0
-		var exit *exec.ExitError
-		switch {
-		case errors.As(mergeErr, &exit) && exit.ExitCode() > 0 && exit.ExitCode() < 128:
-			conflicts = exit.ExitCode()
-		case mergeErr != nil:
-			return c, fmt.Errorf("merging %s: %v %s", path, mergeErr, stderr.String())
-		}
-		if strings.HasSuffix(path, ".go") {
-			// Both sides drop the imports their stubs no longer use, so
-			// the import block is where most conflicts would be: those are
-			// settled, and the imports made what the merged code uses.
-			out, conflicts = settleImportConflicts(out, conflicts)
-			if conflicts == 0 {
-				refSrc, _ := os.ReadFile(base)
-				out = fixImports(path, out, refSrc)
-			}
-		}
-		if string(out) == string(starter) {
-			continue // nothing of theirs here: the starter's stubs, on both sides
+		if err := os.WriteFile(target, []byte(ours), 0o644); err != nil {
+			return err
 		}
 		c.Merged = append(c.Merged, path)
-		if conflicts > 0 {
-			c.Conflicted = append(c.Conflicted, path+" ("+strconv.Itoa(conflicts)+")")
-			c.Conflicts[path] = out
-			continue
+		return nil
+	case status == "A" && strings.Contains(string(starter), "Code generated by cronlab's lab tool"):
+		return nil // the starter's own TODO file
+	}
+	ours, ok1 := m.blob(m.branch, path, "ours")
+	baseFile, ok2 := m.blob(m.ref, path, "base")
+	if !ok1 {
+		return nil
+	}
+	if !ok2 { // added on both sides: merge from an empty base
+		baseFile = filepath.Join(m.tmp, "empty")
+		if err := os.WriteFile(baseFile, nil, 0o644); err != nil {
+			return err
 		}
-		if err := os.WriteFile(target, out, 0o644); err != nil {
-			return c, err
+	} else if m.theirStarter != "" {
+		unwritten, err := restoreUnwritten(path, ours, baseFile, m.theirStarter, m.root, m.solved)
+		if err != nil {
+			return err
+		}
+		c.Unwritten = append(c.Unwritten, unwritten...)
+	}
+	out, conflicts, err := m.mergeFile(path, ours, baseFile, target)
+	if err != nil {
+		return err
+	}
+	if string(out) == string(starter) {
+		return nil // nothing of theirs here: the starter's stubs, on both sides
+	}
+	c.Merged = append(c.Merged, path)
+	if conflicts > 0 {
+		c.Conflicted = append(c.Conflicted, path+" ("+strconv.Itoa(conflicts)+")")
+		c.Conflicts[path] = out
+		return nil
+	}
+	return os.WriteFile(target, out, 0o644)
+}
+
+// mergeFile merges their version of path (ours) and the starter's (target)
+// from the reference's (baseFile), and returns the merge with the number of
+// conflicts left in it.
+func (m merge) mergeFile(path, ours, baseFile, target string) ([]byte, int, error) {
+	// The plain conflict style whatever the attendee's git config says:
+	// a diff3 section would defeat settleImportConflicts, and the
+	// sentence that explains the markers.
+	cmd := exec.Command("git", "-c", "merge.conflictStyle=merge", "merge-file", "-p",
+		"-L", "your code ("+m.branch+")", "-L", "the reference", "-L", "the starter of stage "+m.s.ID,
+		ours, baseFile, target)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, mergeErr := cmd.Output()
+	// git merge-file exits with the number of conflicts, or with a
+	// negative status (255 and up) on an error.
+	conflicts := 0
+	var exit *exec.ExitError
+	switch {
+	case errors.As(mergeErr, &exit) && exit.ExitCode() > 0 && exit.ExitCode() < 128:
+		conflicts = exit.ExitCode()
+	case mergeErr != nil:
+		return nil, 0, fmt.Errorf("merging %s: %v %s", path, mergeErr, stderr.String())
+	}
+	if strings.HasSuffix(path, ".go") {
+		// Both sides drop the imports their stubs no longer use, so
+		// the import block is where most conflicts would be: those are
+		// settled, and the imports made what the merged code uses.
+		out, conflicts = settleImportConflicts(out, conflicts)
+		if conflicts == 0 {
+			refSrc, _ := os.ReadFile(baseFile)
+			out = fixImports(path, out, refSrc)
 		}
 	}
-	if _, err := base.Output(dir, "git", "add", "-A"); err != nil {
-		return c, err
-	}
-	err = base.LabCommit(dir, "--allow-empty", "-m", fmt.Sprintf("lab %s: carry my code from %s\n\n%s %s", s.ID, branch, base.ReferenceTrailer, ref))
-	return c, err
+	return out, conflicts, nil
 }
 
 // restoreUnwritten rewrites the attendee's copy of a file (oursFile) so that
@@ -291,138 +319,4 @@ func restoreUnwritten(path, oursFile, baseFile, theirStarter, root string, solve
 	}
 	out = append(out, oursLines[next-1:]...)
 	return restored, os.WriteFile(oursFile, []byte(strings.Join(out, "\n")), 0o644)
-}
-
-// importLine is a line that may stand in an import block: an import, a
-// comment, or nothing.
-var importLine = regexp.MustCompile(`^\s*((?:[\w.]+\s+)?"[^"]*"\s*(//.*)?|//.*)?$`)
-
-// settleImportConflicts resolves the conflicts of a merged Go file that lie
-// in its import block, by keeping the imports of both sides (fixImports
-// then drops those the code does not use). It returns the file and how many
-// conflicts are left.
-func settleImportConflicts(src []byte, conflicts int) ([]byte, int) {
-	if conflicts == 0 {
-		return src, 0
-	}
-	lines := strings.Split(string(src), "\n")
-	var out []string
-	inImports := false
-	for i := 0; i < len(lines); i++ {
-		line := lines[i]
-		switch {
-		case strings.HasPrefix(line, "import ("):
-			inImports = true
-		case inImports && strings.HasPrefix(line, ")"):
-			inImports = false
-		case inImports && strings.HasPrefix(line, "<<<<<<< "):
-			// <<<<<<< ours ... ======= ... >>>>>>> theirs
-			end, sep := -1, -1
-			for j := i + 1; j < len(lines); j++ {
-				if lines[j] == "=======" && sep < 0 {
-					sep = j
-				}
-				if strings.HasPrefix(lines[j], ">>>>>>> ") {
-					end = j
-					break
-				}
-			}
-			if sep < 0 || end < 0 {
-				break
-			}
-			union, seen, ok := []string{}, map[string]bool{}, true
-			for _, l := range append(append([]string{}, lines[i+1:sep]...), lines[sep+1:end]...) {
-				if !importLine.MatchString(l) {
-					ok = false
-					break
-				}
-				if key := strings.TrimSpace(l); !seen[key] || key == "" {
-					seen[key] = true
-					union = append(union, l)
-				}
-			}
-			if !ok {
-				break
-			}
-			out = append(out, union...)
-			conflicts--
-			i = end
-			continue
-		}
-		out = append(out, line)
-	}
-	return []byte(strings.Join(out, "\n")), conflicts
-}
-
-// fixImports makes a merged Go file import what its code uses: the
-// reference's imports and the attendee's own, less those nothing uses. The
-// merge takes each side's dropped imports (a starter drops those only its
-// stubbed code used), so without this the code of one side could lack an
-// import that the other side removed.
-func fixImports(path string, merged, ref []byte) []byte {
-	fset := token.NewFileSet()
-	mine, err1 := parser.ParseFile(fset, path, merged, parser.ImportsOnly)
-	refFile, err2 := parser.ParseFile(token.NewFileSet(), path, ref, parser.ImportsOnly)
-	if err1 != nil || err2 != nil || len(mine.Imports) == 0 {
-		return merged
-	}
-	have := map[string]bool{}
-	for _, imp := range mine.Imports {
-		have[regions.ImportName(imp)+" "+imp.Path.Value] = true
-	}
-	var missing []string
-	for _, imp := range refFile.Imports {
-		if have[regions.ImportName(imp)+" "+imp.Path.Value] {
-			continue
-		}
-		if imp.Name != nil {
-			missing = append(missing, "\t"+imp.Name.Name+" "+imp.Path.Value)
-		} else {
-			missing = append(missing, "\t"+imp.Path.Value)
-		}
-	}
-	// After the last import, into the block: gofmt sorts it in place.
-	var decl *ast.GenDecl
-	for _, d := range mine.Decls {
-		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT && g.Rparen.IsValid() {
-			decl = g
-		}
-	}
-	out := merged
-	if len(missing) > 0 {
-		if decl == nil {
-			return merged
-		}
-		at := fset.Position(decl.Rparen).Offset
-		out = append(append(append([]byte{}, merged[:at]...), []byte(strings.Join(missing, "\n")+"\n")...), merged[at:]...)
-	}
-	out, err := regions.DropUnusedImports(path, dropDuplicateImports(path, out))
-	if err != nil {
-		return merged
-	}
-	if formatted, err := format.Source(out); err == nil {
-		return formatted
-	}
-	return merged
-}
-
-// dropDuplicateImports keeps the first of two identical imports: the
-// attendee added an import where the reference has it in another group,
-// and a settled conflict brought the reference's back.
-func dropDuplicateImports(path string, src []byte) []byte {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, path, src, parser.ImportsOnly)
-	if err != nil {
-		return src
-	}
-	seen := map[string]bool{}
-	var drop []*ast.ImportSpec
-	for _, imp := range f.Imports {
-		key := regions.ImportName(imp) + " " + imp.Path.Value
-		if seen[key] {
-			drop = append(drop, imp)
-		}
-		seen[key] = true
-	}
-	return regions.RemoveImports(fset, src, drop)
 }

@@ -23,14 +23,13 @@ import (
 	"slices"
 	"strings"
 
-	"cronlab.dev/cronlab/cmd/lab/internal/run"
-
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
 	"cronlab.dev/cronlab/cmd/lab/internal/functions"
 	"cronlab.dev/cronlab/cmd/lab/internal/hints"
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 	"cronlab.dev/cronlab/cmd/lab/internal/progress"
 	"cronlab.dev/cronlab/cmd/lab/internal/report"
+	"cronlab.dev/cronlab/cmd/lab/internal/run"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 

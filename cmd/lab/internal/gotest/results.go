@@ -30,9 +30,9 @@ import (
 	"regexp"
 	"strings"
 
-	"cronlab.dev/cronlab/cmd/lab/internal/base"
-
 	"github.com/onsi/ginkgo/v2/types"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/base"
 )
 
 // A failure is one failing test or spec.

@@ -23,11 +23,10 @@ import (
 	"strings"
 	"testing"
 
-	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
-
 	"cronlab.dev/cronlab/cmd/lab/internal/functions"
 	"cronlab.dev/cronlab/cmd/lab/internal/gosrc"
 	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 

@@ -24,10 +24,9 @@ import (
 	"testing"
 	"time"
 
-	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
-
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
 	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 	"cronlab.dev/cronlab/cmd/lab/internal/labtest"
 	"cronlab.dev/cronlab/cmd/lab/internal/progress"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"

@@ -48,81 +48,100 @@ func Counts(l i18n.Lang, r gotest.Results) string {
 	return fmt.Sprintf(l.Tr("%d of %d passed", "%d / %d 通过"), r.Passed, r.Passed+r.Failed)
 }
 
-// explain prints why a package failed: compile errors, or each failure with
-// its place, values or panic.
+// Explain prints why a package failed: compile errors, or each failure
+// with its place, values or panic.
 func Explain(l i18n.Lang, r gotest.Results, err error) {
-	if len(r.Stubbed) > 0 {
-		var fns, imports []gotest.CompileError
-		for _, c := range r.Stubbed {
-			if c.Function == gotest.UnusedImportName {
-				imports = append(imports, c)
-			} else {
-				fns = append(fns, c)
-			}
-		}
-		if len(fns) > 0 {
-			fmt.Println(l.Tr("       Does not compile:", "       无法编译："))
-			for _, c := range fns {
-				fmt.Printf("         %s   %s:%d: %s\n", c.Function, c.File, c.Line, strings.ReplaceAll(c.Message, "\n", "\n           "))
-			}
-			explainImports(l, fns)
-		}
-		if len(imports) > 0 {
-			fmt.Println(l.Tr("       Imported and not used (Go refuses it): delete these, or let goimports or your editor do it:",
-				"       导入了却没有使用（Go 不允许）：删掉它们，或者交给 goimports 或你的编辑器处理："))
-			for _, c := range imports {
-				fmt.Printf("         %s:%d: %s\n", c.File, c.Line, c.Message)
-			}
-		}
-		if len(fns) > 0 {
-			fmt.Printf(l.Tr("       The rest, checked with %s replaced by its stub (its own specs fail with it, and those of the functions that call it may too):\n",
-				"       其余部分，在把 %s 换成桩之后检查（它自己的测试用例会因此失败，调用它的函数的测试用例也可能失败）：\n"), StubbedFunctions(fns))
+	switch {
+	case len(r.Stubbed) > 0:
+		explainStubbed(l, r, err)
+	case len(r.Markers) > 0:
+		explainMarkers(l, r)
+	case len(r.BuildErrors) > 0:
+		explainBuildErrors(l, r)
+	default:
+		explainFailures(l, r, err)
+	}
+}
+
+// explainStubbed explains a package whose broken functions were stubbed so
+// that the rest could run: what does not compile, then the rest.
+func explainStubbed(l i18n.Lang, r gotest.Results, err error) {
+	var fns, imports []gotest.CompileError
+	for _, c := range r.Stubbed {
+		if c.Function == gotest.UnusedImportName {
+			imports = append(imports, c)
 		} else {
-			fmt.Println(l.Tr("       The rest, checked without those imports:", "       其余部分，去掉这些导入之后检查："))
+			fns = append(fns, c)
 		}
-		r.Stubbed, r.BuildErrors = nil, nil
-		if len(r.Failures) > 0 {
-			Explain(l, r, err)
-		}
-		return
 	}
-	if len(r.Markers) > 0 {
-		fmt.Println(l.Tr("       Merge conflict markers are still in the code (the compiler calls them a syntax error):",
-			"       代码中还有合并冲突标记（编译器把它们报告为语法错误）："))
-		for _, where := range MarkerLines(r.Markers) {
-			fmt.Printf("         %s\n", where)
+	if len(fns) > 0 {
+		fmt.Println(l.Tr("       Does not compile:", "       无法编译："))
+		for _, c := range fns {
+			fmt.Printf("         %s   %s:%d: %s\n", c.Function, c.File, c.Line, strings.ReplaceAll(c.Message, "\n", "\n           "))
 		}
-		fmt.Println(l.Tr("       A merge left them where two sides changed the same lines: between <<<<<<< and ======= is one\n"+
-			"       side (your code, when bin/lab start merged), between ======= and >>>>>>> the other (the starter).\n"+
-			"       Keep what you mean and delete the three marker lines; git diff shows them.",
-			"       合并时两边改动了同一些行，就会留下这些标记：<<<<<<< 与 ======= 之间是一边（bin/lab start 合并时\n"+
-				"       是你的代码），======= 与 >>>>>>> 之间是另一边（起始代码）。\n"+
-				"       保留你想要的内容，删掉三行标记；git diff 可以看到它们。"))
-		return
+		explainImports(l, fns)
 	}
-	if len(r.BuildErrors) > 0 {
-		// Each message with the function it is in: the stage asks for
-		// functions, and which one does not compile is what matters.
-		fmt.Println(l.Tr("       The code does not compile:", "       代码无法编译："))
-		var lines []string
-		for _, e := range r.BuildErrors {
-			if c := gotest.PlaceCompileError(".", e); c.Function != "" {
-				first, rest, _ := strings.Cut(e, "\n")
-				e = strings.TrimSuffix(first+l.Tr("   (in ", "   （在 ")+c.Function+l.Tr(")", " 中）")+"\n"+rest, "\n")
-			}
-			lines = append(lines, e)
+	if len(imports) > 0 {
+		fmt.Println(l.Tr("       Imported and not used (Go refuses it): delete these, or let goimports or your editor do it:",
+			"       导入了却没有使用（Go 不允许）：删掉它们，或者交给 goimports 或你的编辑器处理："))
+		for _, c := range imports {
+			fmt.Printf("         %s:%d: %s\n", c.File, c.Line, c.Message)
 		}
-		fmt.Println(i18n.Indent(i18n.LimitLines(l, strings.Join(lines, "\n"), 15), "         "))
-		var placed []gotest.CompileError
-		for _, e := range r.BuildErrors {
-			placed = append(placed, gotest.PlaceCompileError(".", e))
-		}
-		explainImports(l, placed)
-		if r.NoRest != "" {
-			fmt.Println(i18n.Indent(i18n.Wrap(l.Tr("The other functions were not checked: ", "其他函数没有检查：")+r.NoRest+l.Tr(".", "。"), 90), "       "))
-		}
-		return
 	}
+	if len(fns) > 0 {
+		fmt.Printf(l.Tr("       The rest, checked with %s replaced by its stub (its own specs fail with it, and those of the functions that call it may too):\n",
+			"       其余部分，在把 %s 换成桩之后检查（它自己的测试用例会因此失败，调用它的函数的测试用例也可能失败）：\n"), StubbedFunctions(fns))
+	} else {
+		fmt.Println(l.Tr("       The rest, checked without those imports:", "       其余部分，去掉这些导入之后检查："))
+	}
+	r.Stubbed, r.BuildErrors = nil, nil
+	if len(r.Failures) > 0 {
+		Explain(l, r, err)
+	}
+}
+
+// explainMarkers explains the conflict markers a carry left in the code.
+func explainMarkers(l i18n.Lang, r gotest.Results) {
+	fmt.Println(l.Tr("       Merge conflict markers are still in the code (the compiler calls them a syntax error):",
+		"       代码中还有合并冲突标记（编译器把它们报告为语法错误）："))
+	for _, where := range MarkerLines(r.Markers) {
+		fmt.Printf("         %s\n", where)
+	}
+	fmt.Println(l.Tr("       A merge left them where two sides changed the same lines: between <<<<<<< and ======= is one\n"+
+		"       side (your code, when bin/lab start merged), between ======= and >>>>>>> the other (the starter).\n"+
+		"       Keep what you mean and delete the three marker lines; git diff shows them.",
+		"       合并时两边改动了同一些行，就会留下这些标记：<<<<<<< 与 ======= 之间是一边（bin/lab start 合并时\n"+
+			"       是你的代码），======= 与 >>>>>>> 之间是另一边（起始代码）。\n"+
+			"       保留你想要的内容，删掉三行标记；git diff 可以看到它们。"))
+}
+
+// explainBuildErrors explains code that does not compile and could not be
+// stubbed.
+func explainBuildErrors(l i18n.Lang, r gotest.Results) {
+	// Each message with the function it is in: the stage asks for
+	// functions, and which one does not compile is what matters.
+	fmt.Println(l.Tr("       The code does not compile:", "       代码无法编译："))
+	var lines []string
+	for _, e := range r.BuildErrors {
+		if c := gotest.PlaceCompileError(".", e); c.Function != "" {
+			first, rest, _ := strings.Cut(e, "\n")
+			e = strings.TrimSuffix(first+l.Tr("   (in ", "   （在 ")+c.Function+l.Tr(")", " 中）")+"\n"+rest, "\n")
+		}
+		lines = append(lines, e)
+	}
+	fmt.Println(i18n.Indent(i18n.LimitLines(l, strings.Join(lines, "\n"), 15), "         "))
+	var placed []gotest.CompileError
+	for _, e := range r.BuildErrors {
+		placed = append(placed, gotest.PlaceCompileError(".", e))
+	}
+	explainImports(l, placed)
+	if r.NoRest != "" {
+		fmt.Println(i18n.Indent(i18n.Wrap(l.Tr("The other functions were not checked: ", "其他函数没有检查：")+r.NoRest+l.Tr(".", "。"), 90), "       "))
+	}
+}
+
+// explainFailures shows go vet's findings and each failing test or spec.
+func explainFailures(l i18n.Lang, r gotest.Results, err error) {
 	if len(r.VetErrors) > 0 {
 		fmt.Println(l.Tr("       go vet (which go test runs first) found:", "       go vet（go test 会先运行它）发现："))
 		fmt.Println(i18n.Indent(i18n.LimitLines(l, strings.Join(r.VetErrors, "\n"), 15), "         "))

@@ -23,10 +23,8 @@ import (
 	"strings"
 	"testing"
 
-	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
-
 	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
-
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 

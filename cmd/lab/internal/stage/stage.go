@@ -23,9 +23,9 @@ import (
 	"sort"
 	"strings"
 
-	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
-
 	"sigs.k8s.io/yaml"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 )
 
 // A stage is one step of the workshop: exercises/NN-slug/ holds its

@@ -42,6 +42,38 @@ func CmdStart(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, fre
 	if why != "" {
 		fmt.Println(why)
 	}
+	if err := announce(l, root, s, branch, from); err != nil {
+		return err
+	}
+	dir, commit, cleanup, err := starter.Tree(l, root, stages, s, "")
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	var c carry.Carried
+	if from != "" {
+		if commit, c, err = carryOnto(l, root, dir, s, from); err != nil {
+			return err
+		}
+	} else if err := commitOtherStage(l, root); err != nil {
+		return err
+	}
+	if err := keepEarlierBranch(l, root, branch); err != nil {
+		return err
+	}
+	if _, err := base.Output(root, "git", "branch", "-f", branch, commit); err != nil {
+		return err
+	}
+	if dirty, _ := base.Output(root, "git", "status", "--porcelain", "--untracked-files=no"); strings.TrimSpace(dirty) != "" {
+		notSwitched(l, root, s, branch, from, c)
+		return nil
+	}
+	return switchTo(l, root, s, branch, c)
+}
+
+// announce commits what the attendee left uncommitted on the branch their
+// code comes from, and says what the new branch will hold.
+func announce(l i18n.Lang, root string, s stage.Stage, branch, from string) error {
 	if from != "" {
 		if committed, err := carry.CommitWork(root, from); err != nil {
 			return err
@@ -55,78 +87,96 @@ func CmdStart(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, fre
 		fmt.Printf(l.Tr("Making %s: the reference with stage %s and later stages to write ...\n",
 			"正在创建 %s：参考实现，其中第 %s 阶段及之后的阶段留给你写……\n"), branch, s.ID)
 	}
-	dir, commit, cleanup, err := starter.Tree(l, root, stages, s, "")
+	return nil
+}
+
+// carryOnto carries the attendee's code from branch from into the starter
+// committed in dir, and returns the commit that holds both.
+func carryOnto(l i18n.Lang, root, dir string, s stage.Stage, from string) (commit string, c carry.Carried, err error) {
+	ref, err := base.ReferenceCommit(root)
 	if err != nil {
-		return err
+		return "", c, err
 	}
-	defer cleanup()
-	var c carry.Carried
-	if from != "" {
-		ref, err := base.ReferenceCommit(root)
-		if err != nil {
-			return err
-		}
-		if c, err = carry.Into(root, dir, ref, from, s); err != nil {
-			return err
-		}
-		if commit, err = base.Output(dir, "git", "rev-parse", "HEAD"); err != nil {
-			return err
-		}
-		commit = strings.TrimSpace(commit)
-		fmt.Printf(l.Tr("Carried your code in %s.\n", "已带入你在 %s 中的代码。\n"), strings.Join(c.Merged, ", "))
-		if len(c.Unwritten) > 0 {
-			fmt.Printf(l.Tr("Your %s still had the stubs of %s: those come from the reference.\n",
-				"你的 %s 中 %s 还是桩（stub）：这些取自参考实现。\n"), from, strings.Join(c.Unwritten, ", "))
-		}
-	} else if current, _ := base.Output(root, "git", "branch", "--show-current"); strings.HasPrefix(strings.TrimSpace(current), "lab/") {
-		// Their work on another stage stays on its branch, committed, so
-		// that the switch below can happen and nothing is lost.
-		current = strings.TrimSpace(current)
-		if committed, err := carry.CommitWork(root, current); err != nil {
-			return err
-		} else if committed {
-			fmt.Printf(l.Tr("Committed your uncommitted changes on %s, so that nothing is lost (git switch %s goes back to them).\n",
-				"已把你在 %s 上未提交的改动提交，以免丢失（git switch %s 可以回到它们）。\n"), current, current)
-		}
+	if c, err = carry.Into(root, dir, ref, from, s); err != nil {
+		return "", c, err
 	}
-	// Starting a stage again (--fresh, say): the branch of the first start is
-	// kept under another name, with what was not committed, not overwritten.
-	if _, err := base.Output(root, "git", "rev-parse", "--verify", "--quiet", "refs/heads/"+branch); err == nil {
-		current, _ := base.Output(root, "git", "branch", "--show-current")
-		onIt := strings.TrimSpace(current) == branch
-		if onIt {
-			if _, err := carry.CommitWork(root, branch); err != nil {
-				return err
-			}
-		}
-		saved := fmt.Sprintf("%s-saved-%s", branch, time.Now().Format("20060102-150405"))
-		if _, err := base.Output(root, "git", "branch", "-m", branch, saved); err != nil {
-			return err
-		}
-		fmt.Printf(l.Tr("Your earlier %s is kept as %s.\n", "你之前的 %s 保留为 %s。\n"), branch, saved)
-		if onIt {
-			if _, err := base.Output(root, "git", "switch", "-q", "--detach", saved); err != nil {
-				return err
-			}
-		}
+	if commit, err = base.Output(dir, "git", "rev-parse", "HEAD"); err != nil {
+		return "", c, err
 	}
-	if _, err := base.Output(root, "git", "branch", "-f", branch, commit); err != nil {
-		return err
+	commit = strings.TrimSpace(commit)
+	fmt.Printf(l.Tr("Carried your code in %s.\n", "已带入你在 %s 中的代码。\n"), strings.Join(c.Merged, ", "))
+	if len(c.Unwritten) > 0 {
+		fmt.Printf(l.Tr("Your %s still had the stubs of %s: those come from the reference.\n",
+			"你的 %s 中 %s 还是桩（stub）：这些取自参考实现。\n"), from, strings.Join(c.Unwritten, ", "))
 	}
-	if dirty, _ := base.Output(root, "git", "status", "--porcelain", "--untracked-files=no"); strings.TrimSpace(dirty) != "" {
-		if len(c.Conflicted) > 0 {
-			fmt.Printf(l.Tr("Your code and the starter changed the same lines in %s: %s has the starter's version of\n"+
-				"those files, and yours stays on %s (git diff %s %s -- FILE shows the difference).\n",
-				"你的代码和起始代码改动了 %s 中的同一些行：%s 中这些文件是起始代码的版本，\n"+
-					"你的版本留在 %s 上（git diff %s %s -- 文件 可以看到差别）。\n"), strings.Join(c.Conflicted, ", "), branch, from, from, branch)
-		}
-		current, _ := base.Output(root, "git", "branch", "--show-current")
-		fmt.Printf(l.Tr("Made branch %s, but did not switch to it: %s has uncommitted changes (git status shows them).\n"+
-			"Commit or stash them, then\n  git switch %s\nand bin/lab check %s.\n",
-			"已创建分支 %s，但没有切换过去：%s 有未提交的改动（git status 可以看到）。\n"+
-				"先提交或 stash 它们，然后\n  git switch %s\n再运行 bin/lab check %s。\n"), branch, cmp.Or(strings.TrimSpace(current), l.Tr("this checkout", "当前检出")), branch, s.ID)
+	return commit, c, nil
+}
+
+// commitOtherStage commits the attendee's work on the lab branch they are
+// on, when no code comes along from it.
+func commitOtherStage(l i18n.Lang, root string) error {
+	current, _ := base.Output(root, "git", "branch", "--show-current")
+	if !strings.HasPrefix(strings.TrimSpace(current), "lab/") {
 		return nil
 	}
+	// Their work on another stage stays on its branch, committed, so
+	// that the switch to the new branch can happen and nothing is lost.
+	current = strings.TrimSpace(current)
+	if committed, err := carry.CommitWork(root, current); err != nil {
+		return err
+	} else if committed {
+		fmt.Printf(l.Tr("Committed your uncommitted changes on %s, so that nothing is lost (git switch %s goes back to them).\n",
+			"已把你在 %s 上未提交的改动提交，以免丢失（git switch %s 可以回到它们）。\n"), current, current)
+	}
+	return nil
+}
+
+// keepEarlierBranch keeps the branch of an earlier start of the stage
+// (--fresh, say) under another name, with what was not committed, instead
+// of overwriting it.
+func keepEarlierBranch(l i18n.Lang, root, branch string) error {
+	if _, err := base.Output(root, "git", "rev-parse", "--verify", "--quiet", "refs/heads/"+branch); err != nil {
+		return nil
+	}
+	current, _ := base.Output(root, "git", "branch", "--show-current")
+	onIt := strings.TrimSpace(current) == branch
+	if onIt {
+		if _, err := carry.CommitWork(root, branch); err != nil {
+			return err
+		}
+	}
+	saved := fmt.Sprintf("%s-saved-%s", branch, time.Now().Format("20060102-150405"))
+	if _, err := base.Output(root, "git", "branch", "-m", branch, saved); err != nil {
+		return err
+	}
+	fmt.Printf(l.Tr("Your earlier %s is kept as %s.\n", "你之前的 %s 保留为 %s。\n"), branch, saved)
+	if onIt {
+		if _, err := base.Output(root, "git", "switch", "-q", "--detach", saved); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// notSwitched says why the attendee is not on the new branch yet: their
+// checkout has changes that git switch would carry or refuse.
+func notSwitched(l i18n.Lang, root string, s stage.Stage, branch, from string, c carry.Carried) {
+	if len(c.Conflicted) > 0 {
+		fmt.Printf(l.Tr("Your code and the starter changed the same lines in %s: %s has the starter's version of\n"+
+			"those files, and yours stays on %s (git diff %s %s -- FILE shows the difference).\n",
+			"你的代码和起始代码改动了 %s 中的同一些行：%s 中这些文件是起始代码的版本，\n"+
+				"你的版本留在 %s 上（git diff %s %s -- 文件 可以看到差别）。\n"), strings.Join(c.Conflicted, ", "), branch, from, from, branch)
+	}
+	current, _ := base.Output(root, "git", "branch", "--show-current")
+	fmt.Printf(l.Tr("Made branch %s, but did not switch to it: %s has uncommitted changes (git status shows them).\n"+
+		"Commit or stash them, then\n  git switch %s\nand bin/lab check %s.\n",
+		"已创建分支 %s，但没有切换过去：%s 有未提交的改动（git status 可以看到）。\n"+
+			"先提交或 stash 它们，然后\n  git switch %s\n再运行 bin/lab check %s。\n"), branch, cmp.Or(strings.TrimSpace(current), l.Tr("this checkout", "当前检出")), branch, s.ID)
+}
+
+// switchTo switches to the new branch, leaves the conflicts of a carry in
+// the working tree, and shows the stage: what to read, write and run.
+func switchTo(l i18n.Lang, root string, s stage.Stage, branch string, c carry.Carried) error {
 	if _, err := base.Output(root, "git", "switch", branch); err != nil {
 		return err
 	}

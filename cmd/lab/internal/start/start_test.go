@@ -23,16 +23,14 @@ import (
 	"testing"
 	"time"
 
-	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
-
-	"cronlab.dev/cronlab/cmd/lab/internal/carry"
-	"cronlab.dev/cronlab/cmd/lab/internal/labtest"
-	"cronlab.dev/cronlab/cmd/lab/internal/starter"
-
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
+	"cronlab.dev/cronlab/cmd/lab/internal/carry"
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+	"cronlab.dev/cronlab/cmd/lab/internal/labtest"
 	"cronlab.dev/cronlab/cmd/lab/internal/progress"
 	"cronlab.dev/cronlab/cmd/lab/internal/run"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
+	"cronlab.dev/cronlab/cmd/lab/internal/starter"
 )
 
 // A lab of two stages in a git repository of its own: stage 01 writes One,

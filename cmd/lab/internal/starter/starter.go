@@ -25,9 +25,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
-
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 	"cronlab.dev/cronlab/cmd/lab/internal/regions"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )

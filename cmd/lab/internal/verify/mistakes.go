@@ -33,11 +33,10 @@ import (
 	"strings"
 	"time"
 
-	"cronlab.dev/cronlab/cmd/lab/internal/run"
-
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
 	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+	"cronlab.dev/cronlab/cmd/lab/internal/run"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 	"cronlab.dev/cronlab/cmd/lab/internal/starter"
 )

@@ -23,10 +23,9 @@ import (
 	"strings"
 	"testing"
 
-	"cronlab.dev/cronlab/cmd/lab/internal/stage"
-
 	"cronlab.dev/cronlab/cmd/lab/internal/regions"
 	"cronlab.dev/cronlab/cmd/lab/internal/run"
+	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 
 // An attendee starts a stage from its README: it must name every function

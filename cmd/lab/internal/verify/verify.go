@@ -41,17 +41,14 @@ import (
 	"strings"
 	"time"
 
-	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
-
-	"cronlab.dev/cronlab/cmd/lab/internal/run"
-
 	"cronlab.dev/cronlab/cmd/lab/internal/apiserver"
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
 	"cronlab.dev/cronlab/cmd/lab/internal/functions"
 	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+	"cronlab.dev/cronlab/cmd/lab/internal/run"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 	"cronlab.dev/cronlab/cmd/lab/internal/starter"
-
 	"cronlab.dev/cronlab/test/utils"
 )
 

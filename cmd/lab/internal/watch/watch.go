@@ -35,7 +35,7 @@ import (
 	"strings"
 	"time"
 
-	"cronlab.dev/cronlab/cmd/lab/internal/run"
+	"github.com/fsnotify/fsnotify"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
 	"cronlab.dev/cronlab/cmd/lab/internal/functions"
@@ -43,9 +43,8 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/hints"
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 	"cronlab.dev/cronlab/cmd/lab/internal/progress"
+	"cronlab.dev/cronlab/cmd/lab/internal/run"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
-
-	"github.com/fsnotify/fsnotify"
 )
 
 // quietPeriod is how long after a file event the check waits for more.

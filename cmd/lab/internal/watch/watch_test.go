@@ -24,9 +24,8 @@ import (
 	"testing"
 	"time"
 
-	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
-
 	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 )
 
 // The loop checks at once, once per burst of saves, and on a key; the hint
