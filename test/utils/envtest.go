@@ -18,11 +18,9 @@ limitations under the License.
 package utils
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 
@@ -35,22 +33,13 @@ import (
 	"sigs.k8s.io/yaml"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/internal/controlplane"
 )
 
 // EnvtestAssets finds the directory with etcd and kube-apiserver for
-// envtest. `make test` sets KUBEBUILDER_ASSETS; for `go test` or an editor,
-// `make setup-envtest` leaves the path in bin/envtest-assets-path under the
-// repository root, which root names relative to the calling test.
-func EnvtestAssets(root string) (string, error) {
-	if dir := os.Getenv("KUBEBUILDER_ASSETS"); dir != "" {
-		return dir, nil
-	}
-	b, err := os.ReadFile(filepath.Join(root, "bin", "envtest-assets-path"))
-	if err != nil {
-		return "", errors.New("no envtest binaries: run `make setup-envtest` once (or run the tests with `make test`)")
-	}
-	return strings.TrimSpace(string(b)), nil
-}
+// envtest (controlplane.Assets: KUBEBUILDER_ASSETS, or the path that
+// `make setup-envtest` leaves in bin/envtest-assets-path under root).
+var EnvtestAssets = controlplane.Assets
 
 // TB is what StartAPIServer and Scheme need of a test: a *testing.T, or
 // Ginkgo's GinkgoT().
@@ -92,20 +81,9 @@ func StartAPIServer(t TB, root string) *rest.Config {
 	return rest.CopyConfig(shared.cfg)
 }
 
-// StartEnvtest starts env. envtest starts etcd and kube-apiserver first and
-// installs the CRDs after; when that fails (a CRD that the API server
-// refuses, such as a CEL rule over its cost budget), Start returns the error
-// and leaves the two running, with no one to stop them: two orphans on the
-// attendee's machine for every failed check. StartEnvtest stops them.
-func StartEnvtest(env *envtest.Environment) (*rest.Config, error) {
-	cfg, err := env.Start()
-	if err != nil {
-		if stopErr := env.Stop(); stopErr != nil {
-			err = fmt.Errorf("%w (and stopping etcd and kube-apiserver again: %v)", err, stopErr)
-		}
-	}
-	return cfg, err
-}
+// StartEnvtest starts env and stops etcd and kube-apiserver again when
+// the CRDs cannot be installed (controlplane.Start).
+var StartEnvtest = controlplane.Start
 
 // shared is the API server of StartAPIServer, one per test binary.
 var shared struct {
@@ -129,25 +107,12 @@ func RunTests(m *testing.M) int {
 	return code
 }
 
-// WithoutWatchCache makes env's kube-apiserver read from etcd instead of its
-// watch cache, and returns env. Since Kubernetes 1.34 a list served by the
-// watch cache first waits until the cache has caught up with etcd, which
-// the API server learns from a progress notification it asks etcd for every
-// 100 ms (k8s.io/apiserver/pkg/storage/cacher/progress). A test that writes
-// and then lists waits for it, up to 100 ms a list, for hundreds of lists;
-// etcd with a few hundred objects answers in a millisecond. Clusters keep
-// the cache: it protects etcd from many clients, which a test does not have.
-// What the tests check does not change: a list without a resourceVersion
-// is as consistent from etcd as from the cache, and watches are the same.
-func WithoutWatchCache(env *envtest.Environment) *envtest.Environment {
-	for flag, value := range APIServerFlags {
-		env.ControlPlane.GetAPIServer().Configure().Set(flag, value)
-	}
-	return env
-}
+// WithoutWatchCache makes env's kube-apiserver read from etcd instead of
+// its watch cache, and returns env (controlplane.WithoutWatchCache says why).
+var WithoutWatchCache = controlplane.WithoutWatchCache
 
 // APIServerFlags are the flags WithoutWatchCache gives kube-apiserver.
-var APIServerFlags = map[string]string{"watch-cache": "false"}
+var APIServerFlags = controlplane.APIServerFlags
 
 // CRDServingV2 is cronlab's CRD from config/crd/bases under root with v2
 // served, as config/with-webhooks serves it (crd_conversion_patch.yaml):

@@ -50,7 +50,7 @@ import (
 
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
-	"cronlab.dev/cronlab/test/utils"
+	"cronlab.dev/cronlab/internal/controlplane"
 )
 
 // sharedIdle is how long the shared server waits for the next check before
@@ -95,7 +95,7 @@ func (s Server) path(name string) string { return filepath.Join(s.dir, name) }
 // check finds none: on a new machine that is the attendee's first check,
 // which should install what it needs rather than end on a command to type.
 func EnsureEnvtest(l i18n.Lang, root string) error {
-	if _, err := utils.EnvtestAssets(root); err == nil {
+	if _, err := controlplane.Assets(root); err == nil {
 		return nil
 	}
 	fmt.Println(l.Tr("  the first check here installs etcd and kube-apiserver for the tests (make setup-envtest:\n"+
@@ -109,7 +109,7 @@ func EnsureEnvtest(l i18n.Lang, root string) error {
 		return base.SetupError{Err: fmt.Errorf(l.Tr("make setup-envtest failed (%v); its output is above, and bin/lab doctor says what this machine lacks",
 			"make setup-envtest 失败（%v）；它的输出在上面，bin/lab doctor 会告诉你这台机器缺什么"), err)}
 	}
-	if _, err := utils.EnvtestAssets(root); err != nil {
+	if _, err := controlplane.Assets(root); err != nil {
 		return base.SetupError{Err: err}
 	}
 	return nil
@@ -210,7 +210,7 @@ func (s Server) start(l i18n.Lang, hash string) error {
 	if err != nil {
 		return err
 	}
-	assets, err := utils.EnvtestAssets(s.root)
+	assets, err := controlplane.Assets(s.root)
 	if err != nil {
 		return err
 	}

@@ -32,7 +32,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
-	"cronlab.dev/cronlab/test/utils"
+	"cronlab.dev/cronlab/internal/controlplane"
 )
 
 // TestSharedServer follows the shared API server through the checks of an
@@ -40,7 +40,7 @@ import (
 // started again when the CRDs change, and stopped by its own bookkeeping.
 func TestSharedServer(t *testing.T) {
 	l := i18n.English
-	assets, err := utils.EnvtestAssets(filepath.Join("..", "..", "..", ".."))
+	assets, err := controlplane.Assets(filepath.Join("..", "..", "..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}

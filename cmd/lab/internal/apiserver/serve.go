@@ -32,7 +32,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
-	"cronlab.dev/cronlab/test/utils"
+	"cronlab.dev/cronlab/internal/controlplane"
 )
 
 // serveAPIServer is the shared server itself (`lab serve-apiserver DIR
@@ -40,8 +40,8 @@ import (
 // kube-apiserver, kept until a signal or sharedIdle without a check.
 func Serve(dir, hash string) error {
 	s := Server{dir: dir}
-	env := utils.WithoutWatchCache(&envtest.Environment{UseExistingCluster: ptr.To(false)})
-	if _, err := utils.StartEnvtest(env); err != nil {
+	env := controlplane.WithoutWatchCache(&envtest.Environment{UseExistingCluster: ptr.To(false)})
+	if _, err := controlplane.Start(env); err != nil {
 		return err
 	}
 	defer func() {
@@ -91,7 +91,7 @@ func crdHash(dir string) (string, error) {
 	h := sha256.New()
 	// How the server is started counts too: a server a lab tool of before
 	// started with other flags is replaced.
-	fmt.Fprintf(h, "flags %v\n", utils.APIServerFlags)
+	fmt.Fprintf(h, "flags %v\n", controlplane.APIServerFlags)
 	for _, f := range files {
 		raw, err := os.ReadFile(f)
 		if err != nil {

@@ -29,7 +29,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 	"cronlab.dev/cronlab/cmd/lab/internal/report"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
-	"cronlab.dev/cronlab/test/utils"
+	"cronlab.dev/cronlab/internal/controlplane"
 )
 
 // How much runChecks prints.
@@ -100,7 +100,7 @@ func Built(l i18n.Lang, root, dir string, s stage.Stage, v Verbosity, failFast b
 	// (a starter, a copy for the mistakes) does not have.
 	var env []string
 	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
-		if assets, err := utils.EnvtestAssets(root); err == nil {
+		if assets, err := controlplane.Assets(root); err == nil {
 			env = append(env, "KUBEBUILDER_ASSETS="+assets)
 		}
 	}

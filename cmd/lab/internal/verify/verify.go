@@ -49,7 +49,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/run"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 	"cronlab.dev/cronlab/cmd/lab/internal/starter"
-	"cronlab.dev/cronlab/test/utils"
+	"cronlab.dev/cronlab/internal/controlplane"
 )
 
 const (
@@ -89,7 +89,7 @@ func CmdVerify(l i18n.Lang, root string, stages []stage.Stage, only []string, re
 	}
 	// Without envtest every starter "fails its tests" for the wrong reason,
 	// and every previous stage "depends on later code": say so once instead.
-	if _, err := utils.EnvtestAssets(root); err != nil {
+	if _, err := controlplane.Assets(root); err != nil {
 		return fmt.Errorf("the envtest tests cannot run: %w", err)
 	}
 	if dirty, _ := base.Output(root, "git", "status", "--porcelain"); strings.TrimSpace(dirty) != "" {

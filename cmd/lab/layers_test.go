@@ -1,0 +1,138 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// layers is the order of the lab tool's packages (cmd/lab/internal/...),
+// from the floor up: a package imports only packages below it, its tests
+// included. cmd/lab/README.md draws it and says what each package owns; a
+// new package takes its place here, above everything it imports.
+var layers = []string{
+	"i18n",      // the two languages; wrapping text that holds Chinese
+	"base",      // running commands, git, the state directory, timing
+	"stage",     // the stage model: exercises/NN-*/stage.yaml
+	"labtest",   // helpers for the tests of the packages above (tests only)
+	"gosrc",     // reading Go source: enclosing functions, the call graph
+	"regions",   // lab:begin regions, stubs and TODOs
+	"gotest",    // what go test and Ginkgo said: results, failures, compile errors
+	"starter",   // the starter of a stage, in a worktree
+	"functions", // per-function results of a check
+	"progress",  // the progress file: lab status, lab list's results
+	"hints",     // which hint to show: lab hint
+	"apiserver", // the shared API server: lab stop
+	"report",    // explaining a result in words, and as JSON
+	"run",       // building and running a stage's tests: a check
+	"carry",     // carrying an attendee's code to the next stage
+	"check",     // lab check and lab list
+	"watch",     // lab watch
+	"start",     // lab start, solution and branches
+	"verify",    // lab verify and lab mistakes: the catalogues
+	"doctor",    // lab doctor
+}
+
+const (
+	module   = "cronlab.dev/cronlab/"
+	internal = module + "cmd/lab/internal/"
+)
+
+type listedPackage struct {
+	ImportPath   string
+	Imports      []string
+	TestImports  []string
+	XTestImports []string
+}
+
+// listPackages is `go list -deps=false -json` of the lab tool's packages.
+func listPackages(t *testing.T, args ...string) []listedPackage {
+	t.Helper()
+	out, err := exec.Command("go", append([]string{"list", "-json"}, args...)...).Output()
+	if err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			t.Fatalf("go list %s: %v\n%s", args, err, exit.Stderr)
+		}
+		t.Fatal(err)
+	}
+	var pkgs []listedPackage
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for {
+		var p listedPackage
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs
+}
+
+// The lab tool's imports run one way: down the layers.
+func TestImportsRunDownTheLayers(t *testing.T) {
+	pkgs := listPackages(t, "./...")
+	if len(pkgs) < len(layers) {
+		t.Fatalf("go list found %d packages, fewer than the %d layers", len(pkgs), len(layers))
+	}
+	for _, p := range pkgs {
+		name, inside := strings.CutPrefix(p.ImportPath, internal)
+		if !inside {
+			continue // the command line itself may import every package
+		}
+		floor := slices.Index(layers, name)
+		if floor < 0 {
+			t.Errorf("%s is in no layer: give it its place in layers (cmd/lab/layers_test.go) and in cmd/lab/README.md", p.ImportPath)
+			continue
+		}
+		for _, imp := range slices.Concat(p.Imports, p.TestImports, p.XTestImports) {
+			other, ours := strings.CutPrefix(imp, internal)
+			if !ours || other == name {
+				continue
+			}
+			if slices.Index(layers, other) > floor {
+				t.Errorf("%s imports %s, which is above it: move what it needs down, or the code that needs it up", name, other)
+			}
+		}
+	}
+}
+
+// The tool is not built from test helpers: test/utils brings Gomega and
+// the testing package into the binary (what it shares with the tests is in
+// internal/controlplane).
+func TestTheToolImportsNoTestHelpers(t *testing.T) {
+	for _, p := range listPackages(t, "./...") {
+		for _, imp := range p.Imports {
+			if strings.HasPrefix(imp, module+"test/") || (imp == internal+"labtest" && !strings.HasSuffix(p.ImportPath, "/labtest")) {
+				t.Errorf("%s imports %s: only its tests may", p.ImportPath, imp)
+			}
+		}
+	}
+	tool := listPackages(t, "-deps", ".")
+	for _, p := range tool {
+		if p.ImportPath == "testing" || p.ImportPath == "github.com/onsi/gomega" {
+			t.Errorf("bin/lab is built with %s", p.ImportPath)
+		}
+	}
+}
