@@ -57,7 +57,7 @@ import (
 // it stops and frees its memory (about 300 MiB).
 const sharedIdle = 30 * time.Minute
 
-// labExecutable is the lab tool, which start runs as the server; tests
+// LabExecutable is the lab tool, which start runs as the server; tests
 // point it at a lab binary they built.
 var LabExecutable = os.Executable
 
@@ -81,8 +81,8 @@ type Server struct {
 	root string // the clone
 }
 
-// newSharedServer is the shared server of this process's verify slot
-// (verify.go; none outside lab verify).
+// Open is the clone's shared server, the one an attendee's checks use; a
+// part of lab verify uses the server of its own slot (Of).
 func Open(root string) Server { return Of(root, "") }
 
 func Of(root, slot string) Server {
@@ -91,7 +91,7 @@ func Of(root, slot string) Server {
 
 func (s Server) path(name string) string { return filepath.Join(s.dir, name) }
 
-// ensureEnvtest installs etcd and kube-apiserver for the tests when a
+// EnsureEnvtest installs etcd and kube-apiserver for the tests when a
 // check finds none: on a new machine that is the attendee's first check,
 // which should install what it needs rather than end on a command to type.
 func EnsureEnvtest(l i18n.Lang, root string) error {
@@ -115,7 +115,7 @@ func EnsureEnvtest(l i18n.Lang, root string) error {
 	return nil
 }
 
-// sharedEnabled says whether checks use the shared server.
+// Enabled says whether checks use the shared server.
 func Enabled() bool {
 	switch strings.ToLower(os.Getenv(sharedOff)) {
 	case "0", "off", "false", "no":
@@ -124,7 +124,7 @@ func Enabled() bool {
 	return true
 }
 
-// acquire makes the shared server ready for a check of the tree at treeDir:
+// Acquire makes the shared server ready for a check of the tree at treeDir:
 // one check at a time, the server running for treeDir's CRDs, the last
 // check's objects gone. It returns the environment that points the tests at
 // it, and release, which the caller must call when the check is done.
@@ -248,7 +248,7 @@ func (s Server) start(l i18n.Lang, hash string) error {
 	return fmt.Errorf(l.Tr("the shared API server did not start within 2 minutes; see %s", "共享的 API 服务器在 2 分钟内没有启动；请看 %s"), s.path("log"))
 }
 
-// stop asks the server to stop (SIGTERM: it stops etcd and kube-apiserver
+// Stop asks the server to stop (SIGTERM: it stops etcd and kube-apiserver
 // and removes its state) and waits for it. If the server is gone but left
 // its children, they are stopped by the PIDs it recorded.
 func (s Server) Stop() error {
@@ -301,7 +301,7 @@ func (s Server) idleFor() time.Duration {
 	return time.Since(info.ModTime())
 }
 
-// cmdStop is `lab stop`: stop the shared API server now.
+// CmdStop is `lab stop`: stop the shared API server now.
 func CmdStop(l i18n.Lang, root string) error { return StopShared(l, Open(root)) }
 
 func StopShared(l i18n.Lang, s Server) error {

@@ -35,7 +35,7 @@ import (
 	"cronlab.dev/cronlab/internal/controlplane"
 )
 
-// serveAPIServer is the shared server itself (`lab serve-apiserver DIR
+// Serve is the shared server itself (`lab serve-apiserver DIR
 // HASH`, run by start with KUBEBUILDER_ASSETS set): envtest's etcd and
 // kube-apiserver, kept until a signal or sharedIdle without a check.
 func Serve(dir, hash string) error {

@@ -27,8 +27,8 @@ import (
 	"time"
 )
 
-// traced times a step of the tool when LAB_TRACE is set, to see where a
-// check's seconds go: defer traced("what")().
+// Traced times a step of the tool when LAB_TRACE is set, to see where a
+// check's seconds go: defer Traced("what")().
 func Traced(what string) func() {
 	if os.Getenv("LAB_TRACE") == "" {
 		return func() {}
@@ -42,12 +42,12 @@ func Fail(err error) {
 	os.Exit(1)
 }
 
-// output runs a command in dir and returns what it printed.
+// Output runs a command in dir and returns what it printed.
 func Output(dir, name string, args ...string) (string, error) {
 	return OutputEnv(dir, nil, name, args...)
 }
 
-// outputEnv is output with env added to this process's environment.
+// OutputEnv is Output with env added to this process's environment.
 func OutputEnv(dir string, env []string, name string, args ...string) (string, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
@@ -71,10 +71,10 @@ func LastLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// stateDir holds what the lab tool keeps between runs in a clone.
+// StateDir holds what the lab tool keeps between runs in a clone.
 func StateDir(root string) string { return filepath.Join(root, "bin", "lab-state") }
 
-// A setupError says that a check could not run, as opposed to tests that
+// A SetupError says that a check could not run, as opposed to tests that
 // ran and failed: no hint about the stage helps with it.
 type SetupError struct{ Err error }
 
@@ -95,7 +95,7 @@ func IsSetupError(err error) bool {
 	return errors.As(err, &setup)
 }
 
-// isTerminal tells whether f is a terminal, where clearing the screen means
+// IsTerminal tells whether f is a terminal, where clearing the screen means
 // something; into a file or a pipe, the screens follow each other.
 func IsTerminal(f *os.File) bool {
 	info, err := f.Stat()

@@ -31,12 +31,12 @@ func RepoRoot(l i18n.Lang) (string, error) {
 	return strings.TrimSpace(out), nil
 }
 
-// referenceTrailer, in a starter's commit message, names the reference
+// ReferenceTrailer, in a starter's commit message, names the reference
 // commit the starter was made from, so that on a lab branch the tool still
 // makes starters and solutions from the reference, not from the starter.
 const ReferenceTrailer = "Cronlab-Reference:"
 
-// labCommit commits in dir as the lab tool, whatever git identity (if any)
+// LabCommit commits in dir as the lab tool, whatever git identity (if any)
 // the attendee has set up.
 func LabCommit(dir string, args ...string) error {
 	_, err := Output(dir, "git", append([]string{"-c", "user.name=cronlab lab", "-c", "user.email=lab@cronlab.dev", "commit", "-q"}, args...)...)

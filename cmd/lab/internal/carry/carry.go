@@ -47,7 +47,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 
-// carryFrom says which lab branch to carry into the starter of s: the
+// From says which lab branch to carry into the starter of s: the
 // previous stage's, if the attendee is on it and the policy allows. why
 // explains a "no" that the attendee should hear about.
 func From(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, fresh bool) (branch, why string) {
@@ -79,7 +79,7 @@ func From(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, fresh b
 	return current, ""
 }
 
-// commitWork commits what the attendee left uncommitted on their branch,
+// CommitWork commits what the attendee left uncommitted on their branch,
 // so that nothing is lost when the tool switches branches.
 func CommitWork(root, branch string) (bool, error) {
 	dirty, err := base.Output(root, "git", "status", "--porcelain", "--untracked-files=no")
@@ -93,15 +93,15 @@ func CommitWork(root, branch string) (bool, error) {
 	return err == nil, err
 }
 
-// carried is what carryInto did.
+// Carried is what Into did.
 type Carried struct {
 	Merged []string // the files that hold code of the attendee's
-	// conflicted are the files where their code and the starter changed the
+	// Conflicted are the files where their code and the starter changed the
 	// same lines: committed as the starter has them, and left with conflict
 	// markers in the working tree (conflicts holds those contents).
 	Conflicted []string
 	Conflicts  map[string][]byte
-	// unwritten are the functions (or regions) that their branch still had
+	// Unwritten are the functions (or regions) that their branch still had
 	// as the stubs of its starter: those come from the reference.
 	Unwritten []string
 }

@@ -33,7 +33,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 
-// cmdList shows every stage with the result of its last check in this
+// CmdList shows every stage with the result of its last check in this
 // clone, from the progress file: instant. With all, it checks every stage
 // first, which takes minutes.
 func CmdList(l i18n.Lang, root string, stages []stage.Stage, all bool) error {
@@ -107,7 +107,7 @@ func CmdCheck(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, v r
 	return nil
 }
 
-// cmdCheckJSON is `lab check --json`: the check of cmdCheck, recorded in the
+// CmdCheckJSON is `lab check --json`: the check of CmdCheck, recorded in the
 // progress file the same way, with the result as JSON on stdout and nothing
 // else there: what the check prints for people goes to stderr. It exits 1
 // when the stage does not pass, as go test does.

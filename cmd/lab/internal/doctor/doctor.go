@@ -27,7 +27,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 )
 
-// cmdDoctor checks the machine for what the workshop needs.
+// CmdDoctor checks the machine for what the workshop needs.
 func CmdDoctor(l i18n.Lang, root string) error {
 	ok := true
 	check := func(what string, err error, fix string) {

@@ -39,7 +39,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 
-// functionResult is what a check says of one function.
+// Result is what a check says of one function.
 type Result struct {
 	Name   string `json:"name"`
 	Status string `json:"status"` // passed, failed, waiting, does not compile, not run
@@ -58,7 +58,7 @@ type Result struct {
 	setupFailed bool
 }
 
-// functionResults folds a check's results, of the tree in dir, into one
+// Verdicts folds a check's results, of the tree in dir, into one
 // result per function of the stage's table, in the table's order.
 func Verdicts(s stage.Stage, dir string, rs []gotest.Results) []Result {
 	var out []Result
@@ -163,7 +163,7 @@ func waitForFailingCallees(frs []Result, rs []gotest.Results) {
 	}
 }
 
-// showFunctions prints the result per function under a check's packages,
+// ShowFunctions prints the result per function under a check's packages,
 // and how many failing specs check none of them (the stage's given code, or
 // the stage as a whole), so that "every function ok" never stands beside a
 // failure unexplained.
@@ -223,7 +223,7 @@ func ShowFunctions(l i18n.Lang, s stage.Stage, rs []gotest.Results) {
 	}
 }
 
-// joinNames writes "a", "a and b", "a, b and c".
+// JoinNames writes "a", "a and b", "a, b and c".
 func JoinNames(l i18n.Lang, names []string) string {
 	if len(names) < 2 {
 		return strings.Join(names, "")

@@ -21,8 +21,8 @@ package gosrc
 // stub's zero value. The same happens when a function compiles but is
 // wrong. Reported as an ordinary failure, that reads as if the attendee's
 // correct code were wrong. So the check reads, in the stage's own files,
-// which functions call which (callGraph), and reports a failure of a
-// caller as waiting for the callee to be fixed (functions.go).
+// which functions call which (CallGraph), and reports a failure of a
+// caller as waiting for the callee to be fixed (package functions).
 
 import (
 	"go/ast"
@@ -33,7 +33,7 @@ import (
 	"strings"
 )
 
-// callGraph maps each function declared in the owned Go files ("name" or
+// CallGraph maps each function declared in the owned Go files ("name" or
 // "Type.name") to the functions of those files that its body names. A call
 // is matched by the callee's name (runs.JobName, r.buildJob): the code may
 // not compile, so there are no types to resolve it with, and a stage's
@@ -84,7 +84,7 @@ func CallGraph(dir string, owned map[string]bool) map[string][]string {
 	return graph
 }
 
-// reached maps each function of the graph to the functions it reaches,
+// Reached maps each function of the graph to the functions it reaches,
 // directly or through others, for which want is true (sorted). A function
 // is not listed for itself, and one that reaches none is left out.
 func Reached(graph map[string][]string, want func(string) bool) map[string][]string {

@@ -25,7 +25,7 @@ import (
 	"strings"
 )
 
-// enclosingFunc is the name of the function or method declared around line
+// EnclosingFunc is the name of the function or method declared around line
 // in file ("startDueRun", "CronJobReconciler.startDueRun"), or "". The parser
 // reads files that do not compile; it needs only the syntax.
 func EnclosingFunc(file string, line int) string {

@@ -24,7 +24,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/gosrc"
 )
 
-// compileError is one compiler message, with the function it is in: a stage
+// CompileError is one compiler message, with the function it is in: a stage
 // asks for functions, and which one does not compile is what an attendee
 // needs to know.
 type CompileError struct {
@@ -43,11 +43,11 @@ func HasOutcome(os []Outcome, name string) bool {
 	return false
 }
 
-// compilerMessage is "file.go:12:3: message" (the column may be missing;
+// CompilerMessage is "file.go:12:3: message" (the column may be missing;
 // the message may go on over more lines, as have and want do).
 var CompilerMessage = regexp.MustCompile(`(?s)^(\S+\.go):(\d+)(?::\d+)?: (.*)$`)
 
-// placeCompileError reads a compiler message and names the function of the
+// PlaceCompileError reads a compiler message and names the function of the
 // tree in dir that holds the line.
 func PlaceCompileError(dir, msg string) CompileError {
 	m := CompilerMessage.FindStringSubmatch(msg)
@@ -58,5 +58,5 @@ func PlaceCompileError(dir, msg string) CompileError {
 	return CompileError{File: m[1], Line: line, Message: m[3], Function: gosrc.EnclosingFunc(filepath.Join(dir, m[1]), line)}
 }
 
-// unusedImportName stands for an unused import among the stubbed functions.
+// UnusedImportName stands for an unused import among the stubbed functions.
 const UnusedImportName = "an unused import"

@@ -46,16 +46,16 @@ type Failure struct {
 	Frames []string
 }
 
-// results is what one `go test -json` run of a package said.
+// Results is what one `go test -json` run of a package said.
 type Results struct {
 	Passed, Failed int       // tests or specs
 	Outcomes       []Outcome // every test or spec that ran, in order
 	Failures       []Failure // in the order they ran
 	BuildErrors    []string  // compiler messages, file:line: text
 	// Stubbed are the functions that did not compile, when the other tests
-	// ran with them stubbed (fallback.go).
+	// ran with them stubbed (package run).
 	Stubbed []CompileError
-	// Calls is the call graph of the stage's own files (calls.go): a
+	// Calls is the call graph of the stage's own files (gosrc.CallGraph): a
 	// function whose callee fails its own specs may fail because of it.
 	Calls map[string][]string
 	// NoRest says why the rest was not checked when nothing could be
@@ -81,7 +81,7 @@ type testEvent struct {
 	Output     string
 }
 
-// parseGoTestJSON reads `go test -json` output. The Go tests that run a
+// ParseJSON reads `go test -json` output. The Go tests that run a
 // Ginkgo suite are left out when report holds the suite's specs: one failing
 // spec must not count twice.
 func ParseJSON(out []byte, tree, pkg string, owned map[string]bool, ginkgo bool) Results {
@@ -146,7 +146,7 @@ func ParseJSON(out []byte, tree, pkg string, owned map[string]bool, ginkgo bool)
 	return r
 }
 
-// vetFindings keeps the lines of go vet's output that name a place.
+// VetFindings keeps the lines of go vet's output that name a place.
 func VetFindings(out, tree string) []string {
 	var found []string
 	for _, line := range strings.Split(out, "\n") {
@@ -192,7 +192,7 @@ func goTestFailure(name, output, tree, pkg string, owned map[string]bool) Failur
 	return f
 }
 
-// readGinkgoReport reads the failing specs of a Ginkgo JSON report, and
+// ReadGinkgoReport reads the failing specs of a Ginkgo JSON report, and
 // counts passing and failing specs.
 func ReadGinkgoReport(path, tree string, owned map[string]bool, r *Results) error {
 	raw, err := os.ReadFile(path)

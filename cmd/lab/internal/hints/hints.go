@@ -37,7 +37,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 
-// hintFor is the hint for a failure: the first tied to it, else the first
+// For is the hint for a failure: the first tied to it, else the first
 // level.
 func For(s stage.Stage, f gotest.Failure) stage.Hint {
 	for _, h := range s.Hints {
@@ -51,7 +51,7 @@ func For(s stage.Stage, f gotest.Failure) stage.Hint {
 	return stage.Hint{}
 }
 
-// tiedHints are the ids of the hints tied to any of the failures, in the
+// Tied are the ids of the hints tied to any of the failures, in the
 // order of stage.yaml.
 func Tied(s stage.Stage, rs []gotest.Results) []string {
 	var ids []string
@@ -72,7 +72,7 @@ func Tied(s stage.Stage, rs []gotest.Results) []string {
 	return ids
 }
 
-// nextHint is what `lab hint` shows: a hint tied to the last check's
+// NextHint is what `lab hint` shows: a hint tied to the last check's
 // failures that was not shown yet, else the next level; ok is false when
 // every hint was shown.
 func NextHint(s stage.Stage, last progress.StageResult) (h stage.Hint, ok bool) {
@@ -95,7 +95,7 @@ func NextHint(s stage.Stage, last progress.StageResult) (h stage.Hint, ok bool) 
 	return stage.Hint{}, false
 }
 
-// cmdHint shows the next hint of stage s and remembers that it was shown.
+// CmdHint shows the next hint of stage s and remembers that it was shown.
 func CmdHint(l i18n.Lang, root string, s stage.Stage) error {
 	p := progress.Read(root)
 	r := p.Stages[s.ID]
@@ -146,11 +146,11 @@ func shownLevels(s stage.Stage, r progress.StageResult) int {
 	return n
 }
 
-// hintForCheck is the hint that a failed check prints: the first tied to
+// ForCheck is the hint that a failed check prints: the first tied to
 // one of its failures (a failure explained in the operator's terms beats a
 // general nudge), else the stage's first level.
 func ForCheck(l i18n.Lang, s stage.Stage, rs []gotest.Results) stage.Hint {
-	// The functions that others wait for (functions.go) come first: the
+	// The functions that others wait for (package functions) come first: the
 	// failures of their callers may be theirs, and a hint tied to one of
 	// those would send the attendee to code that is right. A function that
 	// does not compile is named; one that fails its own specs gets the hint

@@ -95,7 +95,7 @@ func Choose(args []string, getenv func(string) string) (Lang, []string, error) {
 	return "en", rest, nil
 }
 
-// displayWidth is how many columns a terminal gives s: two for a wide
+// Width is how many columns a terminal gives s: two for a wide
 // character (Chinese), one for the others.
 func Width(s string) int {
 	w := 0
@@ -111,7 +111,7 @@ func Width(s string) int {
 	return w
 }
 
-// padRight pads s with spaces to width columns, as %-*s does for text
+// PadRight pads s with spaces to width columns, as %-*s does for text
 // whose characters are one column each.
 func PadRight(s string, width int) string {
 	if pad := width - Width(s); pad > 0 {

@@ -21,7 +21,7 @@ import (
 	"strings"
 )
 
-// wrap breaks text into lines of at most width characters at spaces. Line
+// Wrap breaks text into lines of at most width characters at spaces. Line
 // breaks in the text are kept, and indented lines (a snippet's code) are
 // left as they are.
 func Wrap(text string, width int) string {

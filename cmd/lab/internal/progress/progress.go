@@ -36,7 +36,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 
-// progress is the file's content. Its fields are only ever added, so that a
+// Progress is the file's content. Its fields are only ever added, so that a
 // newer lab tool reads the file an older one wrote (after `git pull` and
 // `make lab`, say); Version says which version of the file wrote it last.
 type Progress struct {
@@ -63,7 +63,7 @@ type StageResult struct {
 
 func Path(root string) string { return filepath.Join(base.StateDir(root), "progress.json") }
 
-// loadProgress reads the progress file; a missing or unreadable one is an
+// Read reads the progress file; a missing or unreadable one is an
 // empty progress, never an error: it only remembers.
 func Read(root string) *Progress {
 	p := &Progress{Stages: map[string]StageResult{}}
@@ -105,7 +105,7 @@ func (p *Progress) Save(root string) error {
 	return base.WriteFileAtomic(Path(root), raw)
 }
 
-// describe is the stage's line in `lab list`.
+// Describe is the stage's line in `lab list`.
 func (r StageResult) Describe(l i18n.Lang) string {
 	switch {
 	case r.At.IsZero():
@@ -131,7 +131,7 @@ func ago(l i18n.Lang, t time.Time) string {
 	}
 }
 
-// cmdStatus shows where the attendee stands in the whole workshop: every
+// CmdStatus shows where the attendee stands in the whole workshop: every
 // stage passed, in progress (checked, not passing yet, or the current lab/
 // branch) or not started, with its last check and the hints shown.
 func CmdStatus(l i18n.Lang, root string, stages []stage.Stage) error {
@@ -173,7 +173,7 @@ func CmdStatus(l i18n.Lang, root string, stages []stage.Stage) error {
 	return nil
 }
 
-// currentStage is the stage of a lab branch ("06" of lab/06, or of
+// CurrentStage is the stage of a lab branch ("06" of lab/06, or of
 // lab/06-saved-...), or "" off the lab branches.
 func CurrentStage(branch string) string {
 	rest, ok := strings.CutPrefix(strings.TrimSpace(branch), "lab/")
@@ -184,7 +184,7 @@ func CurrentStage(branch string) string {
 	return id
 }
 
-// bar draws done of all as [#####-----], width characters inside.
+// Bar draws done of all as [#####-----], width characters inside.
 func Bar(done, all, width int) string {
 	if all == 0 {
 		return "[" + strings.Repeat("-", width) + "]"

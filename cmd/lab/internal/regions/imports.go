@@ -26,7 +26,7 @@ import (
 	"strings"
 )
 
-// dropUnusedImports removes the imports that only the replaced bodies used.
+// DropUnusedImports removes the imports that only the replaced bodies used.
 // A dot import ("." as in Ginkgo's and Gomega's tests) has no name to look
 // for, so it is kept while the file still uses one of the names that the
 // package exports.
@@ -61,7 +61,7 @@ func DropUnusedImports(path string, src []byte) ([]byte, error) {
 	return RemoveImports(fset, src, drop), nil
 }
 
-// removeImports deletes the lines of the given imports (parsed from src
+// RemoveImports deletes the lines of the given imports (parsed from src
 // with fset, in order) from src, which it returns.
 func RemoveImports(fset *token.FileSet, src []byte, imps []*ast.ImportSpec) []byte {
 	out := append([]byte{}, src...)
@@ -148,7 +148,7 @@ func exportsOf(importPath string) (map[string]bool, error) {
 	return names, nil
 }
 
-// importName is the name a file uses for an import: its alias, or the
+// ImportName is the name a file uses for an import: its alias, or the
 // last element of the path without a major-version suffix (".../cron/v3"
 // is cron, "gopkg.in/yaml.v3" is yaml).
 func ImportName(imp *ast.ImportSpec) string {

@@ -52,7 +52,7 @@ var (
 // removedMarker stands for a removed marker until its line is dropped.
 const removedMarker = "//lab:removed-marker"
 
-// region is a marked span of a file: the lines strictly between its
+// Region is a marked span of a file: the lines strictly between its
 // begin and end comments, numbered from 1: first is the line after
 // "lab:begin", end the line of "lab:end", so the region is [first, end).
 type Region struct {
@@ -60,7 +60,7 @@ type Region struct {
 	First, End int
 }
 
-// findRegions lists the regions of a file and checks that they pair up.
+// Parse lists the regions of a file and checks that they pair up.
 func Parse(path string, src []byte) ([]Region, error) {
 	var out []Region
 	var open *Region
@@ -88,8 +88,8 @@ func Parse(path string, src []byte) ([]Region, error) {
 	return out, nil
 }
 
-// functionsIn names the functions declared in region r of a Go file, a
-// method as Type.name (as a compiler message's place is named: report.go).
+// FunctionsIn names the functions declared in region r of a Go file, a
+// method as Type.name (as a compiler message's place is named: gosrc.EnclosingFunc).
 func FunctionsIn(path, src string, r Region) []string {
 	if !strings.HasSuffix(path, ".go") {
 		return nil

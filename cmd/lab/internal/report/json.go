@@ -38,7 +38,7 @@ type Check struct {
 	// Error says in a line why the stage does not pass; "" when it does.
 	Error string        `json:"error,omitempty"`
 	Tests []checkedTest `json:"tests"`
-	// Functions is the result per function the stage asks for (functions.go).
+	// Functions is the result per function the stage asks for (package functions).
 	Functions []functions.Result `json:"functions"`
 }
 

@@ -164,7 +164,7 @@ func explainFailures(l i18n.Lang, r gotest.Results, err error) {
 	}
 }
 
-// markerLines groups conflict markers (file:line) by file: "f.go lines 3, 5, 9".
+// MarkerLines groups conflict markers (file:line) by file: "f.go lines 3, 5, 9".
 func MarkerLines(markers []string) []string {
 	var files []string
 	lines := map[string][]string{}
@@ -199,7 +199,7 @@ func explainImports(l i18n.Lang, cs []gotest.CompileError) {
 	}
 }
 
-// show prints a failure for `lab check`, indented.
+// ShowFailure prints a failure for `lab check`, indented.
 func ShowFailure(l i18n.Lang, f gotest.Failure, indent string) {
 	fmt.Printf("%sFAIL %s\n", indent, f.Name)
 	in := indent + "     "
@@ -304,7 +304,7 @@ func droppedImport(root, file, message string) string {
 	return ""
 }
 
-// stubbedNames names what did not compile: the functions, and "an unused
+// StubbedNames names what did not compile: the functions, and "an unused
 // import" when one was dropped.
 func StubbedNames(cs []gotest.CompileError) string {
 	seen := map[string]bool{}
@@ -318,7 +318,7 @@ func StubbedNames(cs []gotest.CompileError) string {
 	return strings.Join(names, ", ")
 }
 
-// stubbedFunctions names the functions among cs, without unused imports.
+// StubbedFunctions names the functions among cs, without unused imports.
 func StubbedFunctions(cs []gotest.CompileError) string {
 	var fns []gotest.CompileError
 	for _, c := range cs {

@@ -29,7 +29,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 
-// buildOpts says how a check's tests are built: with a build overlay that
+// BuildOpts says how a check's tests are built: with a build overlay that
 // replaces source files (go build -overlay: lab verify's mistakes), into a
 // directory of their own. Zero: the tree as it is, into bin/lab-state/tests.
 type BuildOpts struct {
@@ -42,7 +42,7 @@ type BuildOpts struct {
 	Slot string
 }
 
-// startBuilds builds the test binaries of a stage's tests, all at once, and
+// StartBuilds builds the test binaries of a stage's tests, all at once, and
 // returns where each will be.
 func StartBuilds(dir string, s stage.Stage, o BuildOpts) []chan BuildResult {
 	builds := make([]chan BuildResult, len(s.Tests))
@@ -53,7 +53,7 @@ func StartBuilds(dir string, s stage.Stage, o BuildOpts) []chan BuildResult {
 	return builds
 }
 
-// buildResult is a test binary, or why there is none.
+// BuildResult is a test binary, or why there is none.
 type BuildResult struct {
 	binary    string
 	buildJSON string // go test -c -json's output: compile errors

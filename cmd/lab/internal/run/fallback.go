@@ -124,7 +124,7 @@ func stubbedOverlay(l i18n.Lang, dir string, s stage.Stage, owned map[string]boo
 }
 
 // stubFunctions replaces the bodies of the named functions ("name" or
-// "Type.name", as enclosingFunc names them) with stub bodies.
+// "Type.name", as EnclosingFunc names them) with stub bodies.
 func stubFunctions(l i18n.Lang, path string, src []byte, names map[string]bool, s regions.Stub) (out []byte, pkg string, usesTODO bool, err error) {
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, path, src, parser.ParseComments)
@@ -232,8 +232,8 @@ func whyNoRest(l i18n.Lang, dir string, owned map[string]bool, buildErrors []str
 // conflictMarkerLine is a line that git merge-file leaves in a conflict.
 var conflictMarkerLine = regexp.MustCompile(`^(<<<<<<< |>>>>>>> |\|\|\|\|\|\|\| |=======\r?$)`)
 
-// conflictMarkers finds the conflict markers that a carry left (lab start,
-// carry.go) in the stage's files and the files the compiler complains of, as
+// ConflictMarkers finds the conflict markers that a carry left (lab start,
+// package carry) in the stage's files and the files the compiler complains of, as
 // file:line. The compiler's own word for them ("syntax error: unexpected <<",
 // "missing import path") does not say what they are.
 func ConflictMarkers(dir string, owned map[string]bool, buildErrors []string) []string {

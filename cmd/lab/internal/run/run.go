@@ -32,7 +32,7 @@ import (
 	"cronlab.dev/cronlab/internal/controlplane"
 )
 
-// How much runChecks prints.
+// How much Checks prints.
 type Verbosity int
 
 const (
@@ -41,14 +41,14 @@ const (
 	FullText                  // summary, and the tests' whole output (check -v)
 )
 
-// runChecks runs a stage's before-commands and tests in dir, a tree of the
+// Checks runs a stage's before-commands and tests in dir, a tree of the
 // clone at root. Tests that start envtest use root's shared API server
-// (apiserver.go). It returns the results of each test package.
+// (package apiserver). It returns the results of each test package.
 func Checks(l i18n.Lang, root, dir string, s stage.Stage, v Verbosity) ([]gotest.Results, error) {
 	return ChecksWith(l, root, dir, s, v, false, BuildOpts{})
 }
 
-// runChecksToFail runs the checks of a tree on which they must fail (a
+// ChecksToFail runs the checks of a tree on which they must fail (a
 // starter, a mistake), and stops at the first failure: which one fails
 // first is all lab verify reports, and the failures after it would only
 // wait out their timeouts.
@@ -89,7 +89,7 @@ func ChecksWith(l i18n.Lang, root, dir string, s stage.Stage, v Verbosity, failF
 	return Built(l, root, dir, s, v, failFast, o, StartBuilds(dir, s, o))
 }
 
-// runBuilt runs the tests of a stage as their builds finish.
+// Built runs the tests of a stage as their builds finish.
 func Built(l i18n.Lang, root, dir string, s stage.Stage, v Verbosity, failFast bool, o BuildOpts, builds []chan BuildResult) ([]gotest.Results, error) {
 	owned := OwnedFiles(root, dir, s)
 	calls := gosrc.CallGraph(dir, owned)

@@ -27,7 +27,7 @@ import (
 )
 
 // leftOpen are the files of the tree with changes not committed: where a
-// carry leaves its conflicts (carry.go).
+// carry leaves its conflicts (package carry).
 func LeftOpen(dir string) map[string]bool {
 	out, _ := base.Output(dir, "git", "diff", "--name-only")
 	files := map[string]bool{}
@@ -37,7 +37,7 @@ func LeftOpen(dir string) map[string]bool {
 	return files
 }
 
-// ownedFiles are the files that hold the stage's regions in the reference:
+// OwnedFiles are the files that hold the stage's regions in the reference:
 // the attendee's own code, shown first in a panic's stack.
 func OwnedFiles(root, dir string, s stage.Stage) map[string]bool {
 	defer base.Traced("find the stage's files")()
@@ -52,7 +52,7 @@ func OwnedFiles(root, dir string, s stage.Stage) map[string]bool {
 	return owned
 }
 
-// regionFiles lists the files of commit ref that hold one of the stage's
+// RegionFiles lists the files of commit ref that hold one of the stage's
 // regions.
 func RegionFiles(root, ref string, s stage.Stage) []string {
 	out, _ := base.Output(root, "git", "grep", "-l", "-E", "lab:begin ("+strings.Join(s.Regions, "|")+")( |\\*|$)", ref, "--", ".")
@@ -94,7 +94,7 @@ func testsMention(dir, pkg string, words ...string) bool {
 	return false
 }
 
-// todoFiles lists the files of revision rev (empty: the working tree) that
+// TodoFiles lists the files of revision rev (empty: the working tree) that
 // still have a stub of stage id, with how many, as "path (n)". Docs that
 // quote a TODO as an example do not count.
 func TodoFiles(dir, rev, id string) []string {
@@ -117,7 +117,7 @@ func TodoFiles(dir, rev, id string) []string {
 	return files
 }
 
-// listChecks checks that each of the stage's tests selects at least one
+// ListChecks checks that each of the stage's tests selects at least one
 // test, without running them.
 func ListChecks(dir string, s stage.Stage) error {
 	for _, t := range s.Tests {

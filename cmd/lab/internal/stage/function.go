@@ -18,14 +18,14 @@ package stage
 
 import "strings"
 
-// stageFunction is a row of the table: a function of the stage (or a region
+// Function is a row of the table: a function of the stage (or a region
 // that holds none, by its name) and the specs that check it.
 type Function struct {
 	Name  string   `json:"name"`
 	Specs []string `json:"specs"`
 }
 
-// checks reports whether a test or spec name (or a setup failure such as
+// Checks reports whether a test or spec name (or a setup failure such as
 // BeforeSuite) is one of f's specs.
 func (f Function) Checks(name string) bool {
 	for _, part := range f.Specs {

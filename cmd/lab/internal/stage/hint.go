@@ -54,7 +54,7 @@ func checkHints(s Stage) error {
 	return nil
 }
 
-// levels are the general hints, in order.
+// Levels are the general hints, in order.
 func (s Stage) Levels() []Hint {
 	var out []Hint
 	for _, h := range s.Hints {

@@ -40,7 +40,7 @@ type Edit struct {
 	With    string `json:"with"`
 }
 
-// edited returns the files of the tree at dir that the mistake changes,
+// Edited returns the files of the tree at dir that the mistake changes,
 // by absolute path: with its edits made, and as they are.
 func (m Mistake) Edited(dir string) (files, originals map[string][]byte, err error) {
 	files, originals = map[string][]byte{}, map[string][]byte{}
@@ -64,7 +64,7 @@ func (m Mistake) Edited(dir string) (files, originals map[string][]byte, err err
 	return files, originals, nil
 }
 
-// apply makes the mistake in the tree at dir and returns the function that
+// Apply makes the mistake in the tree at dir and returns the function that
 // undoes it.
 func (m Mistake) Apply(dir string) (undo func(), err error) {
 	files, originals, err := m.Edited(dir)
@@ -85,7 +85,7 @@ func (m Mistake) Apply(dir string) (undo func(), err error) {
 	return undo, nil
 }
 
-// overlay writes the mistake's files under at and returns a build overlay
+// Overlay writes the mistake's files under at and returns a build overlay
 // (go build -overlay) that puts them in place of the tree's: Go then builds
 // the tree with the mistake made, which stays as it was on disk, so that
 // the next mistake can build while this one's tests run.

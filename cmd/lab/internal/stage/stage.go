@@ -36,7 +36,7 @@ type Stage struct {
 	Slug string `json:"-"`
 
 	Title string `json:"title"`
-	// TitleZh is the title in Chinese (lang.go chooses).
+	// TitleZh is the title in Chinese (TitleIn chooses).
 	TitleZh string `json:"titleZh"`
 	// Regions are the lab:begin names the attendee writes in this stage.
 	Regions []string `json:"regions"`
@@ -44,17 +44,17 @@ type Stage struct {
 	Before []string `json:"before,omitempty"`
 	// Tests say which tests show that the stage is done.
 	Tests []Test `json:"tests"`
-	// Hints help an attendee who is stuck (hints.go).
+	// Hints help an attendee who is stuck (package hints).
 	Hints []Hint `json:"hints"`
 	// Hint is the one hint of a stage.yaml older than Hints, read as the
 	// first level, so that a newer lab tool still reads a lab/ branch made
 	// before it.
 	Hint string `json:"hint,omitempty"`
 	// Functions say which specs check each function the attendee writes
-	// (functions.go).
+	// (package functions).
 	Functions []Function `json:"functions"`
 	// Mistakes are what an attendee might write instead of the reference,
-	// each of which the stage's check must fail on (mistakes.go).
+	// each of which the stage's check must fail on (package verify).
 	Mistakes []Mistake `json:"mistakes,omitempty"`
 }
 
@@ -77,7 +77,7 @@ func (t Test) Args() []string {
 	return args
 }
 
-// command is the go test command that runs the test by hand, as `lab check`
+// Command is the go test command that runs the test by hand, as `lab check`
 // does.
 func (t Test) Command() string {
 	args := t.Args()
@@ -89,7 +89,7 @@ func (t Test) Command() string {
 	return "go " + strings.Join(args, " ")
 }
 
-// listArgs are go test arguments that only show that the tests exist: they
+// ListArgs are go test arguments that only show that the tests exist: they
 // list the matching Go tests, or walk the matching Ginkgo specs without
 // running them (dry run, which also skips BeforeSuite). A filter that matches
 // nothing fails, as in args.
@@ -107,7 +107,7 @@ func (t Test) ListArgs() []string {
 
 func (s Stage) Readme() string { return filepath.Join(s.Dir, "README.md") }
 
-// loadStages reads every exercises/NN-slug/stage.yaml, in order.
+// Load reads every exercises/NN-slug/stage.yaml, in order.
 func Load(root string) ([]Stage, error) {
 	dirs, err := filepath.Glob(filepath.Join(root, "exercises", "[0-9][0-9]-*"))
 	if err != nil {
@@ -151,7 +151,7 @@ func Load(root string) ([]Stage, error) {
 	return stages, nil
 }
 
-// findStage accepts "06", "6" or "06-scheduling".
+// Find accepts "06", "6" or "06-scheduling".
 func Find(stages []Stage, name string) (Stage, error) {
 	for _, s := range stages {
 		if name == s.ID || name == strings.TrimLeft(s.ID, "0") || name == s.ID+"-"+s.Slug || name == s.Slug {
@@ -185,7 +185,7 @@ func (s Stage) ReadmeIn(l i18n.Lang, root string) string {
 	return s.Readme()
 }
 
-// binaryArgs are the test binary's flags for what t.args gives go test;
+// BinaryArgs are the test binary's flags for what t.args gives go test;
 // failFast stops the tests at the first failure.
 func (t Test) BinaryArgs(failFast bool) []string {
 	args := []string{"-test.v=test2json", "-test.timeout=10m"}
@@ -201,7 +201,7 @@ func (t Test) BinaryArgs(failFast bool) []string {
 	return args
 }
 
-// selectStages returns the stages named, or all of them.
+// Select returns the stages named, or all of them.
 func Select(stages []Stage, names []string) ([]Stage, error) {
 	if len(names) == 0 {
 		return stages, nil

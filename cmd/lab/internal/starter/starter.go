@@ -31,7 +31,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 
-// makeStarter turns the reference tree at dir into a starter: the regions
+// Make turns the reference tree at dir into a starter: the regions
 // named in stubs become stubs. The lab tool itself is never touched. In
 // exercises/ only the files with regions are (stage 07's specs are the
 // attendee's to write); the tests that check a stage have none.
@@ -98,7 +98,7 @@ func packageName(path string, src []byte) string {
 	return f.Name.Name
 }
 
-// starterTree makes the starter of stage s in a git worktree and commits it
+// Tree makes the starter of stage s in a git worktree and commits it
 // there. It returns the worktree, the starter commit, and a function that
 // removes the worktree. The worktree is a new temporary directory, or at,
 // if at is set: lab verify makes every starter at the same place, because
@@ -159,7 +159,7 @@ func Tree(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, at stri
 	return dir, strings.TrimSpace(out), cleanup, nil
 }
 
-// stubsFrom is what a starter for stage s stubs: its own regions and those
+// StubsFrom is what a starter for stage s stubs: its own regions and those
 // of every later stage. Earlier stages stay solved.
 func StubsFrom(stages []stage.Stage, s stage.Stage) map[string]regions.Stub {
 	stubs := map[string]regions.Stub{}

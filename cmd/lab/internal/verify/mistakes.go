@@ -294,7 +294,7 @@ func (c *catalogueRun) scores(l i18n.Lang, stages []stage.Stage) string {
 	return strings.Join(lines, "\n")
 }
 
-// cmdMistakes is `lab mistakes`: the catalogues of the stages named (or of
+// CmdMistakes is `lab mistakes`: the catalogues of the stages named (or of
 // every stage), without the rest of verify.
 func CmdMistakes(l i18n.Lang, root string, stages []stage.Stage, only []string) error {
 	if err := starter.EnsureControllerGen(root); err != nil {

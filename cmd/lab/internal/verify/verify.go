@@ -76,7 +76,7 @@ type partReport struct {
 	Err      string         `json:"err,omitempty"`
 }
 
-// cmdVerify is `lab verify`. referenceTested says that the reference has
+// CmdVerify is `lab verify`. referenceTested says that the reference has
 // just passed every test (CI runs `make test` first): then verify only
 // checks that each stage's tests exist, which saves a third of its time.
 func CmdVerify(l i18n.Lang, root string, stages []stage.Stage, only []string, referenceTested bool) error {
@@ -237,7 +237,7 @@ func stopServer(l i18n.Lang, s apiserver.Server) {
 	}
 }
 
-// cmdVerifyPart is `lab verify-part PART REPORT`, started by verify: it
+// CmdVerifyPart is `lab verify-part PART REPORT`, started by verify: it
 // does one part and writes what it found to the file REPORT.
 func CmdVerifyPart(l i18n.Lang, root string, stages []stage.Stage, args []string, referenceTested bool) error {
 	if len(args) != 2 {
@@ -353,7 +353,7 @@ func verifyStarter(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage
 	return problems, nil
 }
 
-// tableProblems checks stage.yaml's table of functions (functions.go) against
+// tableProblems checks stage.yaml's table of functions (package functions) against
 // a passing run of the stage's tests: every function has specs that ran, and
 // each name in the table is a spec that ran (BeforeSuite aside, which is a
 // spec only when it fails).

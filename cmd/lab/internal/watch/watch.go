@@ -188,7 +188,7 @@ func watchLoop(ctx context.Context, events <-chan string, keys <-chan string, qu
 	}
 }
 
-// cmdWatch is `lab watch`: the loop, drawing one screen per check.
+// CmdWatch is `lab watch`: the loop, drawing one screen per check.
 func CmdWatch(l i18n.Lang, root string, s stage.Stage) error {
 	files := watchedFiles(root, s)
 	if len(files) == 0 {

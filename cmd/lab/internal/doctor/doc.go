@@ -1,0 +1,21 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package doctor is lab doctor: what the workshop needs on this machine
+// (Go, git, bash, make, disk, a kubectl within one minor version, Docker and
+// kind or the local cluster's tools, a reachable cluster, the envtest
+// binaries), each missing piece with how to get it.
+package doctor

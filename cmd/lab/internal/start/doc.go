@@ -1,0 +1,22 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package start is lab start, lab solution and lab branches: making the
+// branch lab/NN from the starter of stage NN (with the attendee's own code
+// of the stages before, package carry), keeping what was there, and showing
+// what to read and write; the reference's answer as a diff; every branch at
+// once for an instructor.
+package start
