@@ -26,31 +26,30 @@ import (
 	"testing"
 )
 
-// layers is the order of the lab tool's packages (cmd/lab/internal/...),
-// from the floor up: a package imports only packages below it, its tests
-// included. cmd/lab/README.md draws it and says what each package owns; a
-// new package takes its place here, above everything it imports.
-var layers = []string{
-	"i18n",      // the two languages; wrapping text that holds Chinese
-	"base",      // running commands, git, the state directory, timing
-	"stage",     // the stage model: exercises/NN-*/stage.yaml
-	"labtest",   // helpers for the tests of the packages above (tests only)
-	"gosrc",     // reading Go source: enclosing functions, the call graph
-	"regions",   // lab:begin regions, stubs and TODOs
-	"gotest",    // what go test and Ginkgo said: results, failures, compile errors
-	"starter",   // the starter of a stage, in a worktree
-	"functions", // per-function results of a check
-	"progress",  // the progress file: lab status, lab list's results
-	"hints",     // which hint to show: lab hint
-	"apiserver", // the shared API server: lab stop
-	"report",    // explaining a result in words, and as JSON
-	"run",       // building and running a stage's tests: a check
-	"carry",     // carrying an attendee's code to the next stage
-	"check",     // lab check and lab list
-	"watch",     // lab watch
-	"start",     // lab start, solution and branches
-	"verify",    // lab verify and lab mistakes: the catalogues
-	"doctor",    // lab doctor
+// layers are the floors of the lab tool's packages (cmd/lab/internal/...),
+// from the ground up: a package imports only packages of the floors below
+// its own, its tests included. cmd/lab/README.md draws them and says what
+// each package owns; a new package takes the floor above everything it
+// imports.
+var layers = [][]string{
+	{"i18n", "gosrc"},            // the two languages; reading Go source
+	{"base", "stage", "regions"}, // commands and git; stage.yaml; regions and stubs
+	{"gotest", "starter", "apiserver", "doctor", "labtest"}, // test output; a starter; the shared API server; lab doctor
+	{"functions", "progress"},                               // per-function results; the progress file
+	{"hints", "carry"},                                      // which hint; carrying code forward
+	{"report"},                                              // a result in words and as JSON
+	{"run"},                                                 // building and running a stage's tests
+	{"check", "watch", "start", "verify"},                   // the commands
+}
+
+// floorOf is the floor of a package of the tool, or -1.
+func floorOf(name string) int {
+	for i, floor := range layers {
+		if slices.Contains(floor, name) {
+			return i
+		}
+	}
+	return -1
 }
 
 const (
@@ -93,17 +92,17 @@ func listPackages(t *testing.T, args ...string) []listedPackage {
 // The lab tool's imports run one way: down the layers.
 func TestImportsRunDownTheLayers(t *testing.T) {
 	pkgs := listPackages(t, "./...")
-	if len(pkgs) < len(layers) {
-		t.Fatalf("go list found %d packages, fewer than the %d layers", len(pkgs), len(layers))
+	if len(pkgs) < len(slices.Concat(layers...)) {
+		t.Fatalf("go list found %d packages, fewer than the layers name", len(pkgs))
 	}
 	for _, p := range pkgs {
 		name, inside := strings.CutPrefix(p.ImportPath, internal)
 		if !inside {
 			continue // the command line itself may import every package
 		}
-		floor := slices.Index(layers, name)
+		floor := floorOf(name)
 		if floor < 0 {
-			t.Errorf("%s is in no layer: give it its place in layers (cmd/lab/layers_test.go) and in cmd/lab/README.md", p.ImportPath)
+			t.Errorf("%s is on no floor: give it its place in layers (cmd/lab/layers_test.go) and in cmd/lab/README.md", p.ImportPath)
 			continue
 		}
 		for _, imp := range slices.Concat(p.Imports, p.TestImports, p.XTestImports) {
@@ -111,8 +110,9 @@ func TestImportsRunDownTheLayers(t *testing.T) {
 			if !ours || other == name {
 				continue
 			}
-			if slices.Index(layers, other) > floor {
-				t.Errorf("%s imports %s, which is above it: move what it needs down, or the code that needs it up", name, other)
+			if floorOf(other) >= floor {
+				t.Errorf("%s (floor %d) imports %s (floor %d), which is not below it: move what it needs down, or the code that needs it up",
+					name, floor, other, floorOf(other))
 			}
 		}
 	}

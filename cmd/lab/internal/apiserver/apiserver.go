@@ -85,6 +85,8 @@ type Server struct {
 // part of lab verify uses the server of its own slot (Of).
 func Open(root string) Server { return Of(root, "") }
 
+// Of is the shared server of a slot of lab verify: each part of verify that
+// runs at once with others has its own (slot "" is the clone's, Open).
 func Of(root, slot string) Server {
 	return Server{dir: filepath.Join(base.StateDir(root), "apiserver"+slot), root: root}
 }
