@@ -192,7 +192,7 @@ chaos: build install ## Faults at the top of a minute on the local cluster (make
 
 .PHONY: bench-lab
 bench-lab: setup-envtest ## Time `bin/lab check` after a one-line edit, with and without the shared API server, in a clone of HEAD (BENCH_LAB_ARGS: -stages, -runs, -make-test).
-	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" go run ./hack/bench-lab $(BENCH_LAB_ARGS)
+	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" go run ./cmd/lab/bench $(BENCH_LAB_ARGS)
 
 .PHONY: lab-verify
 lab-verify: lab ## For every stage: the starter compiles and vets, its tests fail, the reference passes them.

@@ -14,14 +14,15 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Command bench-lab measures what an attendee waits for: `bin/lab check` of
-// a stage after a one-line edit, three ways: in a worktree of an earlier
+// Command bench measures what an attendee waits for: `bin/lab check` of a
+// stage after a one-line edit, three ways: in a worktree of an earlier
 // commit with its lab tool, tests and code (before), with this one while
-// every test starts its own API server
-// (LAB_SHARED_APISERVER=off), and with its shared API server. `make bench-lab` runs it. It works in a clone of this
-// repository with the working tree's tracked changes (git stash create), so
-// the edits never touch your tree, and prints the figures of
-// docs/performance.md's "Fast feedback" section.
+// every test starts its own API server (LAB_SHARED_APISERVER=off), and with
+// its shared API server. `make bench-lab` runs it. It works in a clone of
+// this repository with the working tree's tracked changes (git stash
+// create), so the edits never touch your tree, and prints the figures of
+// docs/performance.md's "Fast feedback" section. It lives beside bin/lab
+// because it reads the stages as bin/lab does (package stage).
 //
 // Each run appends one line of code (a package variable) to a file that
 // holds one of the stage's regions, as an attendee's save would: Go
@@ -42,6 +43,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 
 func main() {
@@ -148,20 +151,16 @@ func main() {
 }
 
 // regionFile is a file that holds one of the stage's regions: the place an
-// attendee edits.
+// attendee edits. The stage is read as bin/lab reads it (package stage).
 func regionFile(root, id string) string {
-	matches, _ := filepath.Glob(filepath.Join(root, "exercises", id+"-*", "stage.yaml"))
-	if len(matches) != 1 {
-		fail("no stage %s", id)
-	}
-	raw, err := os.ReadFile(matches[0])
+	stages, err := stage.Load(root)
 	check(err)
-	var region string
-	for _, line := range strings.Split(string(raw), "\n") {
-		if rest, ok := strings.CutPrefix(line, "regions: ["); ok {
-			region = strings.TrimSpace(strings.Split(strings.TrimSuffix(rest, "]"), ",")[0])
-		}
+	s, err := stage.Find(stages, id)
+	check(err)
+	if len(s.Regions) == 0 {
+		fail("stage %s has no region to edit", id)
 	}
+	region := s.Regions[0]
 	out, err := exec.Command("git", "-C", root, "grep", "-l", "lab:begin "+region+"$", "--", "*.go").Output()
 	if err != nil || len(out) == 0 {
 		fail("stage %s: no Go file holds region %q", id, region)
