@@ -23,7 +23,6 @@ import (
 	"strings"
 	"testing"
 
-	"cronlab.dev/cronlab/cmd/lab/internal/gosrc"
 	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
 	"cronlab.dev/cronlab/cmd/lab/internal/labtest"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
@@ -118,22 +117,5 @@ func TestCheckJSONKeepsItsShape(t *testing.T) {
 `
 	if out.String() != want {
 		t.Errorf("lab check --json printed\n%s\nwant\n%s", out.String(), want)
-	}
-}
-
-func TestACompileErrorIsPlacedInItsFunctionEvenWhenTheFileDoesNotParse(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "x.go")
-	src := "package x\n\nfunc good() {}\n\nfunc broken() {\n\tif {\n}\n\nfunc (r *Reconciler) alsoBroken() {\n\tfor {\n}\n"
-	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if got := gosrc.EnclosingFunc(file, 6); got != "broken" {
-		t.Errorf("line 6: %q, want broken", got)
-	}
-	if got := gosrc.EnclosingFunc(file, 11); got != "Reconciler.alsoBroken" {
-		t.Errorf("line 11: %q, want Reconciler.alsoBroken", got)
-	}
-	if got := gosrc.EnclosingFunc(file, 1); got != "" {
-		t.Errorf("line 1 is in no function, got %q", got)
 	}
 }

@@ -33,68 +33,6 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/starter"
 )
 
-// A lab of two stages in a git repository of its own: stage 01 writes One,
-// stage 02 writes Two, both in p/p.go.
-func tinyLab(t *testing.T) (root string, stages []stage.Stage) {
-	t.Helper()
-	root = t.TempDir()
-	files := map[string]string{
-		".gitignore": "bin/\n",
-		"go.mod":     "module example.com/lab\n\ngo 1.26\n",
-		"p/p.go": `package p
-
-// lab:begin one
-
-// One says one.
-func One() string {
-	return "one"
-}
-
-// lab:end
-
-// lab:begin two
-
-// Two says two.
-func Two() string {
-	return "two"
-}
-
-// lab:end
-`,
-		"exercises/01-one/stage.yaml": "title: one\nregions: [one]\ntests:\n- package: ./p\n  run: TestOne\nhints:\n- en: write One\n",
-		"exercises/01-one/README.md":  "# One\n",
-		"exercises/02-two/stage.yaml": "title: two\nregions: [two]\ntests:\n- package: ./p\n  run: TestTwo\nhints:\n- en: write Two\n",
-		"exercises/02-two/README.md":  "# Two\n",
-		"bin/controller-gen":          "#!/bin/sh\n",
-	}
-	for name, content := range files {
-		path := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	git(t, root, "init", "-q", "-b", "main")
-	git(t, root, "add", "-A")
-	git(t, root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "the reference")
-	stages, err := stage.Load(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root, stages
-}
-
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	out, err := base.Output(dir, "git", args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 func passed(t *testing.T, root, id string) {
 	t.Helper()
 	p := progress.Read(root)
@@ -115,7 +53,7 @@ func mustRead(t *testing.T, path string) string {
 
 func TestStartCarriesTheAttendeesOwnCodeIntoTheNextStage(t *testing.T) {
 	l := i18n.English
-	root, stages := tinyLab(t)
+	root, stages := labtest.TinyLab(t)
 	t.Setenv("LAB_CARRY", "")
 	if err := CmdStart(l, root, stages, stages[0], false); err != nil {
 		t.Fatal(err)
@@ -140,7 +78,7 @@ func TestStartCarriesTheAttendeesOwnCodeIntoTheNextStage(t *testing.T) {
 	if err := CmdStart(l, root, stages, stages[1], false); err != nil {
 		t.Fatal(err)
 	}
-	if b := strings.TrimSpace(git(t, root, "branch", "--show-current")); b != "lab/02" {
+	if b := strings.TrimSpace(labtest.Git(t, root, "branch", "--show-current")); b != "lab/02" {
 		t.Fatalf("on %s, want lab/02", b)
 	}
 	got := mustRead(t, p)
@@ -150,7 +88,7 @@ func TestStartCarriesTheAttendeesOwnCodeIntoTheNextStage(t *testing.T) {
 	if !strings.Contains(got, "TODO(lab 02)") {
 		t.Errorf("Two is not stage 02's stub:\n%s", got)
 	}
-	if log := git(t, root, "log", "--format=%s", "lab/01"); !strings.Contains(log, "committed by lab start") {
+	if log := labtest.Git(t, root, "log", "--format=%s", "lab/01"); !strings.Contains(log, "committed by lab start") {
 		t.Errorf("the uncommitted work on lab/01 was not committed first:\n%s", log)
 	}
 	if r := progress.Read(root).Stages["01"]; !r.Passed {
@@ -164,14 +102,14 @@ func TestStartCarriesTheAttendeesOwnCodeIntoTheNextStage(t *testing.T) {
 	if got := mustRead(t, p); strings.Contains(got, "// my own way") || !strings.Contains(got, `return "one"`) {
 		t.Errorf("--fresh did not start from the reference:\n%s", got)
 	}
-	if branches := git(t, root, "branch", "--list", "lab/02-saved-*"); !strings.Contains(branches, "lab/02-saved-") {
+	if branches := labtest.Git(t, root, "branch", "--list", "lab/02-saved-*"); !strings.Contains(branches, "lab/02-saved-") {
 		t.Error("the lab/02 that --fresh replaced was not kept")
 	}
 }
 
 func TestAConflictIsLeftAsMarkersAndSaid(t *testing.T) {
 	l := i18n.English
-	root, stages := tinyLab(t)
+	root, stages := labtest.TinyLab(t)
 	t.Setenv("LAB_CARRY", "always")
 	// An attendee whose git shows conflicts with the base too: the carry
 	// still writes the two-sided markers that its sentence explains.
@@ -191,7 +129,7 @@ func TestAConflictIsLeftAsMarkersAndSaid(t *testing.T) {
 	if err := os.WriteFile(p, []byte(early), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	git(t, root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-am", "early")
+	labtest.Git(t, root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-am", "early")
 	dir, _, cleanup, err := starter.Tree(l, root, stages, stages[1], "")
 	if err != nil {
 		t.Fatal(err)
@@ -220,10 +158,10 @@ func TestAConflictIsLeftAsMarkersAndSaid(t *testing.T) {
 	if got := mustRead(t, p); !strings.Contains(got, "<<<<<<< your code (lab/01)") {
 		t.Errorf("the working tree has no conflict markers:\n%s", got)
 	}
-	if committed := git(t, root, "show", "HEAD:p/p.go"); strings.Contains(committed, "<<<<<<<") {
+	if committed := labtest.Git(t, root, "show", "HEAD:p/p.go"); strings.Contains(committed, "<<<<<<<") {
 		t.Errorf("the conflict markers were committed:\n%s", committed)
 	}
-	if status := git(t, root, "status", "--porcelain"); !strings.Contains(status, "p/p.go") {
+	if status := labtest.Git(t, root, "status", "--porcelain"); !strings.Contains(status, "p/p.go") {
 		t.Errorf("p/p.go is not left modified: %q", status)
 	}
 	if got := mustRead(t, p); strings.Contains(got, "|||||||") {
@@ -240,7 +178,7 @@ func TestAConflictIsLeftAsMarkersAndSaid(t *testing.T) {
 // starter, so that the next stage does not start on an earlier TODO.
 func TestCarryingAnUnfinishedStageDoesNotCarryItsStubs(t *testing.T) {
 	l := i18n.English
-	root, stages := tinyLab(t)
+	root, stages := labtest.TinyLab(t)
 	t.Setenv("LAB_CARRY", "always")
 	// A third region in stage 01, which the attendee leaves a stub.
 	p := filepath.Join(root, "p", "p.go")
@@ -252,7 +190,7 @@ func TestCarryingAnUnfinishedStageDoesNotCarryItsStubs(t *testing.T) {
 	if err := os.WriteFile(yaml, []byte(strings.Replace(mustRead(t, yaml), "[one]", "[one, three]", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	git(t, root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-am", "three")
+	labtest.Git(t, root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-am", "three")
 	stages, err := stage.Load(root)
 	if err != nil {
 		t.Fatal(err)
@@ -288,7 +226,7 @@ func readFunc(src, name string) string {
 // started; off the lab branches nothing is given.
 func TestStatusShowsTheStagesAStarterSolved(t *testing.T) {
 	l := i18n.English
-	root, stages := tinyLab(t)
+	root, stages := labtest.TinyLab(t)
 	status := func() string {
 		t.Helper()
 		return labtest.Printed(t, func() error { return progress.CmdStatus(l, root, stages) })

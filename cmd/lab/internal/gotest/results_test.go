@@ -1,0 +1,67 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package gotest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// What go test -json says of a package: two tests that pass and fail, and
+// a subtest that does not count twice; the failure keeps its place and
+// what the assertion said.
+func TestParseJSONCountsTestsAndKeepsWhatAFailureSaid(t *testing.T) {
+	events := strings.Join([]string{
+		`{"Action":"run","Package":"p","Test":"TestDouble"}`,
+		`{"Action":"output","Package":"p","Test":"TestDouble","Output":"    code_test.go:10: Double(2) = 5, want 4\n"}`,
+		`{"Action":"fail","Package":"p","Test":"TestDouble"}`,
+		`{"Action":"run","Package":"p","Test":"TestHalf"}`,
+		`{"Action":"pass","Package":"p","Test":"TestHalf/even"}`,
+		`{"Action":"pass","Package":"p","Test":"TestHalf"}`,
+		`{"Action":"fail","Package":"p"}`,
+	}, "\n")
+	r := ParseJSON([]byte(events), t.TempDir(), "p", nil, false)
+	if r.Passed != 1 || r.Failed != 1 || len(r.Outcomes) != 2 {
+		t.Fatalf("passed %d, failed %d, outcomes %v; want 1, 1 and two", r.Passed, r.Failed, r.Outcomes)
+	}
+	f := r.Failures[0]
+	if f.Name != "TestDouble" || f.Location != "p/code_test.go:10" || f.Message != "Double(2) = 5, want 4" {
+		t.Errorf("the failure reads %+v", f)
+	}
+}
+
+// A compiler message names the function the attendee writes, and the
+// build's JSON lines are read as compile errors, not as tests.
+func TestACompileErrorIsReadAndPlaced(t *testing.T) {
+	tree := t.TempDir()
+	src := "package p\n\ntype R struct{}\n\nfunc (r *R) Next() int {\n\treturn nextRun()\n}\n"
+	if err := os.WriteFile(filepath.Join(tree, "code.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	events := `{"ImportPath":"p","Action":"build-output","Output":"# p\n"}` + "\n" +
+		`{"ImportPath":"p","Action":"build-output","Output":"code.go:6:9: undefined: nextRun\n"}` + "\n"
+	r := ParseJSON([]byte(events), tree, "p", nil, false)
+	if len(r.BuildErrors) != 1 || r.BuildErrors[0] != "code.go:6:9: undefined: nextRun" {
+		t.Fatalf("build errors %q", r.BuildErrors)
+	}
+	c := PlaceCompileError(tree, r.BuildErrors[0])
+	if c != (CompileError{File: "code.go", Line: 6, Function: "R.Next", Message: "undefined: nextRun"}) {
+		t.Errorf("placed as %+v", c)
+	}
+}
