@@ -86,8 +86,16 @@ func main() {
 		run(old, "go", "build", "-o", filepath.Join(clone, "bin", "lab-before"), "./cmd/lab")
 	}
 	env := append(os.Environ(), "KUBEBUILDER_ASSETS="+assets)
-	// Whatever happens, the clone's shared API server is stopped.
-	defer func() { _, _ = timed(clone, env, "bin/lab", "stop") }()
+	// stopServers stops the shared API server of the clone and that of the
+	// earlier tool's worktree: between two columns, so that an idle server
+	// of one does not slow the checks of the other, and at the end.
+	stopServers := func() {
+		_, _ = timed(clone, env, "bin/lab", "stop")
+		if strings.Contains(*modes, "before") {
+			_, _ = timed(filepath.Join(clone, "bin", "lab-before-src"), env, filepath.Join(clone, "bin", "lab-before"), "stop")
+		}
+	}
+	defer stopServers()
 
 	type row struct {
 		stage, mode string
@@ -112,7 +120,7 @@ func main() {
 			case "before":
 				lab = filepath.Join(clone, "bin", "lab-before")
 			}
-			_, _ = timed(clone, env, "bin/lab", "stop")
+			stopServers()
 			r := row{stage: id, mode: mode}
 			for i := 0; i <= *runs; i++ {
 				edit(filepath.Join(dir, file), fmt.Sprintf("%s-%d", mode, i))
