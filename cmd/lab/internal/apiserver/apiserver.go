@@ -117,8 +117,12 @@ func EnsureEnvtest(l i18n.Lang, root string) error {
 	return nil
 }
 
-// Enabled says whether checks use the shared server.
+// Enabled says whether checks use the shared server: where it can run
+// (sharedSupported) and unless LAB_SHARED_APISERVER turns it off.
 func Enabled() bool {
+	if !sharedSupported {
+		return false
+	}
 	switch strings.ToLower(os.Getenv(sharedOff)) {
 	case "0", "off", "false", "no":
 		return false

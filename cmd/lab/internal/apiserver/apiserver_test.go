@@ -137,3 +137,14 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// LAB_SHARED_APISERVER turns the shared server off, in the spellings people
+// use; anything else leaves it on.
+func TestTheSharedServerCanBeTurnedOff(t *testing.T) {
+	for value, want := range map[string]bool{"": true, "on": true, "1": true, "off": false, "OFF": false, "0": false, "false": false, "no": false} {
+		t.Setenv(sharedOff, value)
+		if got := Enabled(); got != want {
+			t.Errorf("%s=%q: Enabled() = %v, want %v", sharedOff, value, got, want)
+		}
+	}
+}

@@ -20,12 +20,17 @@ package apiserver
 
 // On Windows itself the lab is not supported (docs/laptops.md: run it in
 // WSL2); the tool builds there so that CI can prove the rest of it portable.
-// The shared API server is then never found alive, and checks start their own.
+// Without the processes and locks below, a shared server could be neither
+// found alive nor held by one check at a time: it is off (Enabled), and
+// every test starts its own API server, as plain go test does.
 
 import (
 	"os"
 	"syscall"
 )
+
+// sharedSupported: no shared API server here.
+const sharedSupported = false
 
 func alive(int) bool { return false }
 

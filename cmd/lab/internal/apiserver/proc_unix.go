@@ -26,6 +26,9 @@ import (
 	"syscall"
 )
 
+// sharedSupported: the shared API server runs here.
+const sharedSupported = true
+
 // alive tells whether a process with this PID exists.
 func alive(pid int) bool { return syscall.Kill(pid, 0) == nil }
 
