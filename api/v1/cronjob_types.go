@@ -16,7 +16,7 @@ limitations under the License.
 
 package v1
 
-// This file is lesson 2 of the lab: designing a declarative API.
+// This file is stage 02 of the lab: designing a declarative API.
 //
 // A Kubernetes API object has two halves. The spec is what the user wants
 // ("run this Job every five minutes"); the status is what the controller saw

@@ -16,7 +16,7 @@ limitations under the License.
 
 package controller
 
-// This file is lesson 5 of the lab: secondary resources. A CronJob does its
+// This file is stage 05 of the lab: secondary resources. A CronJob does its
 // work through Jobs that it creates, owns, and eventually deletes.
 
 import (

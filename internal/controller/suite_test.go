@@ -16,7 +16,7 @@ limitations under the License.
 
 package controller
 
-// This file is lesson 7 of the lab: testing against a real API server.
+// This file is stage 07 of the lab: testing against a real API server.
 //
 // envtest starts etcd and kube-apiserver (no scheduler, no kubelet, no Job
 // controller: nothing runs pods, and nothing marks Jobs finished unless the

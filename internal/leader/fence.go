@@ -31,8 +31,11 @@ limitations under the License.
 // of the start of its last renewal never acts beside a new leader; the
 // difference (5 s with the defaults) covers requests already on their way.
 // The fence learns of renewals by wrapping the Lease lock (Lock), and stands
-// in the way of every write of the Reconciler (Client): a reconcile that
-// comes while the fence is closed fails at its first write, and is retried.
+// in the way of every write the Reconciler makes through its client (Client):
+// a reconcile that comes while the fence is closed fails at its first write,
+// and is retried. Events go through the recorder, which the fence does not
+// cover: a manager fenced off may still record an Event, never change an
+// object.
 package leader
 
 import (
