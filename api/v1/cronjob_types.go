@@ -240,6 +240,13 @@ const CronJobLabel = "batch.cronlab.dev/cronjob"
 // Ready condition's status and reason, so that a CronJob that cannot run
 // (InvalidSchedule, UnknownTimeZone) stands out in the list. Its message (the
 // next run, or what is wrong) is in `kubectl get -o wide` (priority=1).
+//
+// The last marker limits the name to 52 characters, so that the Job names
+// built from it fit in 63. The API server checks a rule on the whole object
+// at every create and update, and an update changes the object, so the
+// rule's ratcheting does not spare a longer name that predates the rule: such
+// a CronJob can be deleted, not changed. The webhook checks the name on
+// create only, as upstream does.
 
 // +kubebuilder:object:root=true
 // +kubebuilder:storageversion

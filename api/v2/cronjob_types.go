@@ -16,8 +16,8 @@ limitations under the License.
 
 package v2
 
-// This file is the lesson on API evolution: what a second version of an API
-// that users already store looks like.
+// This file is stage 17 of the lab, API evolution: what a second version of
+// an API that users already store looks like.
 //
 // v1 says when to run in one string, "*/5 * * * *" or "@every 90s", whose
 // grammar only the controller knows; v2 says it in fields that the schema

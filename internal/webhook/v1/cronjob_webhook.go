@@ -119,10 +119,12 @@ func invalid(cj *batchv1.CronJob, errs field.ErrorList) error {
 }
 
 // ValidateCronJob checks a CronJob as upstream's API validation checks a
-// batch/v1 CronJob. old is nil on create. On update the name is not checked
-// (so that a CronJob with a long name can still be changed or deleted) and
-// the time zone only if it changed (so that a zone removed from a later
-// tzdata does not lock the object).
+// batch/v1 CronJob. old is nil on create. As upstream, it checks the name's
+// length on create only, since an update cannot change a name; the CRD's own
+// rule (api/v1), which the API server applies before any webhook, checks it
+// on update too, so a longer name that predates that rule can be deleted but
+// not changed. The time zone is checked on update only if it changed, so
+// that a zone removed from a later tzdata does not lock the object.
 func ValidateCronJob(cj, old *batchv1.CronJob) field.ErrorList {
 	var errs field.ErrorList
 	spec := field.NewPath("spec")

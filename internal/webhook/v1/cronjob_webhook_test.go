@@ -17,15 +17,21 @@ limitations under the License.
 package v1
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	admissionv1 "k8s.io/api/admission/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -157,6 +163,43 @@ var _ = Describe("Defaulting", func() {
 			Expect(stored.Spec.SuccessfulJobsHistoryLimit).To(Equal(ptr.To[int32](3)))
 			Expect(stored.Spec.FailedJobsHistoryLimit).To(Equal(ptr.To[int32](1)))
 		}
+	})
+})
+
+// The CRD's defaults reach the webhook first, so through the API server the
+// webhook's defaulting cannot be seen: the spec above passes without it. This
+// one sends the mutating webhook a CronJob as an API server without the CRD's
+// defaults would, and reads what it answers.
+var _ = Describe("The mutating webhook", func() {
+	It("answers a CronJob without defaults with a patch that adds upstream's", func() {
+		cj := validCronJob("ns", "bare")
+		raw, err := json.Marshal(cj)
+		Expect(err).NotTo(HaveOccurred())
+		review, err := json.Marshal(admissionv1.AdmissionReview{
+			TypeMeta: metav1.TypeMeta{APIVersion: "admission.k8s.io/v1", Kind: "AdmissionReview"},
+			Request: &admissionv1.AdmissionRequest{
+				UID: "1", Operation: admissionv1.Create, Object: runtime.RawExtension{Raw: raw},
+				Kind: metav1.GroupVersionKind{Group: "batch.cronlab.dev", Version: "v1", Kind: "CronJob"},
+			},
+		})
+		Expect(err).NotTo(HaveOccurred())
+		answer := httptest.NewRecorder()
+		request := httptest.NewRequest(http.MethodPost, "/mutate-batch-cronlab-dev-v1-cronjob", bytes.NewReader(review))
+		request.Header.Set("Content-Type", "application/json")
+		mgr.GetWebhookServer().WebhookMux().ServeHTTP(answer, request)
+
+		var got admissionv1.AdmissionReview
+		Expect(json.Unmarshal(answer.Body.Bytes(), &got)).To(Succeed(), "the webhook's answer: %s", answer.Body.String())
+		Expect(got.Response).NotTo(BeNil())
+		Expect(got.Response.Allowed).To(BeTrue())
+		var patch []map[string]any
+		Expect(json.Unmarshal(got.Response.Patch, &patch)).To(Succeed())
+		Expect(patch).To(ContainElements(
+			And(HaveKeyWithValue("path", "/spec/concurrencyPolicy"), HaveKeyWithValue("value", "Allow")),
+			And(HaveKeyWithValue("path", "/spec/suspend"), HaveKeyWithValue("value", false)),
+			And(HaveKeyWithValue("path", "/spec/successfulJobsHistoryLimit"), HaveKeyWithValue("value", BeEquivalentTo(3))),
+			And(HaveKeyWithValue("path", "/spec/failedJobsHistoryLimit"), HaveKeyWithValue("value", BeEquivalentTo(1))),
+		), "SetupCronJobWebhookWithManager must register CronJobDefaulter (WithDefaulter)")
 	})
 })
 
