@@ -38,7 +38,7 @@ import (
 //   - managedFields are dropped from every object. The controller never
 //     reads them, and they are often the largest part of an object.
 //   - Only Jobs with the CronJobLabel are listed and watched: those that this
-//     controller created (buildJob sets the label). The other Jobs of the
+//     controller created (runs.NewJob sets the label). The other Jobs of the
 //     cluster, which may be thousands, cost nothing here, and their changes
 //     are never sent to the manager. The API server does the filtering.
 //

@@ -32,7 +32,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	"cronlab.dev/cronlab/internal/runs"
@@ -51,8 +50,8 @@ const jobOwnerKey = ".metadata.ownerReferences.controller.uid"
 // run before the manager starts.
 func IndexJobsByOwner(ctx context.Context, indexer client.FieldIndexer) error {
 	return indexer.IndexField(ctx, &kbatchv1.Job{}, jobOwnerKey, func(obj client.Object) []string {
-		owner := metav1.GetControllerOf(obj)
-		if owner == nil || owner.Kind != "CronJob" || !strings.HasPrefix(owner.APIVersion, batchv1.GroupVersion.Group+"/") {
+		owner := runs.ControllerOf(obj)
+		if owner == nil {
 			return nil
 		}
 		return []string{string(owner.UID)}
@@ -73,13 +72,9 @@ func (r *CronJobReconciler) listChildJobs(ctx context.Context, cronJob *batchv1.
 
 // lab:end
 
-// status.active lists references to the running Jobs (runs.JobReference).
-// These helpers keep it; every stage uses them, so they are given rather
-// than written in the lab.
-
-func activeHas(cronJob *batchv1.CronJob, uid types.UID) bool {
-	return slices.ContainsFunc(cronJob.Status.Active, func(ref corev1.ObjectReference) bool { return ref.UID == uid })
-}
+// status.active lists references to the running Jobs (runs.JobReference,
+// runs.ActiveHas). removeActive keeps it; every stage uses it, so it is given
+// rather than written in the lab.
 
 func removeActive(cronJob *batchv1.CronJob, uid types.UID) {
 	cronJob.Status.Active = slices.DeleteFunc(cronJob.Status.Active, func(ref corev1.ObjectReference) bool { return ref.UID == uid })
@@ -88,56 +83,16 @@ func removeActive(cronJob *batchv1.CronJob, uid types.UID) {
 	}
 }
 
-// lab:begin build-job
-
-// buildJob makes the Job for the run scheduled at run from the template.
-func (r *CronJobReconciler) buildJob(cronJob *batchv1.CronJob, run time.Time) (*kbatchv1.Job, error) {
-	tmpl := cronJob.Spec.JobTemplate
-	job := &kbatchv1.Job{
-		ObjectMeta: metav1.ObjectMeta{
-			Name:        runs.JobName(cronJob, run),
-			Namespace:   cronJob.Namespace,
-			Labels:      map[string]string{},
-			Annotations: map[string]string{},
-		},
-	}
-	for k, v := range tmpl.Labels {
-		job.Labels[k] = v
-	}
-	// Set after the template's labels, so that a template cannot take it
-	// away: without it the cache would not hold the Job (cache.go).
-	job.Labels[batchv1.CronJobLabel] = cronJob.Name
-	for k, v := range tmpl.Annotations {
-		job.Annotations[k] = v
-	}
-	// The scheduled time, in the CronJob's time zone, so people and tools can
-	// tell which run a Job belongs to (and the benchmark can measure skew).
-	job.Annotations[batchv1.ScheduledTimeAnnotation] = run.Format(time.RFC3339)
-	tmpl.Spec.DeepCopyInto(&job.Spec)
-
-	// The controller reference makes the CronJob the owner of the Job: the
-	// garbage collector deletes the Job when the CronJob is deleted, and
-	// Owns() in SetupWithManager routes the Job's events to this CronJob.
-	if err := controllerutil.SetControllerReference(cronJob, job, r.Scheme); err != nil {
-		return nil, err
-	}
-	return job, nil
-}
-
-// lab:end
-
 // lab:begin create-job
 
 // createJob creates the Job for a run and adds it to status.active. If the
 // Job exists already, because an earlier attempt created it but did not live
 // to record it, and it is ours, it is adopted as if just created. A Job of
-// that name that someone else controls is left alone. created reports
-// whether the API server made a new Job.
+// that name that someone else controls is left alone, and the answer is a
+// jobNotOwned error, which startDueRun reports. created reports whether the
+// API server made a new Job.
 func (r *CronJobReconciler) createJob(ctx context.Context, cronJob *batchv1.CronJob, run time.Time) (created bool, err error) {
-	job, err := r.buildJob(cronJob, run)
-	if err != nil {
-		return false, err
-	}
+	job := runs.NewJob(cronJob, run)
 	err = r.Create(ctx, job)
 	switch {
 	case err == nil:
@@ -147,10 +102,8 @@ func (r *CronJobReconciler) createJob(ctx context.Context, cronJob *batchv1.Cron
 		if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(job), job); err != nil {
 			return false, err
 		}
-		if !metav1.IsControlledBy(job, cronJob) {
-			r.Recorder.Eventf(cronJob, job, corev1.EventTypeWarning, "JobNotOwned", "Create",
-				"Job %s for the run at %s exists but belongs to someone else; leaving it alone", job.Name, run.Format(time.RFC3339))
-			return false, nil
+		if !runs.ControlledBy(job, cronJob) {
+			return false, jobNotOwned{job: job.Name}
 		}
 		if err := r.labelAsOurs(ctx, cronJob, job); err != nil {
 			return false, err
@@ -158,7 +111,7 @@ func (r *CronJobReconciler) createJob(ctx context.Context, cronJob *batchv1.Cron
 	default:
 		return false, err
 	}
-	if finished, _ := runs.JobFinished(job); !finished && !activeHas(cronJob, job.UID) {
+	if finished, _ := runs.JobFinished(job); !finished && !runs.ActiveHas(cronJob, job.UID) {
 		cronJob.Status.Active = append(cronJob.Status.Active, runs.JobReference(job))
 	}
 	cronJob.Status.LastScheduleTime = &metav1.Time{Time: run}
@@ -166,6 +119,14 @@ func (r *CronJobReconciler) createJob(ctx context.Context, cronJob *batchv1.Cron
 }
 
 // lab:end
+
+// jobNotOwned says that the Job of a run's name exists and that someone else
+// controls it: the run cannot start, and the Job is not ours to touch.
+type jobNotOwned struct{ job string }
+
+func (e jobNotOwned) Error() string {
+	return "Job " + e.job + " exists and belongs to someone else"
+}
 
 // labelAsOurs gives an adopted Job the CronJobLabel if it lacks it (someone
 // removed it, or an older version created the Job). Without the label the

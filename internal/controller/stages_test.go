@@ -22,19 +22,22 @@ package controller
 // drive the whole Reconcile, as stage 06 does.
 
 import (
+	"context"
 	"fmt"
 	"regexp"
-	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	. "github.com/onsi/gomega/gstruct"
 
 	kbatchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
@@ -105,28 +108,6 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(jobNames(jobs)).To(BeEmpty(),
 			"a Job of the deleted CronJob of the same name was listed: index the controller's UID, not its name")
-	})
-
-	It("tells finished Jobs from running ones, and how they finished", func() {
-		cj := h.createCronJob("finish", "@hourly", at(10, 0, 0))
-		done, failed, running := h.createJob("done", cj), h.createJob("failed", cj), h.createJob("running", cj)
-		h.finish(done, kbatchv1.JobComplete, at(9, 0, 0), at(9, 1, 0))
-		h.finish(failed, kbatchv1.JobFailed, at(9, 0, 0), at(9, 1, 0))
-		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(running), running)).To(Succeed())
-
-		finished, how := runs.JobFinished(done)
-		Expect(finished).To(BeTrue())
-		Expect(how).To(Equal(kbatchv1.JobComplete))
-		finished, how = runs.JobFinished(failed)
-		Expect(finished).To(BeTrue())
-		Expect(how).To(Equal(kbatchv1.JobFailed))
-		finished, _ = runs.JobFinished(running)
-		Expect(finished).To(BeFalse())
-		notYet := &kbatchv1.Job{Status: kbatchv1.JobStatus{Conditions: []kbatchv1.JobCondition{
-			{Type: kbatchv1.JobComplete, Status: corev1.ConditionFalse},
-		}}}
-		finished, _ = runs.JobFinished(notYet)
-		Expect(finished).To(BeFalse(), "a condition counts only when its status is True")
 	})
 
 	It("moves finished Jobs out of active and keeps the newest successful completion", func() {
@@ -207,8 +188,7 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 			cj.Spec.TimeZone = ptr.To("Asia/Shanghai")
 		})
 		run := at(10, 5, 0).In(mustLoad("Asia/Shanghai"))
-		job, err := h.r.buildJob(cj, run)
-		Expect(err).NotTo(HaveOccurred())
+		job := runs.NewJob(cj, run)
 		Expect(job.Name).To(Equal(minuteName("build", run)))
 		Expect(job.Namespace).To(Equal(h.ns))
 		Expect(job.Labels).To(HaveKeyWithValue("app", "build"))
@@ -217,9 +197,12 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		Expect(job.Annotations).To(HaveKeyWithValue(batchv1.ScheduledTimeAnnotation, "2030-01-07T18:05:00+08:00"))
 		Expect(job.Spec.Template.Spec.Containers).To(HaveLen(1))
 		owner := metav1.GetControllerOf(job)
-		Expect(owner).NotTo(BeNil(), "the Job needs a controller reference")
-		Expect(owner.UID).To(Equal(cj.UID))
+		Expect(owner).NotTo(BeNil(), "the Job needs a controller reference (metav1.NewControllerRef)")
+		Expect(*owner).To(MatchFields(IgnoreExtras, Fields{
+			"APIVersion": Equal("batch.cronlab.dev/v1"), "Kind": Equal("CronJob"), "Name": Equal("build"), "UID": Equal(cj.UID),
+		}))
 		Expect(ptr.Deref(owner.BlockOwnerDeletion, false)).To(BeTrue())
+		Expect(runs.ControlledBy(job, cj)).To(BeTrue())
 	})
 
 	It("creates the Job and records it in active and lastScheduleTime", func() {
@@ -242,7 +225,8 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 
 		h.createJob(minuteName("adopt", at(10, 10, 0)), nil)
 		created, err = h.r.createJob(ctx, cj, at(10, 10, 0))
-		Expect(err).NotTo(HaveOccurred(), "a stranger's Job is not an error either")
+		Expect(err).To(MatchError(jobNotOwned{job: minuteName("adopt", at(10, 10, 0))}),
+			"a stranger's Job is left alone, and the answer is jobNotOwned{job: <its name>}, which startDueRun reports")
 		Expect(created).To(BeFalse())
 		Expect(cj.Status.Active).To(HaveLen(1))
 		Expect(cj.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), "status.lastScheduleTime")
@@ -278,20 +262,57 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 	})
 
 	It("registers the controller, its Job watch and the field index with a manager", func() {
-		m, err := ctrl.NewManager(cfg, ctrl.Options{Metrics: metricsserver.Options{BindAddress: "0"}, Scheme: mgr.GetScheme()})
+		m, err := ctrl.NewManager(cfg, ctrl.Options{
+			Metrics: metricsserver.Options{BindAddress: "0"}, Scheme: mgr.GetScheme(),
+			Cache:      cache.Options{DefaultNamespaces: map[string]cache.Config{h.ns: {}}}, // this spec's CronJobs only
+			Controller: config.Controller{SkipNameValidation: ptr.To(true)},                 // the manager spec registers one too
+		})
 		Expect(err).NotTo(HaveOccurred())
-		r := &CronJobReconciler{Client: m.GetClient(), APIReader: m.GetAPIReader(), Scheme: m.GetScheme(), Recorder: h.recorder}
-		err = r.SetupWithManager(m)
-		if err != nil && strings.Contains(err.Error(), "already exists") {
-			err = nil // another test registered a controller of that name in this process
-		}
-		Expect(err).NotTo(HaveOccurred())
+		asked := make(chan string, 100)
+		r := &CronJobReconciler{Client: cronJobGets{m.GetClient(), asked}, APIReader: m.GetAPIReader(), Scheme: m.GetScheme(), Recorder: h.recorder}
+		Expect(r.SetupWithManager(m)).To(Succeed())
 		// The field index is registered by now, so registering it again fails
 		// (client-go: "indexer conflict").
 		Expect(IndexJobsByOwner(ctx, m.GetFieldIndexer())).NotTo(Succeed(),
 			"SetupWithManager must register IndexJobsByOwner's field index with the manager: listChildJobs lists by it")
+
+		runCtx, stop := context.WithCancel(ctx)
+		DeferCleanup(stop)
+		go func() {
+			defer GinkgoRecover()
+			Expect(m.Start(runCtx)).To(Succeed())
+		}()
+		// A Job whose controller is a CronJob that does not exist: only
+		// Owns() turns its events into a request for that CronJob, and
+		// Reconcile's first step, which reads it, is all that happens.
+		job := h.createJob("orphan", nil)
+		job.OwnerReferences = []metav1.OwnerReference{{
+			APIVersion: batchv1.GroupVersion.String(), Kind: "CronJob", Name: "ghost", UID: "00000000-0000-0000-0000-00000000beef",
+			Controller: ptr.To(true),
+		}}
+		Expect(k8sClient.Update(ctx, job)).To(Succeed())
+		Eventually(asked).WithTimeout(10*time.Second).Should(Receive(Equal(h.ns+"/ghost")),
+			"no reconcile of the CronJob that controls a Job: WatchWithOwns must watch Jobs with Owns(&kbatchv1.Job{}), "+
+				"and SetupWithManager must build the controller with it")
 	})
 })
+
+// cronJobGets passes every call to the client it wraps and tells, on asked,
+// which CronJobs Reconcile read: one read per reconcile, in step 1.
+type cronJobGets struct {
+	client.Client
+	asked chan<- string
+}
+
+func (c cronJobGets) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	if _, ok := obj.(*batchv1.CronJob); ok {
+		select {
+		case c.asked <- key.String():
+		default: // the spec has heard enough
+		}
+	}
+	return c.Client.Get(ctx, key, obj, opts...)
+}
 
 func mustLoad(name string) *time.Location {
 	loc, err := time.LoadLocation(name)

@@ -36,12 +36,10 @@ import (
 	"time"
 
 	kbatchv1 "k8s.io/api/batch/v1"
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/types"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
@@ -125,7 +123,7 @@ func indexByController(obj any) ([]string, error) {
 	if !ok {
 		return nil, nil
 	}
-	if ref := metav1.GetControllerOf(job); ref != nil && ref.Kind == "CronJob" {
+	if ref := runs.ControllerOf(job); ref != nil {
 		return []string{string(ref.UID)}, nil
 	}
 	return nil, nil
@@ -205,8 +203,8 @@ func (c *Controller) enqueueOwner(obj any) {
 	if !ok {
 		return
 	}
-	ref := metav1.GetControllerOf(job)
-	if ref == nil || ref.Kind != "CronJob" || ref.APIVersion != batchv1.GroupVersion.String() {
+	ref := runs.ControllerOf(job)
+	if ref == nil {
 		return
 	}
 	c.queue.Add(job.Namespace + "/" + ref.Name)
@@ -229,12 +227,11 @@ func (c *Controller) sync(ctx context.Context, key string) (requeueAfter time.Du
 	if err != nil {
 		return 0, err
 	}
-	status := cj.Status.DeepCopy()
-	status.Active = nil
+	cj.Status.Active = nil
 	for _, o := range owned {
 		job := o.(*kbatchv1.Job)
 		if finished, _ := runs.JobFinished(job); !finished {
-			status.Active = append(status.Active, runs.JobReference(job))
+			cj.Status.Active = append(cj.Status.Active, runs.JobReference(job))
 		}
 	}
 
@@ -251,16 +248,15 @@ func (c *Controller) sync(ctx context.Context, key string) (requeueAfter time.Du
 		if err != nil {
 			return 0, err
 		}
-		status.LastScheduleTime = &metav1.Time{Time: due.Run}
-		if !hasActive(status.Active, job.UID) {
-			status.Active = append(status.Active, runs.JobReference(job))
+		cj.Status.LastScheduleTime = &metav1.Time{Time: due.Run}
+		if !runs.ActiveHas(&cj, job.UID) {
+			cj.Status.Active = append(cj.Status.Active, runs.JobReference(job))
 		}
 	}
 
 	// An Update with the cached resourceVersion: if the cache is stale, the
 	// API server answers Conflict, and the key is retried with backoff.
 	// (The reference patches the status instead; see the stale-cache bonus.)
-	cj.Status = *status
 	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&cj)
 	if err != nil {
 		return 0, err
@@ -274,38 +270,21 @@ func (c *Controller) sync(ctx context.Context, key string) (requeueAfter time.Du
 	return runs.RequeueDelay(now, due.Next), nil
 }
 
-// createJob creates the Job of the run at t, named after it; a Job of that
-// name that this CronJob controls is taken as already created.
+// createJob creates the Job of the run at t, built as the reference builds
+// it (runs.NewJob); a Job of that name that this CronJob controls is taken
+// as already created.
 func (c *Controller) createJob(ctx context.Context, cj *batchv1.CronJob, t time.Time) (*kbatchv1.Job, error) {
-	job := &kbatchv1.Job{
-		ObjectMeta: metav1.ObjectMeta{
-			Name:            runs.JobName(cj, t),
-			Namespace:       cj.Namespace,
-			Labels:          cj.Spec.JobTemplate.Labels,
-			Annotations:     map[string]string{batchv1.ScheduledTimeAnnotation: t.Format(time.RFC3339)},
-			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(cj, batchv1.GroupVersion.WithKind("CronJob"))},
-		},
-		Spec: *cj.Spec.JobTemplate.Spec.DeepCopy(),
-	}
+	job := runs.NewJob(cj, t)
 	created, err := c.kube.BatchV1().Jobs(cj.Namespace).Create(ctx, job, metav1.CreateOptions{})
 	if apierrors.IsAlreadyExists(err) {
 		existing, getErr := c.kube.BatchV1().Jobs(cj.Namespace).Get(ctx, job.Name, metav1.GetOptions{})
 		if getErr != nil {
 			return nil, getErr
 		}
-		if !metav1.IsControlledBy(existing, cj) {
+		if !runs.ControlledBy(existing, cj) {
 			return nil, fmt.Errorf("job %s exists and belongs to someone else", job.Name)
 		}
 		return existing, nil
 	}
 	return created, err
-}
-
-func hasActive(active []corev1.ObjectReference, uid types.UID) bool {
-	for _, ref := range active {
-		if ref.UID == uid {
-			return true
-		}
-	}
-	return false
 }

@@ -28,10 +28,15 @@ package runs
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	kbatchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
@@ -39,6 +44,33 @@ import (
 )
 
 // lab:begin children
+
+// ControllerOf returns the owner reference of the CronJob that controls the
+// Job, or nil when none does. It answers "whose Job is this?" for every path
+// that asks: the reference's field index (IndexJobsByOwner), a Job found
+// under the name of a run (createJob), and the hand-written controller's
+// index and event handler (stage 16). The reference must be the controller
+// (a Job has at most one) and name a CronJob of our API group, in any of its
+// versions: upstream's CronJob (batch/v1) has the same Kind, and controls
+// Jobs of its own.
+func ControllerOf(job metav1.Object) *metav1.OwnerReference {
+	ref := metav1.GetControllerOf(job)
+	if ref == nil || ref.Kind != "CronJob" {
+		return nil
+	}
+	if gv, err := schema.ParseGroupVersion(ref.APIVersion); err != nil || gv.Group != batchv1.GroupVersion.Group {
+		return nil
+	}
+	return ref
+}
+
+// ControlledBy reports whether cronJob controls the Job. The UID decides,
+// not the name: a CronJob deleted and created again under the same name is
+// another CronJob, and the Jobs of the first are not its own.
+func ControlledBy(job metav1.Object, cronJob *batchv1.CronJob) bool {
+	ref := ControllerOf(job)
+	return ref != nil && ref.UID == cronJob.UID
+}
 
 // JobFinished reports whether a Job has finished, and how: JobComplete or
 // JobFailed. Only the Job controller decides that, through these conditions.
@@ -53,6 +85,11 @@ func JobFinished(job *kbatchv1.Job) (bool, kbatchv1.JobConditionType) {
 
 // lab:end
 
+// ActiveHas reports whether status.active lists the Job with this UID.
+func ActiveHas(cronJob *batchv1.CronJob, uid types.UID) bool {
+	return slices.ContainsFunc(cronJob.Status.Active, func(ref corev1.ObjectReference) bool { return ref.UID == uid })
+}
+
 // JobReference is how status.active refers to a running Job.
 func JobReference(job *kbatchv1.Job) corev1.ObjectReference {
 	return corev1.ObjectReference{
@@ -66,6 +103,35 @@ func JobReference(job *kbatchv1.Job) corev1.ObjectReference {
 }
 
 // lab:begin build-job
+
+// NewJob makes the Job for the run scheduled at run from the CronJob's
+// template. Both controllers create their Jobs with it, so a Job looks the
+// same whichever made it.
+func NewJob(cronJob *batchv1.CronJob, run time.Time) *kbatchv1.Job {
+	tmpl := cronJob.Spec.JobTemplate
+	job := &kbatchv1.Job{
+		ObjectMeta: metav1.ObjectMeta{
+			Name:        JobName(cronJob, run),
+			Namespace:   cronJob.Namespace,
+			Labels:      maps.Clone(tmpl.Labels),
+			Annotations: maps.Clone(tmpl.Annotations),
+			// The controller reference makes the CronJob the owner of the
+			// Job: the garbage collector deletes the Job when the CronJob is
+			// deleted, and Owns() routes the Job's events to this CronJob.
+			// controllerutil.SetControllerReference writes the same
+			// reference, looking the Kind up in a scheme; here it is known.
+			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(cronJob, batchv1.GroupVersion.WithKind("CronJob"))},
+		},
+		Spec: *tmpl.Spec.DeepCopy(),
+	}
+	// Set after the template's labels, so that a template cannot take it
+	// away: without it the cache would not hold the Job (cache.go).
+	metav1.SetMetaDataLabel(&job.ObjectMeta, batchv1.CronJobLabel, cronJob.Name)
+	// The scheduled time, in the CronJob's time zone, so people and tools can
+	// tell which run a Job belongs to (and the benchmark can measure skew).
+	metav1.SetMetaDataAnnotation(&job.ObjectMeta, batchv1.ScheduledTimeAnnotation, run.Format(time.RFC3339))
+	return job
+}
 
 // JobName is the name of the Job for the run scheduled at t. It is the same
 // every time it is computed, and that is what makes creating a Job safe to

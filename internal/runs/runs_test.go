@@ -23,6 +23,7 @@ import (
 	kbatchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
@@ -51,6 +52,43 @@ func TestJobName(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestControllerOf(t *testing.T) {
+	cronJob := &batchv1.CronJob{ObjectMeta: metav1.ObjectMeta{Name: "report", UID: "u1"}}
+	ref := func(apiVersion, kind string, uid types.UID, controller bool) metav1.OwnerReference {
+		return metav1.OwnerReference{APIVersion: apiVersion, Kind: kind, Name: "report", UID: uid, Controller: ptr.To(controller)}
+	}
+	tests := []struct {
+		name  string
+		owner metav1.OwnerReference
+		want  bool // ControllerOf finds a CronJob of ours; ControlledBy(cronJob) is want with the UID u1
+	}{
+		{"our CronJob, v1", ref("batch.cronlab.dev/v1", "CronJob", "u1", true), true},
+		{"our CronJob, v2: the group decides, any version", ref("batch.cronlab.dev/v2", "CronJob", "u1", true), true},
+		{"upstream's CronJob: the same Kind, another group", ref("batch/v1", "CronJob", "u1", true), false},
+		{"a group that only begins like ours", ref("batch.cronlab.dev.example/v1", "CronJob", "u1", true), false},
+		{"an owner that is not the controller", ref("batch.cronlab.dev/v1", "CronJob", "u1", false), false},
+		{"another Kind of ours", ref("batch.cronlab.dev/v1", "CronTab", "u1", true), false},
+		{"an APIVersion that does not parse", ref("batch.cronlab.dev/v1/extra", "CronJob", "u1", true), false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			job := &kbatchv1.Job{ObjectMeta: metav1.ObjectMeta{OwnerReferences: []metav1.OwnerReference{tc.owner}}}
+			if got := ControllerOf(job) != nil; got != tc.want {
+				t.Errorf("ControllerOf(a Job owned by %s %s) found one: %v, want %v", tc.owner.APIVersion, tc.owner.Kind, got, tc.want)
+			}
+			if got := ControlledBy(job, cronJob); got != tc.want {
+				t.Errorf("ControlledBy = %v, want %v", got, tc.want)
+			}
+		})
+	}
+	t.Run("a CronJob of the same name and another UID controls none of them", func(t *testing.T) {
+		job := &kbatchv1.Job{ObjectMeta: metav1.ObjectMeta{OwnerReferences: []metav1.OwnerReference{ref("batch.cronlab.dev/v1", "CronJob", "u0", true)}}}
+		if ControlledBy(job, cronJob) {
+			t.Error("ControlledBy compared the name, not the UID")
+		}
+	})
 }
 
 func TestJobFinished(t *testing.T) {
