@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package controller holds the CronJob Reconciler: lessons 4 and 5 of the lab.
+// Package controller holds the CronJob Reconciler: stages 04 to 06 of the lab.
 //
 // Read this file first: Reconcile is written as the numbered steps of the
 // lesson, and each step is a small function in jobs.go or status.go. The
@@ -83,7 +83,11 @@ type CronJobReconciler struct {
 //
 // It is level-based: it does not ask what changed (discussion question 4),
 // it looks at the CronJob and its Jobs as they are now and works out what to
-// do. Running it twice in a row does nothing the second time.
+// do. Run twice in a row, with nothing changed in between, the second run
+// writes nothing, and records no Event about a run or a problem that the
+// first reported: the Ready condition remembers what was said (noteDue,
+// reportUnschedulable). Only a failure is reported again: a create or delete
+// that the API server refused is retried, and each try that fails says so.
 func (r *CronJobReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	log := logf.FromContext(ctx)
 	now := r.now()

@@ -155,6 +155,39 @@ var _ = Describe("CronJob Reconciler", func() {
 			h.mustReconcileAt(at(10, 10, 59), cj)
 			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("late", at(10, 10, 0))}))
 		})
+
+		It("records a missed run once, not on every reconcile, and says so in Ready", func() {
+			cj := h.createCronJob("missed", "*/5 * * * *", at(10, 0, 0), func(cj *batchv1.CronJob) {
+				cj.Spec.StartingDeadlineSeconds = ptr.To[int64](60)
+			})
+			h.mustReconcileAt(at(10, 6, 30), cj)
+			h.mustReconcileAt(at(10, 7, 0), cj) // the status write of the first one causes this one
+			h.mustReconcileAt(at(10, 8, 0), cj)
+			Expect(h.events()).To(ConsistOf("Warning MissSchedule Missed scheduled time to start a job: Mon, 07 Jan 2030 10:05:00 +0000"),
+				"three reconciles, one missed run, one Event: record MissSchedule only when noteDue says the news is new")
+			Expect(condition(h.get(cj), batchv1.ConditionReady).Message).To(Equal(
+				"the run at 2030-01-07T10:05:00Z was missed: it is later than startingDeadlineSeconds allows; next run at 2030-01-07T10:10:00Z"))
+
+			By("recording the next missed run again")
+			h.mustReconcileAt(at(10, 11, 30), cj)
+			Expect(h.events()).To(ConsistOf("Warning MissSchedule Missed scheduled time to start a job: Mon, 07 Jan 2030 10:10:00 +0000"))
+		})
+
+		It("warns once about more than 100 missed runs while the run waits", func() {
+			cj := h.createCronJob("waiting", "* * * * *", at(8, 0, 0), func(cj *batchv1.CronJob) {
+				cj.Spec.ConcurrencyPolicy = batchv1.ForbidConcurrent
+			})
+			h.createJob("waiting-by-hand", cj)
+			h.mustReconcileAt(at(9, 41, 10), cj) // adopts the Job by hand, which then blocks the run
+			h.mustReconcileAt(at(9, 41, 20), cj)
+			h.mustReconcileAt(at(9, 41, 30), cj)
+			Expect(h.jobs()).To(HaveLen(1))
+			Expect(h.events()).To(ConsistOf(
+				HavePrefix("Warning UnexpectedJob"),
+				HavePrefix("Warning TooManyMissedTimes too many missed start times (more than 100)"),
+				HavePrefix("Normal JobAlreadyActive"),
+			))
+		})
 	})
 
 	Describe("Jobs that exist already", func() {
@@ -216,17 +249,21 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(apierrors.IsNotFound(err)).To(BeTrue(), "a Job without the label is not in the cache: %v", err)
 		})
 
-		It("leaves alone a Job of the same name that something else controls", func() {
+		It("leaves alone a Job of the same name that something else controls", Label("lab-06"), func() {
 			cj := h.createCronJob("taken", "*/5 * * * *", at(10, 0, 0))
 			h.createJob(minuteName("taken", at(10, 5, 0)), nil)
 			_, err := h.reconcileAt(at(10, 5, 1), cj)
 			Expect(err).NotTo(HaveOccurred())
+			h.mustReconcileAt(at(10, 5, 30), cj) // the status write of the first one causes this one
 
 			got := h.get(cj)
 			Expect(got.Status.Active).To(BeEmpty())
 			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 0, 0)), "status.lastScheduleTime")
 			Expect(condition(got, batchv1.ConditionDegraded).Status).To(Equal(metav1.ConditionFalse))
-			Expect(h.events()).To(ConsistOf(HavePrefix("Warning JobNotOwned Job " + minuteName("taken", at(10, 5, 0)))))
+			Expect(condition(got, batchv1.ConditionReady).Message).To(HavePrefix(
+				"the run at 2030-01-07T10:05:00Z cannot start: Job " + minuteName("taken", at(10, 5, 0)) + " exists and belongs to someone else"))
+			Expect(h.events()).To(ConsistOf("Warning JobNotOwned Job "+minuteName("taken", at(10, 5, 0))+" exists and belongs to someone else; leaving it alone"),
+				"two reconciles, one Event: record JobNotOwned only when noteDue says the news is new")
 		})
 
 		It("counts a running Job it controls but did not record as active, with a warning", func() {
@@ -285,7 +322,7 @@ var _ = Describe("CronJob Reconciler", func() {
 		})
 	})
 
-	Describe("a cache that lags behind (see the bonus lesson)", func() {
+	Describe("a cache that lags behind (see stage 15, the stale cache)", func() {
 		It("does not replace the Job it just created when the cached CronJob predates its own status write", Label("lab-06"), func() {
 			cj := h.createCronJob("ulag", "*/5 * * * *", at(10, 0, 0), func(cj *batchv1.CronJob) {
 				cj.Spec.ConcurrencyPolicy = batchv1.ReplaceConcurrent
@@ -440,8 +477,11 @@ var _ = Describe("CronJob Reconciler", func() {
 		It("Forbid skips the run while the previous one runs, and starts it once that finished", func() {
 			cj := running(batchv1.ForbidConcurrent)
 			h.mustReconcileAt(at(10, 10, 0), cj)
+			h.mustReconcileAt(at(10, 10, 30), cj)
 			Expect(h.jobs()).To(HaveLen(1))
-			Expect(h.events()).To(ConsistOf("Normal JobAlreadyActive Not starting job because prior execution is running and concurrency policy is Forbid"))
+			Expect(h.events()).To(ConsistOf("Normal JobAlreadyActive Not starting job because prior execution is running and concurrency policy is Forbid"),
+				"two reconciles while the run waits, one Event: record JobAlreadyActive only when noteDue says the news is new")
+			Expect(condition(h.get(cj), batchv1.ConditionReady).Message).To(HavePrefix("the run at 2030-01-07T10:10:00Z waits: a Job still runs"))
 
 			first := h.jobs()[0]
 			h.finish(&first, kbatchv1.JobComplete, at(10, 5, 1), at(10, 11, 0))
@@ -459,6 +499,17 @@ var _ = Describe("CronJob Reconciler", func() {
 			h.mustReconcileAt(at(10, 15, 0), cj)
 			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("policy", at(10, 15, 0))}))
 			Expect(h.get(cj).Status.Active).To(HaveLen(1))
+		})
+
+		It("Replace that cannot delete the running Job starts nothing and says FailedDelete", func() {
+			cj := running(batchv1.ReplaceConcurrent)
+			h.r.Client = refuseDeletes(h.r.Client)
+			_, err := h.reconcileAt(at(10, 10, 0), cj)
+			Expect(err).To(MatchError(ContainSubstring("deleting Job " + minuteName("policy", at(10, 5, 0)))))
+			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("policy", at(10, 5, 0))}))
+			degraded := condition(h.get(cj), batchv1.ConditionDegraded)
+			Expect(degraded).To(haveStatusReason(metav1.ConditionTrue, batchv1.ReasonFailedDelete), "what failed is the delete, not a create")
+			Expect(h.events()).To(ConsistOf(HavePrefix("Warning FailedDelete Error deleting job " + minuteName("policy", at(10, 5, 0)))))
 		})
 
 		It("Replace deletes the running Job and starts the new run", func() {

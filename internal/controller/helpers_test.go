@@ -18,6 +18,7 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -27,6 +28,7 @@ import (
 
 	kbatchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/events"
 	clocktesting "k8s.io/utils/clock/testing"
@@ -105,7 +107,7 @@ func (h *harness) get(cj *batchv1.CronJob) *batchv1.CronJob {
 
 // reconcileAt moves the clock to now and reconciles once, after waiting until
 // the cache holds what the API server holds. The wait makes each test a fixed
-// sequence of states; the lag tests of the bonus lesson take it away on purpose.
+// sequence of states; the lag tests of stage 15 (the stale cache) take it away on purpose.
 func (h *harness) reconcileAt(now time.Time, cj *batchv1.CronJob) (ctrl.Result, error) {
 	h.clock.SetTime(now)
 	h.waitForCache(cj)
@@ -286,4 +288,14 @@ func (c goneJob) List(ctx context.Context, list client.ObjectList, opts ...clien
 		jobs.Items = append(jobs.Items, *c.gone.DeepCopy())
 	}
 	return nil
+}
+
+// refuseDeletes wraps a client so that the API server refuses every delete,
+// as it would a controller whose Role lacks the verb.
+func refuseDeletes(c client.Client) client.Client { return deletesRefused{c} }
+
+type deletesRefused struct{ client.Client }
+
+func (c deletesRefused) Delete(_ context.Context, obj client.Object, _ ...client.DeleteOption) error {
+	return apierrors.NewForbidden(kbatchv1.Resource("jobs"), obj.GetName(), errors.New("the test refuses every delete"))
 }

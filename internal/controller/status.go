@@ -54,11 +54,11 @@ func (r *CronJobReconciler) observeJobs(ctx context.Context, cronJob *batchv1.Cr
 		seen[job.UID] = true
 		finished, how := runs.JobFinished(job)
 		switch {
-		case !finished && !activeHas(cronJob, job.UID):
+		case !finished && !runs.ActiveHas(cronJob, job.UID):
 			if err := r.adoptRunningJob(ctx, cronJob, job); err != nil {
 				return err
 			}
-		case finished && activeHas(cronJob, job.UID):
+		case finished && runs.ActiveHas(cronJob, job.UID):
 			removeActive(cronJob, job.UID)
 			r.Recorder.Eventf(cronJob, job, corev1.EventTypeNormal, "SawCompletedJob", "Observe",
 				"Saw completed job: %s, condition: %s", job.Name, how)
@@ -99,7 +99,7 @@ func (r *CronJobReconciler) observeJobs(ctx context.Context, cronJob *batchv1.Cr
 // its status.active and the cached Jobs disagree: a running Job of this
 // CronJob that the list lacks, or an entry of the list that no cached Job
 // matches. That is what the reconciles right after a run usually see (the
-// u-lag of the bonus lesson): the events of the new Job, of the Job it
+// u-lag of stage 15, the stale cache): the events of the new Job, of the Job it
 // replaced and of our own status write reach the cache in any order. Going
 // on from a stale copy would write the same status a second time, and
 // report Jobs as missing or unexpected that are neither.
@@ -116,7 +116,7 @@ func activeMatchesJobs(cronJob *batchv1.CronJob, jobs []kbatchv1.Job) bool {
 	there := make(map[types.UID]bool, len(jobs))
 	for i := range jobs {
 		there[jobs[i].UID] = true
-		if finished, _ := runs.JobFinished(&jobs[i]); !finished && !activeHas(cronJob, jobs[i].UID) {
+		if finished, _ := runs.JobFinished(&jobs[i]); !finished && !runs.ActiveHas(cronJob, jobs[i].UID) {
 			return false
 		}
 	}
@@ -190,43 +190,49 @@ func (r *CronJobReconciler) startDueRun(ctx context.Context, cronJob *batchv1.Cr
 	}
 
 	due := runs.Due(cronJob, sched, now)
-	r.setReady(cronJob, now, metav1.ConditionTrue, batchv1.ReasonScheduling, nextRunMessage(due.Next, sched.Location()))
-
-	if due.TooMany() {
-		r.Recorder.Eventf(cronJob, nil, corev1.EventTypeWarning, "TooManyMissedTimes", "Schedule",
-			"too many missed start times (more than %d). Set or decrease .spec.startingDeadlineSeconds or check clock skew", schedule.TooManyMissed)
-	}
+	loc := sched.Location()
 	switch {
 	case due.Run.IsZero():
+		r.noteDue(cronJob, now, due, loc, "")
 		return due.Next, nil
 	case due.TooLate:
-		r.Recorder.Eventf(cronJob, nil, corev1.EventTypeWarning, "MissSchedule", "Schedule",
-			"Missed scheduled time to start a job: %s", due.Run.UTC().Format(time.RFC1123Z))
+		if r.noteDue(cronJob, now, due, loc, "was missed: it is later than startingDeadlineSeconds allows") {
+			r.Recorder.Eventf(cronJob, nil, corev1.EventTypeWarning, "MissSchedule", "Schedule",
+				"Missed scheduled time to start a job: %s", due.Run.UTC().Format(time.RFC1123Z))
+		}
 		return due.Next, nil
 	case runStarted(cronJob, jobs, due.Run):
+		r.noteDue(cronJob, now, due, loc, "")
+		return due.Next, nil
+	case cronJob.Spec.ConcurrencyPolicy == batchv1.ForbidConcurrent && len(cronJob.Status.Active) > 0:
+		// The run stays due: if the running Job finishes before the
+		// deadline, the next reconcile starts it, as upstream does.
+		if r.noteDue(cronJob, now, due, loc, "waits: a Job still runs and concurrencyPolicy is Forbid") {
+			r.Recorder.Eventf(cronJob, nil, corev1.EventTypeNormal, "JobAlreadyActive", "Schedule",
+				"Not starting job because prior execution is running and concurrency policy is Forbid")
+		}
 		return due.Next, nil
 	}
 
-	switch cronJob.Spec.ConcurrencyPolicy {
-	case batchv1.ForbidConcurrent:
-		if len(cronJob.Status.Active) > 0 {
-			// The run stays due: if the running Job finishes before the
-			// deadline, the next reconcile starts it, as upstream does.
-			r.Recorder.Eventf(cronJob, nil, corev1.EventTypeNormal, "JobAlreadyActive", "Schedule",
-				"Not starting job because prior execution is running and concurrency policy is Forbid")
-			return due.Next, nil
-		}
-	case batchv1.ReplaceConcurrent:
+	if cronJob.Spec.ConcurrencyPolicy == batchv1.ReplaceConcurrent {
 		for _, ref := range slices.Clone(cronJob.Status.Active) { // a copy: the loop removes entries
 			log.Info("replacing a Job that still runs", "job", ref.Name)
 			if err := r.deleteJob(ctx, cronJob, ref.Namespace, ref.Name, ref.UID); err != nil {
-				return time.Time{}, err
+				r.noteDue(cronJob, now, due, loc, "")
+				return time.Time{}, failedDelete{err}
 			}
 		}
 	}
 
-	run := due.Run.In(sched.Location())
+	run := due.Run.In(loc)
 	created, err := r.createJob(ctx, cronJob, run)
+	if notOurs, ok := errors.AsType[jobNotOwned](err); ok {
+		if r.noteDue(cronJob, now, due, loc, "cannot start: "+notOurs.Error()) {
+			r.Recorder.Eventf(cronJob, nil, corev1.EventTypeWarning, "JobNotOwned", "Create", "%v; leaving it alone", notOurs)
+		}
+		return due.Next, nil
+	}
+	r.noteDue(cronJob, now, due, loc, "")
 	if apierrors.HasStatusCause(err, corev1.NamespaceTerminatingCause) {
 		return time.Time{}, nil // the CronJob goes away with its namespace
 	}
@@ -243,7 +249,7 @@ func (r *CronJobReconciler) startDueRun(ctx context.Context, cronJob *batchv1.Cr
 
 // runStarted reports whether the run at t has its Job already. The status
 // says so through lastScheduleTime, but the CronJob in the cache may be older
-// than our own last status write (the u-lag of the bonus lesson); the Jobs
+// than our own last status write (the u-lag of stage 15, the stale cache); the Jobs
 // then tell the truth, through the name that only this run's Job has, and
 // runStarted writes the run into status.lastScheduleTime, which the status
 // patch of step 6 then sends to the API server.
@@ -277,20 +283,38 @@ func nextRunMessage(next time.Time, loc *time.Location) string {
 // Event, so `kubectl describe` lists it once, not once per reconcile (and
 // every status write causes one more reconcile).
 func (r *CronJobReconciler) reportUnschedulable(cronJob *batchv1.CronJob, now time.Time, reason string, problem error) {
-	ready := meta.FindStatusCondition(cronJob.Status.Conditions, batchv1.ConditionReady)
-	reported := ready != nil && ready.Status == metav1.ConditionFalse && ready.Reason == reason &&
-		ready.Message == problem.Error() && ready.ObservedGeneration == cronJob.Generation
-	if !reported {
+	if r.setReady(cronJob, now, metav1.ConditionFalse, reason, problem.Error()) {
 		r.Recorder.Eventf(cronJob, nil, corev1.EventTypeWarning, reason, "Schedule", "%v", problem)
 	}
-	r.setReady(cronJob, now, metav1.ConditionFalse, reason, problem.Error())
 }
 
-// setReady records whether the controller can schedule the CronJob.
-// meta.SetStatusCondition moves lastTransitionTime only when the status
-// changes, so a condition that stays True keeps the time it became True.
-func (r *CronJobReconciler) setReady(cronJob *batchv1.CronJob, now time.Time, status metav1.ConditionStatus, reason, message string) {
-	meta.SetStatusCondition(&cronJob.Status.Conditions, metav1.Condition{
+// noteDue sets Ready to say when the next run is and, when the due run does
+// not start, why (whyNot). It reports whether that is news, which is when
+// startDueRun records its Events about the due run: the message names the
+// next run, so it changes once per run, and whyNot changes it once per
+// problem. As in reportUnschedulable, the condition is the memory, and each
+// Event is recorded once per run, problem and generation, not on each of the
+// reconciles that every status write and Job event cause. It also warns,
+// with the news, about more than 100 missed runs (upstream's TooManyMissedTimes).
+func (r *CronJobReconciler) noteDue(cronJob *batchv1.CronJob, now time.Time, due schedule.Due, loc *time.Location, whyNot string) bool {
+	message := nextRunMessage(due.Next, loc)
+	if whyNot != "" {
+		message = fmt.Sprintf("the run at %s %s; %s", due.Run.In(loc).Format(time.RFC3339), whyNot, message)
+	}
+	news := r.setReady(cronJob, now, metav1.ConditionTrue, batchv1.ReasonScheduling, message)
+	if news && due.TooMany() {
+		r.Recorder.Eventf(cronJob, nil, corev1.EventTypeWarning, "TooManyMissedTimes", "Schedule",
+			"too many missed start times (more than %d). Set or decrease .spec.startingDeadlineSeconds or check clock skew", schedule.TooManyMissed)
+	}
+	return news
+}
+
+// setReady records whether the controller can schedule the CronJob, and
+// reports whether the condition changed: its status, reason, message or
+// generation. meta.SetStatusCondition moves lastTransitionTime only when the
+// status changes, so a condition that stays True keeps the time it became True.
+func (r *CronJobReconciler) setReady(cronJob *batchv1.CronJob, now time.Time, status metav1.ConditionStatus, reason, message string) bool {
+	return meta.SetStatusCondition(&cronJob.Status.Conditions, metav1.Condition{
 		Type: batchv1.ConditionReady, Status: status, Reason: reason, Message: message,
 		ObservedGeneration: cronJob.Generation, LastTransitionTime: metav1.NewTime(now),
 	})
@@ -298,17 +322,26 @@ func (r *CronJobReconciler) setReady(cronJob *batchv1.CronJob, now time.Time, st
 
 // setDegraded records whether this reconcile failed to act on the cluster.
 // Such failures are also returned as errors, so controller-runtime retries
-// them with back-off; the condition tells the user why nothing happens.
+// them with back-off; the condition tells the user why nothing happens, and
+// its reason names what failed: a delete (of step 4, or of a running Job
+// that Replace removes in step 5) or the create of a run's Job.
 func (r *CronJobReconciler) setDegraded(cronJob *batchv1.CronJob, now time.Time, pruneErr, runErr error) {
 	cond := metav1.Condition{
 		Type: batchv1.ConditionDegraded, Status: metav1.ConditionFalse, Reason: batchv1.ReasonReconciled,
 		Message: "the last reconcile succeeded", ObservedGeneration: cronJob.Generation, LastTransitionTime: metav1.NewTime(now),
 	}
+	_, deleting := errors.AsType[failedDelete](runErr)
 	switch err := errors.Join(runErr, pruneErr); {
-	case runErr != nil:
+	case runErr != nil && !deleting:
 		cond.Status, cond.Reason, cond.Message = metav1.ConditionTrue, batchv1.ReasonFailedCreate, err.Error()
-	case pruneErr != nil:
+	case err != nil:
 		cond.Status, cond.Reason, cond.Message = metav1.ConditionTrue, batchv1.ReasonFailedDelete, err.Error()
 	}
 	meta.SetStatusCondition(&cronJob.Status.Conditions, cond)
 }
+
+// failedDelete marks an error of step 5 that a delete caused, not a create:
+// Replace could not remove a Job that still runs.
+type failedDelete struct{ error }
+
+func (e failedDelete) Unwrap() error { return e.error }
