@@ -34,12 +34,12 @@ import (
 var layers = [][]string{
 	{"i18n", "gosrc"},            // the two languages; reading Go source
 	{"base", "stage", "regions"}, // commands and git; stage.yaml; regions and stubs
-	{"gotest", "starter", "apiserver", "doctor", "labtest"}, // test output; a starter; the shared API server; lab doctor
-	{"functions", "progress"},                               // per-function results; the progress file
-	{"hints", "carry"},                                      // which hint; carrying code forward
-	{"report"},                                              // a result in words and as JSON
-	{"run"},                                                 // building and running a stage's tests
-	{"check", "watch", "start", "verify"},                   // the commands
+	{"gotest", "starter", "apiserver", "doctor", "labtest", "mutants"}, // test output; a starter; the shared API server; lab doctor; generic mutants
+	{"functions", "progress"},             // per-function results; the progress file
+	{"hints", "carry"},                    // which hint; carrying code forward
+	{"report"},                            // a result in words and as JSON
+	{"run"},                               // building and running a stage's tests
+	{"check", "watch", "start", "verify"}, // the commands
 }
 
 // floorOf is the floor of a package of the tool, or -1.
