@@ -154,3 +154,40 @@ func TestTheReferenceHasMutantsInEveryGoRegion(t *testing.T) {
 	}
 	t.Logf("%d mutants: %v", len(ms), byFunc)
 }
+
+// TestMutantsThatDoNotCompileAreSetAside type-checks the mutants of the
+// reference's stage 06 regions: the ones that leave a variable unused or a
+// function without its return do not count, the rest compile.
+func TestMutantsThatDoNotCompileAreSetAside(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lists the packages with go list -export (-short skips it)")
+	}
+	root := filepath.Join("..", "..", "..", "..")
+	ms, err := Of(root, []string{"schedule-due", "start-run"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok, not, err := Compiling(root, ms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ok)+len(not) != len(ms) || len(ok) == 0 {
+		t.Fatalf("%d mutants: %d compile, %d do not", len(ms), len(ok), len(not))
+	}
+	t.Logf("%d mutants: %d compile, %d do not", len(ms), len(ok), len(not))
+	var removedReturn bool
+	for name, why := range not {
+		if strings.Contains(name, "remove statement") && strings.Contains(why, "missing return") {
+			removedReturn = true
+		}
+	}
+	if !removedReturn {
+		t.Errorf("no mutant failed with a missing return; those that do not compile: %v", not)
+	}
+	for _, m := range ok {
+		if m.Op == ReturnZero && m.Func == "CronJobReconciler.startDueRun" {
+			return
+		}
+	}
+	t.Errorf("startDueRun returning zero values compiles, but is not among the %d that do", len(ok))
+}
