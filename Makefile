@@ -194,6 +194,10 @@ chaos: build install ## Faults at the top of a minute on the local cluster (make
 bench-lab: setup-envtest ## Time `bin/lab check` after a one-line edit, with and without the shared API server, in a clone of HEAD (BENCH_LAB_ARGS: -stages, -runs, -make-test).
 	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" go run ./cmd/lab/bench $(BENCH_LAB_ARGS)
 
+.PHONY: mutants
+mutants: lab ## The mistakes nobody listed: each stage's generic mutants (or MUTANTS_STAGES="04 06"), checked; writes docs/mutation.md. Long.
+	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" bin/lab mutants $(MUTANTS_STAGES)
+
 .PHONY: lab-verify
 lab-verify: lab ## For every stage: the starter compiles and vets, its tests fail, the reference passes them.
 	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" bin/lab verify $(LAB_VERIFY_ARGS)

@@ -96,6 +96,9 @@ var commands = []command{
 	{name: "branches", run: func(c call) error { return start.CmdBranches(c.l, c.root, c.stages) }},
 	{name: "doctor", run: func(c call) error { return doctor.CmdDoctor(c.l, c.root) }},
 	{name: "mistakes", run: func(c call) error { return verify.CmdMistakes(c.l, c.root, c.stages, c.args) }},
+	{name: "mutants", run: func(c call) error {
+		return verify.CmdMutants(c.l, c.root, c.stages, c.args, verify.MutantsReport(c.root))
+	}},
 	{name: "stop", run: func(c call) error { return apiserver.CmdStop(c.l, c.root) }},
 	{name: "verify",
 		flags: referenceTested,

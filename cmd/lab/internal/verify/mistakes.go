@@ -83,9 +83,31 @@ func (c *catalogueRun) check(l i18n.Lang, root, dir string, s stage.Stage) (prob
 		}
 	}
 
-	// Each mistake is a build overlay of the tree, so the next one's test
-	// binaries build while this one's tests run: a build is mostly the
-	// link, on one core, and the tests mostly wait for the API server.
+	c.eachAlone(l, root, dir, s, alone, func(i int, o outcome) {
+		if o.unmade != nil {
+			problems = append(problems, c.cannotMake(l, s, s.Mistakes[i], o.unmade))
+			return
+		}
+		problems = append(problems, c.judge(l, s, s.Mistakes[i], o.rs, o.err, o.start)...)
+	})
+	return problems
+}
+
+// An outcome is what the check said with one mistake made: its results
+// and error, or why the mistake could not be made (unmade).
+type outcome struct {
+	rs     []gotest.Results
+	err    error
+	start  time.Time
+	unmade error
+}
+
+// eachAlone checks the mistakes of s at the indexes given, each built alone
+// as a build overlay of the tree at dir, and hands each outcome to judge.
+// Each mistake's test
+// binaries build while the one before it runs its tests: a build is mostly
+// the link, on one core, and the tests mostly wait for the API server.
+func (c *catalogueRun) eachAlone(l i18n.Lang, root, dir string, s stage.Stage, alone []int, judge func(i int, o outcome)) {
 	type prepared struct {
 		opts   run.BuildOpts
 		builds []chan run.BuildResult
@@ -121,19 +143,17 @@ func (c *catalogueRun) check(l i18n.Lang, root, dir string, s stage.Stage) (prob
 		}
 	}()
 	for k, i := range alone {
-		m := s.Mistakes[i]
 		start := time.Now()
 		p := <-ready[k]
 		if p.err != nil {
-			problems = append(problems, c.cannotMake(l, s, m, p.err))
 			<-ahead
+			judge(i, outcome{start: start, unmade: p.err})
 			continue
 		}
 		rs, err := run.Built(l, root, dir, s, run.Quiet, true, p.opts, p.builds)
 		<-ahead
-		problems = append(problems, c.judge(l, s, m, rs, err, start)...)
+		judge(i, outcome{rs: rs, err: err, start: start})
 	}
-	return problems
 }
 
 // checkInSchema builds the mistakes of s that only edit function bodies
