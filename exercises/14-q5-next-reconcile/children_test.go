@@ -132,9 +132,14 @@ func newWorld(t *testing.T, cfg *rest.Config, n naming) *world {
 			if n != deterministic {
 				job.GenerateName, job.Name = owner+"-", ""
 			}
-			err := c.Create(ctx, job, opts...)
-			if err == nil && n == randomWithExpectations {
+			// As upstream: expect the child before the create (the informer may
+			// see it before Create returns), and count a failed create as seen.
+			if n == randomWithExpectations {
 				exp.Expect(job.Namespace+"/"+owner, 1)
+			}
+			err := c.Create(ctx, job, opts...)
+			if err != nil && n == randomWithExpectations {
+				exp.Observed(job.Namespace + "/" + owner)
 			}
 			w.mu.Lock()
 			w.creates = append(w.creates, err)

@@ -62,20 +62,26 @@ func New(c clock.PassiveClock, ttl time.Duration) *Expectations {
 
 // lab:begin expectations
 
-// Expect records that the controller has just created n children of key.
-// Call it after each successful create, before Reconcile returns.
+// Expect records that the controller is about to create n children of
+// key. Call it before the creates, as upstream does: the informer may see a
+// child before Create returns, and its Observed must find the record then.
+// For each create that fails, call Observed: that child will never appear.
+// A record older than the TTL is replaced, not added to.
 func (e *Expectations) Expect(key string, n int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	p := e.pending[key]
+	p, ok := e.pending[key]
+	if ok && e.clock.Since(p.at) > e.ttl {
+		p = pending{}
+	}
 	p.adds += n
 	p.at = e.clock.Now()
 	e.pending[key] = p
 }
 
-// Observed records that the informer has seen one child of key appear.
-// Children it did not expect (created by someone else, or seen after the
-// record expired) change nothing.
+// Observed records that the informer has seen one child of key appear, or
+// that a create the record expects has failed. For a key without a record
+// (a child that someone else created) it changes nothing.
 func (e *Expectations) Observed(key string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()

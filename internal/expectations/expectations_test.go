@@ -90,6 +90,23 @@ func TestExpectations(t *testing.T) {
 		},
 		want: true,
 	}, {
+		name: "an expired record is replaced, not added to: the next create needs one observation",
+		do: func(e *Expectations, c *clocktesting.FakeClock) {
+			e.Expect("ns/a", 1)
+			c.Step(5*time.Minute + time.Second)
+			e.Expect("ns/a", 1)
+			e.Observed("ns/a")
+		},
+		want: true,
+	}, {
+		name: "a failed create is observed at once: its child never appears",
+		do: func(e *Expectations, _ *clocktesting.FakeClock) {
+			e.Expect("ns/a", 2) // before the creates
+			e.Observed("ns/a")  // the first one's child, seen by the informer
+			e.Observed("ns/a")  // the second create failed
+		},
+		want: true,
+	}, {
 		name: "within the TTL it holds",
 		do: func(e *Expectations, c *clocktesting.FakeClock) {
 			e.Expect("ns/a", 1)
