@@ -244,7 +244,7 @@ func (c *Controller) sync(ctx context.Context, key string) (requeueAfter time.Du
 	now := c.clock.Now()
 	due := runs.Due(&cj, sched, now)
 	if !due.Run.IsZero() && !due.TooLate && !ptr.Deref(cj.Spec.Suspend, false) {
-		job, err := c.createJob(ctx, &cj, due.Run)
+		job, err := c.createJob(ctx, &cj, due.Run.In(sched.Location()))
 		if err != nil {
 			return 0, err
 		}
@@ -256,7 +256,7 @@ func (c *Controller) sync(ctx context.Context, key string) (requeueAfter time.Du
 
 	// An Update with the cached resourceVersion: if the cache is stale, the
 	// API server answers Conflict, and the key is retried with backoff.
-	// (The reference patches the status instead; see the stale-cache bonus.)
+	// (The reference patches the status instead; see stage 15, the stale cache.)
 	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&cj)
 	if err != nil {
 		return 0, err
