@@ -31,12 +31,15 @@ import (
 )
 
 var (
-	// GroupVersion is group version used to register these objects.
+	// GroupVersion names this API version: the generated CRD serves it, and
+	// every request for these types names it.
 	GroupVersion = schema.GroupVersion{Group: "batch.cronlab.dev", Version: "v1"}
 
-	// SchemeBuilder is used to add go types to the GroupVersionKind scheme.
+	// SchemeBuilder collects the types of this package (each types file
+	// registers its own in init) for AddToScheme.
 	SchemeBuilder = &scheme.Builder{GroupVersion: GroupVersion}
 
-	// AddToScheme adds the types in this group-version to the given scheme.
+	// AddToScheme is what cmd/main.go and the test suites call, so that a
+	// client can encode and decode these types.
 	AddToScheme = SchemeBuilder.AddToScheme
 )

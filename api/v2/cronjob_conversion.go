@@ -43,14 +43,16 @@ import (
 )
 
 // V1ScheduleAnnotation holds a v1 schedule whose spelling v2 cannot keep
-// (spaces between the fields other than one), for as long as the v2
-// schedule is the one it spells. It belongs to the converter: set it by hand
-// and it is ignored.
+// (any white space other than single spaces between the fields), for as
+// long as the v2 schedule is the one it spells. It belongs to the
+// converter: set it by hand and it is ignored.
 const V1ScheduleAnnotation = "batch.cronlab.dev/v1-schedule"
 
 // lab:begin convert
 
-// ConvertTo converts this v2 CronJob to the hub, v1.
+// ConvertTo converts this v2 CronJob to the hub, v1: the schedule's fields
+// become one cron string (or the spelling the annotation kept), its time
+// zone becomes spec.timeZone, and history the two limits.
 func (src *CronJob) ConvertTo(dstRaw conversion.Hub) error {
 	dst, ok := dstRaw.(*v1.CronJob)
 	if !ok {
@@ -70,7 +72,9 @@ func (src *CronJob) ConvertTo(dstRaw conversion.Hub) error {
 	return nil
 }
 
-// ConvertFrom converts the hub, v1, to this v2 CronJob.
+// ConvertFrom converts the hub, v1, to this v2 CronJob: the cron string is
+// split into fields (kept in the annotation when its spelling would be
+// lost), spec.timeZone moves into the schedule, the limits into history.
 func (dst *CronJob) ConvertFrom(srcRaw conversion.Hub) error {
 	src, ok := srcRaw.(*v1.CronJob)
 	if !ok {

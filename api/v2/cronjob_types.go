@@ -52,7 +52,8 @@ type ConcurrencyPolicy string
 const (
 	// AllowConcurrent lets Jobs of several runs run at the same time.
 	AllowConcurrent ConcurrencyPolicy = "Allow"
-	// ForbidConcurrent skips a run while the previous Job is still running.
+	// ForbidConcurrent starts no Job while the previous one still runs: the
+	// run waits, and starts when that Job finishes, unless it is too late.
 	ForbidConcurrent ConcurrencyPolicy = "Forbid"
 	// ReplaceConcurrent deletes the running Job and starts the new run.
 	ReplaceConcurrent ConcurrencyPolicy = "Replace"
@@ -77,7 +78,9 @@ type CronJobSpec struct {
 
 	// concurrencyPolicy says what to do when a run comes due while the Job of
 	// the previous run still runs: Allow (the default) starts it anyway,
-	// Forbid skips the new run, Replace deletes the running Job first.
+	// Forbid starts no Job while one runs (the run waits, and starts when that
+	// Job finishes if startingDeadlineSeconds allows), Replace deletes the
+	// running Job first.
 	// +optional
 	// +kubebuilder:default=Allow
 	ConcurrencyPolicy ConcurrencyPolicy `json:"concurrencyPolicy,omitempty"`

@@ -42,9 +42,11 @@ import (
 //     cluster, which may be thousands, cost nothing here, and their changes
 //     are never sent to the manager. The API server does the filtering.
 //
-// The price of the selector: a Job whose label someone removes is no longer
-// seen, as if it had been deleted. createJob still finds a Job of the same
-// name, because it asks the API server (APIReader), not the cache.
+// The price of the selector: a Job whose label someone removes drops out of
+// the cache as if it had been deleted. Reconcile does not take it for
+// deleted (jobGone asks the API server), but no longer sees it change.
+// createJob still finds a Job of the same name, because it asks the API
+// server (APIReader), not the cache, and labels it again (labelAsOurs).
 func CacheOptions() cache.Options {
 	ours, err := labels.NewRequirement(batchv1.CronJobLabel, selection.Exists, nil)
 	if err != nil {

@@ -33,9 +33,8 @@ import (
 )
 
 // kubectl get asks the API server for a Table, whose columns are the CRD's
-// additionalPrinterColumns; this asks for the same Table. (A plain HTTP
-// client of the config: client-go's typed clientset would add hundreds of
-// packages to this test binary, which every check of stages 04 to 06 links.)
+// additionalPrinterColumns; this asks for the same Table, with a plain HTTP
+// request that shows what kubectl asks for.
 func getTable(ns string) *metav1.Table {
 	GinkgoHelper()
 	httpClient, err := rest.HTTPClientFor(cfg)

@@ -17,7 +17,7 @@ limitations under the License.
 // Package controller holds the CronJob Reconciler: stages 04 to 06 of the lab.
 //
 // Read this file first: Reconcile is written as the numbered steps of the
-// lesson, and each step is a small function in jobs.go or status.go. The
+// lesson, and most steps are a small function in jobs.go or status.go. The
 // decisions about time are made by internal/schedule, which knows nothing of
 // Kubernetes; the behaviour follows the CronJob controller of
 // kube-controller-manager (pkg/controller/cronjob in Kubernetes).
@@ -143,7 +143,9 @@ func (r *CronJobReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	}
 
 	// 7. Come back when the next run is due. No polling: if nothing happens
-	// to the CronJob or its Jobs, this is the only reason to run again.
+	// to the CronJob or its Jobs, this and the cache's periodic resync
+	// (SyncPeriod, every 10 hours by default) are the only reasons to run
+	// again.
 	if next.IsZero() {
 		return ctrl.Result{}, nil
 	}
@@ -162,7 +164,9 @@ func (r *CronJobReconciler) now() time.Time {
 
 // lab:begin setup
 
-// SetupWithManager tells the manager what this controller watches.
+// SetupWithManager tells the manager what this controller watches, and
+// registers the field index that listChildJobs lists by: the cache builds
+// its indexes when it starts, so this must run before the manager does.
 func (r *CronJobReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if err := IndexJobsByOwner(context.Background(), mgr.GetFieldIndexer()); err != nil {
 		return err

@@ -16,8 +16,9 @@ limitations under the License.
 
 package controller
 
-// This file is stage 05 of the lab: secondary resources. A CronJob does its
-// work through Jobs that it creates, owns, and eventually deletes.
+// This file is mostly stage 05 of the lab, secondary resources: a CronJob
+// does its work through Jobs that it creates, owns, and eventually deletes.
+// The field index and listChildJobs at the top are stage 04's.
 
 import (
 	"context"
@@ -85,7 +86,8 @@ func removeActive(cronJob *batchv1.CronJob, uid types.UID) {
 
 // lab:begin create-job
 
-// createJob creates the Job for a run and adds it to status.active. If the
+// createJob creates the Job for a run, lists it in status.active if it still
+// runs, and sets status.lastScheduleTime to the run. If the
 // Job exists already, because an earlier attempt created it but did not live
 // to record it, and it is ours, it is adopted as if just created. A Job of
 // that name that someone else controls is left alone, and the answer is a
@@ -130,8 +132,9 @@ func (e jobNotOwned) Error() string {
 
 // labelAsOurs gives an adopted Job the CronJobLabel if it lacks it (someone
 // removed it, or an older version created the Job). Without the label the
-// cache would never hold the Job, and the next reconcile would report it
-// missing.
+// cache never holds the Job: it would stay in status.active (jobGone still
+// finds it on the API server), its end would go unseen, and every reconcile
+// would read the CronJob again from the API server (refreshIfStale).
 func (r *CronJobReconciler) labelAsOurs(ctx context.Context, cronJob *batchv1.CronJob, job *kbatchv1.Job) error {
 	if job.Labels[batchv1.CronJobLabel] == cronJob.Name {
 		return nil

@@ -93,7 +93,8 @@ func (r *CronJobReconciler) observeJobs(ctx context.Context, cronJob *batchv1.Cr
 // The four functions below are given in stage 04, not written there: they
 // guard against a cache that lags behind the API server, which stage 13
 // (question 6) shows and stage 15 (the stale cache) tests. Reconcile calls
-// refreshIfStale in its step 2; observeJobs calls the other two.
+// refreshIfStale (which asks activeMatchesJobs) in its step 2; observeJobs
+// calls adoptRunningJob and jobGone.
 
 // refreshIfStale replaces the cached CronJob with the API server's copy when
 // its status.active and the cached Jobs disagree: a running Job of this

@@ -16,7 +16,9 @@ limitations under the License.
 
 package controller
 
-// This file is stage 07 of the lab: testing against a real API server.
+// The envtest suite of the reference controller, which the checks of stages
+// 04 to 06 run (stage 07 writes one of its own in exercises/07-envtest):
+// testing against a real API server.
 //
 // envtest starts etcd and kube-apiserver (no scheduler, no kubelet, no Job
 // controller: nothing runs pods, and nothing marks Jobs finished unless the

@@ -179,7 +179,8 @@ type Due struct {
 	// must not start either.
 	TooLate bool
 	// Missed counts the runs that came due within the deadline window since
-	// the last started one (Run included). It is exact up to TooManyMissed+1.
+	// the last started one (Run included when it lies in the window). It is
+	// exact up to TooManyMissed+1.
 	Missed int
 	// Next is the first scheduled time after now: when to look again.
 	// Zero when the schedule never fires again.

@@ -145,8 +145,9 @@ var _ = Describe("The conversion webhook", func() {
 			Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Scheme: mgr.GetScheme(),
 			Recorder: events.NewFakeRecorder(10), Clock: clocktesting.NewFakeClock(run.Add(time.Second)),
 		}
-		// The creation time is now, long after 2030-01-07 09:00: the first
-		// run would be counted from it. Say the last run was at 09:00.
+		// The creation time is real time, years before the fake clock's
+		// 2030: counted from it, far more than 100 runs would be missed.
+		// Say the last run was at 09:00.
 		stored.Status.LastScheduleTime = &metav1.Time{Time: run.Add(-5 * time.Minute)}
 		Expect(withWebhooks.client.Status().Update(ctx, &stored)).To(Succeed())
 		Eventually(func(g Gomega) {

@@ -43,8 +43,10 @@ import (
 	"cronlab.dev/cronlab/internal/schedule"
 )
 
-// SetupCronJobWebhookWithManager registers both webhooks with the manager's
-// webhook server (port 9443, certificates from --webhook-cert-path).
+// SetupCronJobWebhookWithManager registers the defaulting and validating
+// webhooks with the manager's webhook server (port 9443, certificates from
+// --webhook-cert-path) and, since v1 is the hub that v2 converts through,
+// the conversion webhook at /convert.
 func SetupCronJobWebhookWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewWebhookManagedBy(mgr, &batchv1.CronJob{}).
 		WithDefaulter(&CronJobDefaulter{}).

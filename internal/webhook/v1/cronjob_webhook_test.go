@@ -102,7 +102,8 @@ var _ = Describe("Bad CronJobs", func() {
 
 var _ = Describe("ValidateCronJob on update, as upstream", func() {
 	// defaulted is a valid CronJob as the API server hands it to the
-	// webhook: with the CRD's defaults filled in.
+	// webhook: with the defaults filled in (the webhook's, which are the
+	// CRD's).
 	defaulted := func() *batchv1.CronJob {
 		cj := validCronJob("ns", "x")
 		Expect((&CronJobDefaulter{}).Default(ctx, cj)).To(Succeed())
