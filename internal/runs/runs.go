@@ -105,8 +105,9 @@ func JobReference(job *kbatchv1.Job) corev1.ObjectReference {
 // lab:begin build-job
 
 // NewJob makes the Job for the run scheduled at run from the CronJob's
-// template. Both controllers create their Jobs with it, so a Job looks the
-// same whichever made it.
+// template; run is in the CronJob's time zone, which the annotation keeps.
+// Both controllers create their Jobs with it, so a Job looks the same
+// whichever made it.
 func NewJob(cronJob *batchv1.CronJob, run time.Time) *kbatchv1.Job {
 	tmpl := cronJob.Spec.JobTemplate
 	job := &kbatchv1.Job{
