@@ -71,7 +71,7 @@ func (e *Expectations) Expect(key string, n int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	p, ok := e.pending[key]
-	if ok && e.clock.Since(p.at) > e.ttl {
+	if ok && p.adds > 0 && e.clock.Since(p.at) > e.ttl {
 		p = pending{}
 	}
 	p.adds += n
