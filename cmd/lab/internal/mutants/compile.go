@@ -46,33 +46,21 @@ import (
 // first error the type checker gave, by mutant name.
 func Compiling(dir string, ms []Mutant) (ok []Mutant, not map[string]string, err error) {
 	not = map[string]string{}
-	byPkg := map[string][]Mutant{}
+	pkgs := map[string]*typedPackage{} // by directory, loaded once
 	for _, m := range ms {
-		byPkg[filepath.Dir(filepath.FromSlash(m.File))] = append(byPkg[filepath.Dir(filepath.FromSlash(m.File))], m)
-	}
-	for pkgDir, pms := range byPkg {
-		p, err := loadPackage(dir, pkgDir)
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, m := range pms {
-			if msg := p.check(m); msg != "" {
-				not[m.Name()] = msg
-				continue
+		pkgDir := filepath.Dir(filepath.FromSlash(m.File))
+		p := pkgs[pkgDir]
+		if p == nil {
+			if p, err = loadPackage(dir, pkgDir); err != nil {
+				return nil, nil, err
 			}
-			ok = append(ok, m)
+			pkgs[pkgDir] = p
 		}
-	}
-	// Keep the order of ms.
-	kept := map[string]bool{}
-	for _, m := range ok {
-		kept[m.Name()] = true
-	}
-	ok = ok[:0]
-	for _, m := range ms {
-		if kept[m.Name()] {
-			ok = append(ok, m)
+		if msg := p.check(m); msg != "" {
+			not[m.Name()] = msg
+			continue
 		}
+		ok = append(ok, m)
 	}
 	return ok, not, nil
 }

@@ -88,24 +88,9 @@ func Of(dir string, regionNames []string) ([]Mutant, error) {
 		want[n] = true
 	}
 	var out []Mutant
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, path)
-		if d.IsDir() {
-			switch rel {
-			case ".git", "bin", "dist", filepath.Join("cmd", "lab"):
-				return filepath.SkipDir
-			}
+	err := regions.EachFile(dir, func(_, rel string, src []byte) error {
+		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
 			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		src, err := os.ReadFile(path)
-		if err != nil || !strings.Contains(string(src), "lab:begin") {
-			return err
 		}
 		ms, err := InFile(filepath.ToSlash(rel), src, want)
 		out = append(out, ms...)
@@ -121,6 +106,41 @@ func InFile(rel string, src []byte, regionNames map[string]bool) ([]Mutant, erro
 	if err != nil {
 		return nil, err
 	}
+	return inFile(rel, src, func(line int) bool { return inRegions(line, rs, regionNames) })
+}
+
+// InPackage makes the mutants of every function of one package of the tree
+// at dir (pkg: its directory, relative to dir, with slashes), but not of
+// its tests or its generated files: for the tests of a package that no
+// stage checks as a whole.
+func InPackage(dir, pkg string) ([]Mutant, error) {
+	entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(pkg)))
+	if err != nil {
+		return nil, err
+	}
+	var out []Mutant
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || strings.HasPrefix(name, "zz_generated") {
+			continue
+		}
+		rel := pkg + "/" + name
+		src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+		if err != nil {
+			return nil, err
+		}
+		ms, err := inFile(rel, src, func(int) bool { return true })
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ms...)
+	}
+	return out, nil
+}
+
+// inFile makes the mutants of the functions of one file that begin on a
+// line keep accepts.
+func inFile(rel string, src []byte, keep func(line int) bool) ([]Mutant, error) {
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, rel, src, parser.SkipObjectResolution)
 	if err != nil {
@@ -129,7 +149,7 @@ func InFile(rel string, src []byte, regionNames map[string]bool) ([]Mutant, erro
 	var out []Mutant
 	for _, decl := range file.Decls {
 		fn, ok := decl.(*ast.FuncDecl)
-		if !ok || fn.Body == nil || !inRegions(fset.Position(fn.Pos()).Line, rs, regionNames) {
+		if !ok || fn.Body == nil || !keep(fset.Position(fn.Pos()).Line) {
 			continue
 		}
 		f := function{fset: fset, src: src, decl: fn, file: rel, name: funcName(fn)}

@@ -191,3 +191,35 @@ func TestMutantsThatDoNotCompileAreSetAside(t *testing.T) {
 	}
 	t.Errorf("startDueRun returning zero values compiles, but is not among the %d that do", len(ok))
 }
+
+// TestInPackageMutatesEveryFunctionButNotTestsOrGeneratedFiles: the tests
+// of a package that no stage checks as a whole are judged by mutants of all
+// of its functions.
+func TestInPackageMutatesEveryFunctionButNotTestsOrGeneratedFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		if err := os.MkdirAll(filepath.Join(dir, "p"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "p", name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("due.go", sample)
+	write("due_test.go", "package sample\n\nfunc helper(a, b int) bool { return a < b }\n")
+	write("zz_generated.deepcopy.go", "package sample\n\nfunc deep(a, b int) bool { return a < b }\n")
+	ms, err := InPackage(dir, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	funcs := map[string]bool{}
+	for _, m := range ms {
+		funcs[m.Func] = true
+		if m.File != "p/due.go" {
+			t.Errorf("a mutant of %s: %s", m.File, m.Name())
+		}
+	}
+	if !funcs["outside"] || !funcs["due"] || len(funcs) != 2 {
+		t.Errorf("mutated functions %v, want outside and due", slices.Sorted(maps.Keys(funcs)))
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"sigs.k8s.io/yaml"
 
@@ -63,6 +64,10 @@ type Test struct {
 	// Run is a go test -run pattern; Labels a Ginkgo label filter.
 	Run    string `json:"run,omitempty"`
 	Labels string `json:"labels,omitempty"`
+	// Timeout, when set, replaces the test binary's ten minutes: lab
+	// mutants gives a few times the tests' own time, for a mutant that
+	// loops forever is caught by it, and need not wait ten minutes.
+	Timeout time.Duration `json:"-"`
 }
 
 func (t Test) Args() []string {
@@ -188,7 +193,11 @@ func (s Stage) ReadmeIn(l i18n.Lang, root string) string {
 // BinaryArgs are the test binary's flags for what t.args gives go test;
 // failFast stops the tests at the first failure.
 func (t Test) BinaryArgs(failFast bool) []string {
-	args := []string{"-test.v=test2json", "-test.timeout=10m"}
+	timeout := 10 * time.Minute
+	if t.Timeout > 0 {
+		timeout = t.Timeout
+	}
+	args := []string{"-test.v=test2json", "-test.timeout=" + timeout.String()}
 	if failFast {
 		args = append(args, "-test.failfast")
 	}

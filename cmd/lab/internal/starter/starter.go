@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,25 +39,7 @@ import (
 // every type and field, and controller-gen reads nothing else).
 func Make(l i18n.Lang, dir string, stubs map[string]regions.Stub) (markersGone bool, err error) {
 	todoPackages := map[string]string{} // directory -> package name
-	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, path)
-		if d.IsDir() {
-			switch rel {
-			case ".git", "bin", "dist", filepath.Join("cmd", "lab"):
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		if !strings.Contains(string(src), "lab:begin") {
-			return nil
-		}
+	err = regions.EachFile(dir, func(path, rel string, src []byte) error {
 		var out []byte
 		switch {
 		case strings.HasSuffix(path, ".go"):
@@ -67,7 +48,7 @@ func Make(l i18n.Lang, dir string, stubs map[string]regions.Stub) (markersGone b
 			if err == nil && usesTODO {
 				todoPackages[filepath.Dir(path)] = packageName(path, src)
 			}
-		case strings.HasSuffix(path, ".yaml"), strings.HasSuffix(path, ".yml"), strings.HasSuffix(path, ".tpl"), d.Name() == "Makefile":
+		case strings.HasSuffix(path, ".yaml"), strings.HasSuffix(path, ".yml"), strings.HasSuffix(path, ".tpl"), filepath.Base(path) == "Makefile":
 			out, err = regions.StubText(l, rel, src, stubs)
 		default:
 			return nil

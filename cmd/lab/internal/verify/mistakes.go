@@ -48,10 +48,45 @@ type catalogueRun struct {
 	// slot is the verify part's slot (lab verify's parts run at once, each
 	// in trees and with an API server of its own); "" in a single process.
 	slot string
+	// everySpec runs every spec with each mistake made, not only up to the
+	// first failure, and failing counts, by stage, the mistakes each spec
+	// failed on (lab mutants: a spec that no mistake fails teaches nothing).
+	everySpec bool
+	failing   map[string]map[string]int
 }
 
 func newCatalogueRun(slot string) *catalogueRun {
-	return &catalogueRun{caught: map[string]int{}, slot: slot}
+	return &catalogueRun{caught: map[string]int{}, slot: slot, failing: map[string]map[string]int{}}
+}
+
+// failFast: verify needs only the first failure; lab mutants all of them.
+func (c *catalogueRun) failFast() bool { return !c.everySpec }
+
+// record counts the specs that failed with one mistake made.
+func (c *catalogueRun) record(s stage.Stage, rs []gotest.Results) {
+	if c.failing[s.ID] == nil {
+		c.failing[s.ID] = map[string]int{}
+	}
+	for _, name := range specsOf(s, rs, "failed") {
+		c.failing[s.ID][name]++
+	}
+}
+
+// specsOf names the specs of a check's results that ended as status says,
+// each with its package: the results are in the order of the stage's tests.
+func specsOf(s stage.Stage, rs []gotest.Results, status string) []string {
+	var names []string
+	for i, r := range rs {
+		if i >= len(s.Tests) {
+			break
+		}
+		for _, o := range r.Outcomes {
+			if o.Status == status {
+				names = append(names, s.Tests[i].Package+" "+o.Name)
+			}
+		}
+	}
+	return names
 }
 
 // check makes each mistake of stage s in the tree at dir (the starter of
@@ -150,7 +185,7 @@ func (c *catalogueRun) eachAlone(l i18n.Lang, root, dir string, s stage.Stage, a
 			judge(i, outcome{start: start, unmade: p.err})
 			continue
 		}
-		rs, err := run.Built(l, root, dir, s, run.Quiet, true, p.opts, p.builds)
+		rs, err := run.Built(l, root, dir, s, run.Quiet, c.failFast(), p.opts, p.builds)
 		<-ahead
 		judge(i, outcome{rs: rs, err: err, start: start})
 	}
@@ -187,7 +222,7 @@ func (c *catalogueRun) checkInSchema(l i18n.Lang, root, dir string, s stage.Stag
 			builds[k] = make(chan run.BuildResult, 1)
 			builds[k] <- r
 		}
-		return run.Built(l, root, dir, s, run.Quiet, true, o, builds)
+		return run.Built(l, root, dir, s, run.Quiet, c.failFast(), o, builds)
 	}
 	if _, err := runMistake(0); err != nil {
 		fmt.Printf(l.Tr("  note  the check fails on the mistakes' schema with none selected, so each mistake is built alone: %v\n",
@@ -248,6 +283,7 @@ func (c *catalogueRun) judge(l i18n.Lang, s stage.Stage, m stage.Mistake, rs []g
 		return []string{fmt.Sprintf("stage %s: mistake %q: %v", s.ID, m.Name, err)}
 	}
 	c.caught[s.ID]++
+	c.record(s, rs)
 	fmt.Printf(l.Tr("  ok    the check of stage %s catches: %s (%.0fs)\n        failing: %s\n", "  ok    第 %s 阶段的检查发现了：%s（%.0f 秒）\n        未通过：%s\n"), s.ID, m.Name, time.Since(start).Seconds(), firstFailure(rs, err))
 	return nil
 }

@@ -21,9 +21,14 @@ package verify
 // the stage is solved and the later ones are still stubs, as for the
 // catalogue, and checked with the stage's own check: first all together in
 // one schema build, then each one that the schema's check does not catch
-// built alone, whose verdict is final. The scores go to a JSON file that
-// the next run merges into (a run may name only some stages) and that the
-// Markdown report is made from.
+// built alone, whose verdict is final. The catalogue's own mistakes go with
+// them, and every spec runs with each one made: a spec that neither a
+// catalogue mistake nor a mutant makes fail is listed, for it cannot fail.
+// The packages of the reference are judged the same way, with mutants of
+// all of their functions and all of their tests, for the specs that no
+// stage runs. The scores go to a JSON file that the next run merges into
+// (a run may name only some stages) and that the Markdown report is made
+// from.
 
 import (
 	"encoding/json"
@@ -42,16 +47,21 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/starter"
 )
 
-// A mutationScore is what the generic mutants of one stage came to.
+// A mutationScore is what the generic mutants of one stage, or of one
+// package of the reference, came to.
 type mutationScore struct {
-	Stage      string   `json:"stage"`
-	Slug       string   `json:"slug"`
+	Stage      string   `json:"stage"` // a stage's ID, or a package's directory
+	Slug       string   `json:"slug,omitempty"`
 	Mutants    int      `json:"mutants"`
 	NotCompile int      `json:"notCompile"`
 	Killed     int      `json:"killed"`
 	Survivors  []string `json:"survivors"`
 	Unmade     []string `json:"unmade,omitempty"`
-	Seconds    int      `json:"seconds"`
+	// Specs is how many specs the check runs; Unfailed are those that no
+	// mistake of the catalogue and no mutant made fail.
+	Specs    int      `json:"specs"`
+	Unfailed []string `json:"unfailed"`
+	Seconds  int      `json:"seconds"`
 }
 
 // Score is the share of the mutants that compile that the check kills.
@@ -62,14 +72,20 @@ func (m mutationScore) Score() float64 {
 	return 1
 }
 
-// CmdMutants is `lab mutants [<stage>…]`: the generic mutants of the stages
-// named (or of every stage with Go regions), checked; the scores are
+// Name is the stage's ID and slug, or the package's directory.
+func (m mutationScore) Name() string {
+	return strings.TrimSpace(m.Stage + " " + m.Slug)
+}
+
+// CmdMutants is `lab mutants [<stage>|<package>…]`: the generic mutants of
+// the stages and packages named (or of every stage with Go regions and
+// every package of the reference with tests), checked; the scores are
 // merged into report (JSON), and its Markdown twin is written beside it.
 func CmdMutants(l i18n.Lang, root string, stages []stage.Stage, only []string, report string) error {
 	if err := starter.EnsureControllerGen(root); err != nil {
 		return err
 	}
-	todo, err := stage.Select(stages, only)
+	todo, err := mutationSuites(root, stages, only)
 	if err != nil {
 		return err
 	}
@@ -78,20 +94,27 @@ func CmdMutants(l i18n.Lang, root string, stages []stage.Stage, only []string, r
 		return err
 	}
 	for _, s := range todo {
-		if !overlayable(s) {
-			continue // its check runs a command on the tree: no overlays
+		var score mutationScore
+		if s.Dir == "" {
+			fmt.Printf(l.Tr("package %s\n", "包 %s\n"), s.ID)
+			score, err = mutatePackage(l, root, s)
+		} else {
+			if !overlayable(s) {
+				continue // its check runs a command on the tree: no overlays
+			}
+			fmt.Printf(l.Tr("stage %s (%s)\n", "第 %s 阶段（%s）\n"), s.ID, s.TitleIn(l))
+			score, err = mutateStage(l, root, stages, s)
 		}
-		fmt.Printf(l.Tr("stage %s (%s)\n", "第 %s 阶段（%s）\n"), s.ID, s.TitleIn(l))
-		score, err := mutateStage(l, root, stages, s)
 		if err != nil {
 			return err
 		}
 		if score.Mutants == 0 {
 			continue
 		}
-		fmt.Printf(l.Tr("  stage %s: %d mutants, %d do not compile, %d killed, %d survived: %.1f%% (%ds)\n",
-			"  第 %s 阶段：%d 个变异体，%d 个无法编译，%d 个被发现，%d 个存活：%.1f%%（%d 秒）\n"),
-			s.ID, score.Mutants, score.NotCompile, score.Killed, len(score.Survivors), 100*score.Score(), score.Seconds)
+		fmt.Printf(l.Tr("  %s: %d mutants, %d do not compile, %d killed, %d survived: %.1f%%; %d of %d specs never fail (%ds)\n",
+			"  %s：%d 个变异体，%d 个无法编译，%d 个被发现，%d 个存活：%.1f%%；%d / %d 个规约从未失败（%d 秒）\n"),
+			score.Name(), score.Mutants, score.NotCompile, score.Killed, len(score.Survivors), 100*score.Score(),
+			len(score.Unfailed), score.Specs, score.Seconds)
 		scores = slices.DeleteFunc(scores, func(o mutationScore) bool { return o.Stage == s.ID })
 		scores = append(scores, score)
 		slices.SortFunc(scores, func(a, b mutationScore) int { return strings.Compare(a.Stage, b.Stage) })
@@ -104,10 +127,81 @@ func CmdMutants(l i18n.Lang, root string, stages []stage.Stage, only []string, r
 	return nil
 }
 
-// mutateStage makes and checks the generic mutants of one stage.
+// mutationSuites are the stages and packages named, or all of them. A
+// package is a stage of its own making: its directory for an ID, its whole
+// test for the check, no Dir (it has no exercise).
+func mutationSuites(root string, stages []stage.Stage, only []string) ([]stage.Stage, error) {
+	pkgs, err := testedPackages(root)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	var suites []stage.Stage
+	for _, name := range only {
+		name = strings.Trim(filepath.ToSlash(name), "./")
+		if !strings.Contains(name, "/") {
+			names = append(names, name)
+			continue
+		}
+		if !slices.Contains(pkgs, name) {
+			return nil, fmt.Errorf("%s is not a package of the reference with tests; those are: %s", name, strings.Join(pkgs, ", "))
+		}
+		suites = append(suites, packageSuite(name))
+	}
+	if len(only) > 0 && len(names) == 0 {
+		return suites, nil
+	}
+	picked, err := stage.Select(stages, names)
+	if err != nil {
+		return nil, err
+	}
+	if len(only) == 0 {
+		for _, p := range pkgs {
+			suites = append(suites, packageSuite(p))
+		}
+	}
+	return append(picked, suites...), nil
+}
+
+func packageSuite(pkg string) stage.Stage {
+	return stage.Stage{ID: pkg, Tests: []stage.Test{{Package: "./" + pkg}}}
+}
+
+// testedPackages are the directories under api/ and internal/ that have
+// both code and tests.
+func testedPackages(root string) ([]string, error) {
+	var out []string
+	for _, top := range []string{"api", "internal"} {
+		err := filepath.WalkDir(filepath.Join(root, top), func(path string, d os.DirEntry, err error) error {
+			if err != nil || !d.IsDir() {
+				return err
+			}
+			var code, tests bool
+			entries, err := os.ReadDir(path)
+			if err != nil {
+				return err
+			}
+			for _, e := range entries {
+				name := e.Name()
+				tests = tests || strings.HasSuffix(name, "_test.go")
+				code = code || (strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") && !strings.HasPrefix(name, "zz_generated"))
+			}
+			if code && tests {
+				rel, _ := filepath.Rel(root, path)
+				out = append(out, filepath.ToSlash(rel))
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// mutateStage makes and checks the generic mutants of one stage, with the
+// stage's catalogue beside them.
 func mutateStage(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage) (mutationScore, error) {
-	start := time.Now()
-	score := mutationScore{Stage: s.ID, Slug: s.Slug, Survivors: []string{}}
 	var dir string
 	var cleanup func()
 	var err error
@@ -117,36 +211,78 @@ func mutateStage(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage) 
 		dir, cleanup, err = scratchTree(root, "")
 	}
 	if err != nil {
-		return score, err
+		return mutationScore{Stage: s.ID}, err
 	}
 	defer cleanup()
+	ms, err := mutants.Of(dir, s.Regions)
+	if err != nil {
+		return mutationScore{Stage: s.ID}, err
+	}
+	return checkMutants(l, root, dir, s, ms)
+}
 
-	all, err := mutants.Of(dir, s.Regions)
-	if err != nil || len(all) == 0 {
-		return score, err
+// mutatePackage makes and checks the mutants of every function of one
+// package of the reference, with all of its tests.
+func mutatePackage(l i18n.Lang, root string, s stage.Stage) (mutationScore, error) {
+	dir, cleanup, err := scratchTree(root, "")
+	if err != nil {
+		return mutationScore{Stage: s.ID}, err
+	}
+	defer cleanup()
+	ms, err := mutants.InPackage(dir, s.ID)
+	if err != nil {
+		return mutationScore{Stage: s.ID}, err
+	}
+	return checkMutants(l, root, dir, s, ms)
+}
+
+// checkMutants checks the mutants ms, and the catalogue of s, in the tree
+// at dir, running every spec with each one made.
+func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mutant) (mutationScore, error) {
+	start := time.Now()
+	score := mutationScore{Stage: s.ID, Slug: s.Slug, Survivors: []string{}, Unfailed: []string{}}
+	if len(all) == 0 {
+		return score, nil
 	}
 	ok, not, err := mutants.Compiling(dir, all)
 	if err != nil {
 		return score, err
 	}
 	score.Mutants, score.NotCompile = len(all), len(not)
-	if rs, err := run.ChecksWith(l, root, dir, s, run.Quiet, false, run.BuildOpts{}); err != nil {
-		return score, fmt.Errorf("stage %s: its check fails before any mutant is made: %s", s.ID, firstFailure(rs, err))
+	clean, err := run.ChecksWith(l, root, dir, s, run.Quiet, false, run.BuildOpts{})
+	if err != nil {
+		return score, fmt.Errorf("%s: its check fails before any mutant is made: %s", s.ID, firstFailure(clean, err))
 	}
-	s.Mistakes = nil
+	specs := specsOf(s, clean, "passed")
+	score.Specs = len(specs)
+	// A mutant that loops forever is stopped after a few times what the
+	// whole check took (its build included), and counts as caught.
+	for i := range s.Tests {
+		s.Tests[i].Timeout = max(30*time.Second, 4*time.Since(start))
+	}
+	catalogue := len(s.Mistakes)
 	for _, m := range ok {
 		s.Mistakes = append(s.Mistakes, m.Mistake())
 	}
 	c := newCatalogueRun("")
+	c.everySpec = true
 	caught := c.checkInSchema(l, root, dir, s)
 	var alone []int
 	for i := range s.Mistakes {
-		if !caught[i] {
+		switch {
+		case !caught[i]:
 			alone = append(alone, i)
+		case i >= catalogue:
+			score.Killed++
 		}
 	}
-	score.Killed = len(caught)
 	c.eachAlone(l, root, dir, s, alone, func(i int, o outcome) {
+		if i < catalogue { // lab verify judges the catalogue; here it only counts
+			if o.unmade == nil {
+				c.judge(l, s, s.Mistakes[i], o.rs, o.err, o.start)
+			}
+			return
+		}
 		name := s.Mistakes[i].Name
 		switch {
 		case o.unmade != nil:
@@ -160,9 +296,15 @@ func mutateStage(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage) 
 			score.Unmade = append(score.Unmade, name+": "+o.err.Error())
 		default:
 			score.Killed++
+			c.record(s, o.rs)
 			fmt.Printf(l.Tr("  killed  %s\n        by: %s\n", "  被发现  %s\n        发现它的：%s\n"), name, firstFailure(o.rs, o.err))
 		}
 	})
+	for _, spec := range specs {
+		if c.failing[s.ID][spec] == 0 {
+			score.Unfailed = append(score.Unfailed, spec)
+		}
+	}
 	score.Seconds = int(time.Since(start).Seconds())
 	return score, nil
 }
@@ -198,30 +340,45 @@ func mutationReport(scores []mutationScore) string {
 	var b strings.Builder
 	b.WriteString(`# The checks against the mistakes nobody listed
 
-Generated by ` + "`make mutants`" + ` (` + "`bin/lab mutants [<stage>…]`" + `); do not edit. Each stage's
-generic mutants are made by rule from the reference, in the regions the stage asks the attendee to write
-(` + "`cmd/lab/internal/mutants`" + `: a statement left out, a condition negated, a boundary moved, one side of
-` + "`&&`" + ` or ` + "`||`" + ` dropped, an error swallowed, a function returning zero values), and checked with the
-stage's own check, as ` + "`lab verify`" + ` checks the hand-written catalogue. A mutant that does not compile is
-set aside: the compiler caught it. The score is the share of the others that the check kills.
+Generated by ` + "`make mutants`" + ` (` + "`bin/lab mutants [<stage>|<package>…]`" + `); do not edit. Each
+stage's generic mutants are made by rule from the reference, in the regions the stage asks the attendee to
+write (` + "`cmd/lab/internal/mutants`" + `: a statement left out, a condition negated, a boundary moved, one
+side of ` + "`&&`" + ` or ` + "`||`" + ` dropped, an error swallowed, a function returning zero values), and checked
+with the stage's own check, as ` + "`lab verify`" + ` checks the hand-written catalogue. A package of the reference
+(a row named by its directory) is judged the same way, with mutants of all of its functions and all of its
+tests. A mutant that does not compile is set aside: the compiler caught it. The score is the share of the
+others that the check kills. Every spec runs with each mutant and each catalogue mistake made; a spec that
+none of them makes fail is listed below, for it cannot fail. A spec is a Ginkgo ` + "`It`" + ` or a Go test function
+(the rows of a table test are its cases).
 
-| stage | mutants | do not compile | killed | survived | score | time |
-|---|---|---|---|---|---|---|
+| stage or package | mutants | do not compile | killed | survived | score | specs | never fail | time |
+|---|---|---|---|---|---|---|---|---|
 `)
 	for _, s := range scores {
-		fmt.Fprintf(&b, "| %s %s | %d | %d | %d | %d | %.1f %% | %d s |\n", s.Stage, s.Slug, s.Mutants, s.NotCompile, s.Killed, len(s.Survivors), 100*s.Score(), s.Seconds)
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %.1f %% | %d | %d | %d s |\n", s.Name(), s.Mutants, s.NotCompile, s.Killed,
+			len(s.Survivors), 100*s.Score(), s.Specs, len(s.Unfailed), s.Seconds)
 	}
 	b.WriteString("\n## Survivors\n\nEach one is a mistake that passes its stage's check: it wants a spec that catches it, or a line\nthat says why no test could (an equivalent mutant).\n")
 	for _, s := range scores {
 		if len(s.Survivors) == 0 && len(s.Unmade) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "\n### %s %s\n\n", s.Stage, s.Slug)
+		fmt.Fprintf(&b, "\n### %s\n\n", s.Name())
 		for _, name := range s.Survivors {
 			fmt.Fprintf(&b, "- `%s`\n", name)
 		}
 		for _, name := range s.Unmade {
 			fmt.Fprintf(&b, "- could not be checked: %s\n", name)
+		}
+	}
+	b.WriteString("\n## Specs that never fail\n\nEach one passed with every mutant and every catalogue mistake made: it wants a mistake that it\ncatches, or to go.\n")
+	for _, s := range scores {
+		if len(s.Unfailed) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n### %s\n\n", s.Name())
+		for _, name := range s.Unfailed {
+			fmt.Fprintf(&b, "- `%s`\n", name)
 		}
 	}
 	return b.String()

@@ -19,8 +19,11 @@ package verify
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 
 // TestTheMutationReportKeepsWhatItFound: the scores survive a write and a
@@ -31,14 +34,16 @@ func TestTheMutationReportKeepsWhatItFound(t *testing.T) {
 		t.Fatalf("no report yet: %v, %v", scores, err)
 	}
 	want := []mutationScore{
-		{Stage: "04", Slug: "reconcile-loop", Mutants: 10, NotCompile: 2, Killed: 8, Survivors: []string{}, Seconds: 60},
-		{Stage: "06", Slug: "scheduling", Mutants: 5, NotCompile: 1, Killed: 3, Survivors: []string{"status.go:1 negate condition (startDueRun): a -> !(a)"}},
+		{Stage: "04", Slug: "reconcile-loop", Mutants: 10, NotCompile: 2, Killed: 8, Survivors: []string{}, Specs: 7, Seconds: 60},
+		{Stage: "06", Slug: "scheduling", Mutants: 5, NotCompile: 1, Killed: 3, Survivors: []string{"status.go:1 negate condition (startDueRun): a -> !(a)"},
+			Specs: 4, Unfailed: []string{"./internal/controller Stage 06 › asserts nothing"}},
+		{Stage: "internal/schedule", Mutants: 3, Killed: 3, Survivors: []string{}, Specs: 2},
 	}
 	if err := writeScores(path, want); err != nil {
 		t.Fatal(err)
 	}
 	got, err := readScores(path)
-	if err != nil || len(got) != 2 || got[1].Survivors[0] != want[1].Survivors[0] {
+	if err != nil || len(got) != 3 || got[1].Survivors[0] != want[1].Survivors[0] {
 		t.Fatalf("read back %+v, %v", got, err)
 	}
 	md, err := os.ReadFile(filepath.Join(filepath.Dir(path), "mutation.md"))
@@ -46,15 +51,56 @@ func TestTheMutationReportKeepsWhatItFound(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, line := range []string{
-		"| 04 reconcile-loop | 10 | 2 | 8 | 0 | 100.0 % | 60 s |",
-		"| 06 scheduling | 5 | 1 | 3 | 1 | 75.0 % | 0 s |",
+		"| 04 reconcile-loop | 10 | 2 | 8 | 0 | 100.0 % | 7 | 0 | 60 s |",
+		"| 06 scheduling | 5 | 1 | 3 | 1 | 75.0 % | 4 | 1 | 0 s |",
+		"| internal/schedule | 3 | 0 | 3 | 0 | 100.0 % | 2 | 0 | 0 s |",
 		"### 06 scheduling\n\n- `status.go:1 negate condition (startDueRun): a -> !(a)`",
+		"## Specs that never fail\n\nEach one passed with every mutant and every catalogue mistake made: it wants a mistake that it\ncatches, or to go.\n\n### 06 scheduling\n\n- `./internal/controller Stage 06 › asserts nothing`\n",
 	} {
 		if !strings.Contains(string(md), line) {
 			t.Errorf("the report lacks %q:\n%s", line, md)
 		}
 	}
-	if strings.Contains(string(md), "### 04") {
-		t.Error("the report lists stage 04 among the survivors, which has none")
+	if strings.Contains(string(md), "### 04") || strings.Contains(string(md), "### internal/schedule") {
+		t.Error("the report lists a stage or package with no survivor and no spec that never fails")
+	}
+}
+
+// TestMutantsNameStagesAndPackages: lab mutants takes stage IDs and package
+// directories; with none, every stage and every tested package; a package
+// without tests is refused with the list of those it could take.
+func TestMutantsNameStagesAndPackages(t *testing.T) {
+	root := filepath.Join("..", "..", "..", "..")
+	stages, err := stage.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := func(ss []stage.Stage) (out []string) {
+		for _, s := range ss {
+			out = append(out, s.ID)
+		}
+		return out
+	}
+	got, err := mutationSuites(root, stages, []string{"06", "./internal/schedule/"})
+	if err != nil || !slices.Equal(ids(got), []string{"06", "internal/schedule"}) {
+		t.Errorf("06 and ./internal/schedule/: %v, %v", ids(got), err)
+	}
+	if got[1].Dir != "" || got[1].Tests[0].Package != "./internal/schedule" {
+		t.Errorf("the package's suite: %+v", got[1])
+	}
+	all, err := mutationSuites(root, stages, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"01", "17", "internal/schedule", "internal/runs", "internal/controller", "api/v1"} {
+		if !slices.Contains(ids(all), want) {
+			t.Errorf("all suites lack %s: %v", want, ids(all))
+		}
+	}
+	if slices.Contains(ids(all), "internal/controlplane") {
+		t.Error("internal/controlplane has no tests, but is a suite")
+	}
+	if _, err := mutationSuites(root, stages, []string{"internal/controlplane"}); err == nil || !strings.Contains(err.Error(), "internal/schedule") {
+		t.Errorf("a package without tests: %v", err)
 	}
 }
