@@ -39,8 +39,7 @@ import (
 
 // Schedule is a parsed cron schedule read in one time zone.
 type Schedule struct {
-	spec string
-	loc  *time.Location
+	loc *time.Location
 	// Exactly one of the two is set: a cron table ("*/5 * * * *", "@daily"),
 	// or a fixed interval ("@every 90s").
 	table *cron.SpecSchedule
@@ -63,18 +62,19 @@ func Parse(spec, timeZone string) (*Schedule, error) {
 	if err != nil {
 		return nil, &InvalidError{"schedule", spec, "not a valid cron schedule: " + err.Error()}
 	}
-	s := &Schedule{spec: spec, loc: loc}
+	s := &Schedule{loc: loc}
 	switch p := parsed.(type) {
 	case *cron.SpecSchedule:
 		s.table = p
+		if reason := neverFires(s); reason != "" {
+			return nil, &InvalidError{"schedule", spec, "never fires: " + reason}
+		}
 	case cron.ConstantDelaySchedule:
 		s.every = p.Delay
-		return s, nil
 	default:
+		// cron.ParseStandard returns only the two types above; this guards
+		// against a future cron/v3 that adds one.
 		return nil, &InvalidError{"schedule", spec, fmt.Sprintf("unexpected schedule type %T", parsed)}
-	}
-	if reason := neverFires(s); reason != "" {
-		return nil, &InvalidError{"schedule", spec, "never fires: " + reason}
 	}
 	return s, nil
 }
@@ -129,13 +129,15 @@ func neverFires(s *Schedule) string {
 		}
 	}
 	var months []string
-	for m := time.January; m <= time.December; m++ {
-		if s.table.Month&(1<<uint(m)) != 0 {
+	for i := range 12 {
+		if m := time.Month(i + 1); s.table.Month&(1<<uint(m)) != 0 {
 			months = append(months, m.String())
 		}
 	}
 	switch {
 	case len(months) == 0 || firstDay == 0:
+		// cron/v3 never parses a table with no month or no day of the
+		// month; this keeps months[0] below from panicking if it did.
 		return "no date matches all of its fields"
 	case len(months) == 1:
 		return fmt.Sprintf("%s has no day %d", months[0], firstDay)
@@ -143,9 +145,6 @@ func neverFires(s *Schedule) string {
 	last := len(months) - 1
 	return fmt.Sprintf("%s and %s have no day %d", strings.Join(months[:last], ", "), months[last], firstDay)
 }
-
-// String returns the schedule as it was written.
-func (s *Schedule) String() string { return s.spec }
 
 // Location is the time zone the schedule is read in.
 func (s *Schedule) Location() *time.Location { return s.loc }

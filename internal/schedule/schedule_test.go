@@ -17,6 +17,7 @@ limitations under the License.
 package schedule
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -58,6 +59,65 @@ func TestParseRefusesWithAReason(t *testing.T) {
 				t.Errorf("Parse(%q, %q) error\n got: %v\nwant: %s", c.spec, c.zone, err, c.want)
 			}
 		})
+	}
+}
+
+// TestParseStandardTurnsAPanicIntoAnError: cron/v3 panics on some input
+// ("TZ=" without a schedule slices out of range); Parse refuses that one
+// before, but the webhook must answer every request, so the parser's own
+// guard is tested on it directly.
+func TestParseStandardTurnsAPanicIntoAnError(t *testing.T) {
+	s, err := parseStandard("TZ=")
+	if s != nil || err == nil || !strings.Contains(err.Error(), "the cron parser failed on it") {
+		t.Errorf(`parseStandard("TZ=") = %v, %v; want no schedule and the parser's failure`, s, err)
+	}
+}
+
+func TestLoadTimeZone(t *testing.T) {
+	if loc, err := LoadTimeZone(""); loc != time.Local || err != nil {
+		t.Errorf(`LoadTimeZone("") = %v, %v; want the process's local time zone`, loc, err)
+	}
+	if loc, err := LoadTimeZone("Asia/Shanghai"); err != nil || loc.String() != "Asia/Shanghai" {
+		t.Errorf(`LoadTimeZone("Asia/Shanghai") = %v, %v`, loc, err)
+	}
+}
+
+// TestNext: a table's next run is read in its time zone; @every has no
+// grid of its own, so the next run is the interval after the whole second.
+func TestNext(t *testing.T) {
+	cases := []struct{ spec, zone, after, want string }{
+		{"0 9 * * *", "Asia/Shanghai", "2026-11-22T02:00:00Z", "2026-11-23T09:00:00+08:00"},
+		{"*/5 * * * *", "Etc/UTC", "2026-11-22T10:05:00Z", "2026-11-22T10:10:00Z"},
+		{"@every 90s", "Etc/UTC", "2026-11-22T10:00:00.7Z", "2026-11-22T10:01:30Z"},
+	}
+	for _, c := range cases {
+		s, err := Parse(c.spec, c.zone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Next(at(t, c.after)); !got.Equal(at(t, c.want)) {
+			t.Errorf("%q: Next(%s) = %v, want %s", c.spec, c.after, got, c.want)
+		}
+	}
+}
+
+// TestLatestIn: the bisection's answer lies in (from, to], both ends
+// included as the interval says.
+func TestLatestIn(t *testing.T) {
+	s, err := Parse("*/5 * * * *", "Etc/UTC")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ name, from, to, want string }{
+		{"the only run is at to", "2026-11-22T10:00:00Z", "2026-11-22T10:05:00Z", "2026-11-22T10:05:00Z"},
+		{"a run at from is not in the interval", "2026-11-22T10:05:00Z", "2026-11-22T10:09:59Z", ""},
+		{"the last of many", "2026-11-22T10:00:00Z", "2026-11-23T10:04:00Z", "2026-11-23T10:00:00Z"},
+	}
+	for _, c := range cases {
+		got := s.latestIn(at(t, c.from), at(t, c.to))
+		if (c.want == "" && !got.IsZero()) || (c.want != "" && !got.Equal(at(t, c.want))) {
+			t.Errorf("%s: latestIn(%s, %s) = %v, want %q", c.name, c.from, c.to, got, c.want)
+		}
 	}
 }
 
@@ -106,6 +166,24 @@ func TestDue(t *testing.T) {
 			wantRun: "2026-11-22T10:15:00Z", wantTooLate: true, wantMissed: 0, wantNext: "2026-11-22T10:20:00Z",
 		},
 		{
+			// As upstream: too late is strictly after the deadline, and the
+			// window (now-deadline, now] leaves out its first instant, so
+			// the run starts without counting as missed.
+			name: "a run exactly at the starting deadline still starts",
+			spec: "*/5 * * * *", last: "2026-11-22T10:00:00Z", now: "2026-11-22T10:16:00Z", deadline: seconds(60),
+			wantRun: "2026-11-22T10:15:00Z", wantMissed: 0, wantNext: "2026-11-22T10:20:00Z",
+		},
+		{
+			name: "a deadline longer than the gap counts only the runs since the last one",
+			spec: "*/5 * * * *", last: "2026-11-22T10:00:00Z", now: "2026-11-22T10:07:30Z", deadline: seconds(3600),
+			wantRun: "2026-11-22T10:05:00Z", wantMissed: 1, wantNext: "2026-11-22T10:10:00Z",
+		},
+		{
+			name: "nothing due is never too late",
+			spec: "*/5 * * * *", last: "2026-11-22T10:00:00Z", now: "2026-11-22T10:04:59Z", deadline: seconds(60),
+			wantNext: "2026-11-22T10:05:00Z",
+		},
+		{
 			name: "a run within the starting deadline still starts, and only runs in the window count as missed",
 			spec: "*/5 * * * *", last: "2026-11-22T10:00:00Z", now: "2026-11-22T10:17:30Z", deadline: seconds(180),
 			wantRun: "2026-11-22T10:15:00Z", wantMissed: 1, wantNext: "2026-11-22T10:20:00Z",
@@ -148,6 +226,18 @@ func TestDue(t *testing.T) {
 			wantRun: "2026-11-22T10:00:30Z", wantMissed: 3, wantNext: "2026-11-22T10:00:40Z",
 		},
 		{
+			name: "@every a run is due exactly one interval after the last",
+			spec: "@every 90s", last: "2026-11-22T10:00:00Z", now: "2026-11-22T10:01:30Z",
+			wantRun: "2026-11-22T10:01:30Z", wantMissed: 1, wantNext: "2026-11-22T10:03:00Z",
+		},
+		{
+			// Runs fall on whole seconds: the fraction of a last time kept in
+			// memory must not move the grid.
+			name: "@every counts from the whole second of the last run",
+			spec: "@every 10s", last: "2026-11-22T10:00:00.5Z", now: "2026-11-22T10:00:10.2Z",
+			wantRun: "2026-11-22T10:00:10Z", wantMissed: 1, wantNext: "2026-11-22T10:00:20Z",
+		},
+		{
 			name: "@every nothing due before one interval has passed",
 			spec: "@every 90s", last: "2026-11-22T10:00:00Z", now: "2026-11-22T10:01:29Z",
 			wantNext: "2026-11-22T10:01:30Z",
@@ -179,6 +269,14 @@ func TestDue(t *testing.T) {
 			wantRun: "2028-02-29T00:00:00Z", wantMissed: 1, wantNext: "2032-02-29T00:00:00Z",
 		},
 		{
+			// 2100 is not a leap year, so cron/v3 finds no February 29 within
+			// the five years it searches from 2096: no run is due, none was
+			// missed, and the next one is in 2104.
+			name: "a leap-day schedule has no run in a century year that is not a leap year",
+			spec: "0 0 29 2 *", zone: "Etc/UTC", last: "2096-02-29T00:00:00Z", now: "2100-03-01T00:00:00Z",
+			wantNext: "2104-02-29T00:00:00Z",
+		},
+		{
 			name: "the time zone decides which instant 09:00 is",
 			spec: "0 9 * * *", zone: "Asia/Shanghai", last: "2026-11-21T01:00:00Z", now: "2026-11-22T01:00:05Z",
 			wantRun: "2026-11-22T09:00:00+08:00", wantMissed: 1, wantNext: "2026-11-23T09:00:00+08:00",
@@ -206,6 +304,9 @@ func TestDue(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Parse(%q): %v", c.spec, err)
 			}
+			if s.Location().String() != zone {
+				t.Errorf("Location() = %v, want %s", s.Location(), zone)
+			}
 			got := s.Due(at(t, c.last), at(t, c.now), c.deadline)
 
 			if c.wantRun == "" {
@@ -224,7 +325,11 @@ func TestDue(t *testing.T) {
 			if got.TooMany() != (c.wantMissed > TooManyMissed) {
 				t.Errorf("TooMany() = %v with Missed %d", got.TooMany(), got.Missed)
 			}
-			if !got.Next.Equal(at(t, c.wantNext)) {
+			if c.wantNext == "" {
+				if !got.Next.IsZero() {
+					t.Errorf("Next = %v, want none", got.Next)
+				}
+			} else if !got.Next.Equal(at(t, c.wantNext)) {
 				t.Errorf("Next = %v, want %v", got.Next, c.wantNext)
 			}
 		})

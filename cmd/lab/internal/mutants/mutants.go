@@ -74,6 +74,15 @@ func (m Mutant) Name() string {
 	return fmt.Sprintf("%s:%d %s (%s): %s -> %s", m.File, m.Line, m.Op, m.Func, m.Was, m.Now)
 }
 
+// Key is the name without the line, which moves when code above it
+// changes: how a mutant is named in the list of equivalent ones.
+func (m Mutant) Key() string {
+	if m.Now == "" {
+		return fmt.Sprintf("%s %s (%s): %s", m.File, m.Op, m.Func, m.Was)
+	}
+	return fmt.Sprintf("%s %s (%s): %s -> %s", m.File, m.Op, m.Func, m.Was, m.Now)
+}
+
 // Mistake is the mutant as a catalogue entry: lab verify makes and checks
 // it as it does the hand-written ones, in the same build overlays.
 func (m Mutant) Mistake() stage.Mistake {

@@ -39,6 +39,8 @@ import (
 	"strings"
 	"time"
 
+	"sigs.k8s.io/yaml"
+
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 	"cronlab.dev/cronlab/cmd/lab/internal/mutants"
@@ -56,6 +58,9 @@ type mutationScore struct {
 	NotCompile int      `json:"notCompile"`
 	Killed     int      `json:"killed"`
 	Survivors  []string `json:"survivors"`
+	// Equivalent are the keys of the mutants set aside as equivalent
+	// (test/mutation/equivalents.yaml): they count in neither.
+	Equivalent []string `json:"equivalent,omitempty"`
 	Unmade     []string `json:"unmade,omitempty"`
 	// Specs is how many specs the check runs; Unfailed are those that no
 	// mistake of the catalogue and no mutant made fail.
@@ -244,11 +249,22 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 	if len(all) == 0 {
 		return score, nil
 	}
+	equivalent, err := readEquivalents(root)
+	if err != nil {
+		return score, err
+	}
 	ok, not, err := mutants.Compiling(dir, all)
 	if err != nil {
 		return score, err
 	}
 	score.Mutants, score.NotCompile = len(all), len(not)
+	ok = slices.DeleteFunc(ok, func(m mutants.Mutant) bool {
+		if equivalent[m.Key()] != "" {
+			score.Equivalent = append(score.Equivalent, m.Key())
+			return true
+		}
+		return false
+	})
 	clean, err := run.ChecksWith(l, root, dir, s, run.Quiet, false, run.BuildOpts{})
 	if err != nil {
 		return score, fmt.Errorf("%s: its check fails before any mutant is made: %s", s.ID, firstFailure(clean, err))
@@ -335,6 +351,38 @@ func writeScores(path string, scores []mutationScore) error {
 	return base.WriteFileAtomic(strings.TrimSuffix(path, ".json")+".md", []byte(mutationReport(scores)))
 }
 
+// An equivalent is a mutant that no test could tell from the reference,
+// and why.
+type equivalent struct {
+	Mutant string `json:"mutant"`
+	Why    string `json:"why"`
+}
+
+// EquivalentsFile lists the equivalent mutants, reviewed like code.
+func EquivalentsFile(root string) string {
+	return filepath.Join(root, "test", "mutation", "equivalents.yaml")
+}
+
+// readEquivalents reads the equivalent mutants: why, by key.
+func readEquivalents(root string) (map[string]string, error) {
+	raw, err := os.ReadFile(EquivalentsFile(root))
+	if err != nil {
+		return nil, err
+	}
+	var list []equivalent
+	if err := yaml.UnmarshalStrict(raw, &list); err != nil {
+		return nil, fmt.Errorf("%s: %w", EquivalentsFile(root), err)
+	}
+	why := map[string]string{}
+	for _, e := range list {
+		if e.Mutant == "" || strings.TrimSpace(e.Why) == "" {
+			return nil, fmt.Errorf("%s: every entry names a mutant and says why it is equivalent: %+v", EquivalentsFile(root), e)
+		}
+		why[e.Mutant] = strings.TrimSpace(e.Why)
+	}
+	return why, nil
+}
+
 // mutationReport is the Markdown report of the scores.
 func mutationReport(scores []mutationScore) string {
 	var b strings.Builder
@@ -346,16 +394,19 @@ write (` + "`cmd/lab/internal/mutants`" + `: a statement left out, a condition n
 side of ` + "`&&`" + ` or ` + "`||`" + ` dropped, an error swallowed, a function returning zero values), and checked
 with the stage's own check, as ` + "`lab verify`" + ` checks the hand-written catalogue. A package of the reference
 (a row named by its directory) is judged the same way, with mutants of all of its functions and all of its
-tests. A mutant that does not compile is set aside: the compiler caught it. The score is the share of the
-others that the check kills. Every spec runs with each mutant and each catalogue mistake made; a spec that
-none of them makes fail is listed below, for it cannot fail. A spec is a Ginkgo ` + "`It`" + ` or a Go test function
-(the rows of a table test are its cases).
+tests.
 
-| stage or package | mutants | do not compile | killed | survived | score | specs | never fail | time |
-|---|---|---|---|---|---|---|---|---|
+A mutant that does not compile is set aside: the compiler caught it. So is one that no test could tell from
+the reference (an equivalent mutant, each listed with the reason in ` + "`test/mutation/equivalents.yaml`" + `).
+The score is the share of the others that the check kills. Every spec runs with each mutant and each
+catalogue mistake made; a spec that none of them makes fail is listed below, for it cannot fail. A spec is a
+Ginkgo ` + "`It`" + ` or a Go test function (the rows of a table test are its cases).
+
+| stage or package | mutants | do not compile | equivalent | killed | survived | score | specs | never fail | time |
+|---|---|---|---|---|---|---|---|---|---|
 `)
 	for _, s := range scores {
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %.1f %% | %d | %d | %d s |\n", s.Name(), s.Mutants, s.NotCompile, s.Killed,
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %.1f %% | %d | %d | %d s |\n", s.Name(), s.Mutants, s.NotCompile, len(s.Equivalent), s.Killed,
 			len(s.Survivors), 100*s.Score(), s.Specs, len(s.Unfailed), s.Seconds)
 	}
 	b.WriteString("\n## Survivors\n\nEach one is a mistake that passes its stage's check: it wants a spec that catches it, or a line\nthat says why no test could (an equivalent mutant).\n")
@@ -369,6 +420,16 @@ none of them makes fail is listed below, for it cannot fail. A spec is a Ginkgo 
 		}
 		for _, name := range s.Unmade {
 			fmt.Fprintf(&b, "- could not be checked: %s\n", name)
+		}
+	}
+	b.WriteString("\n## Equivalent mutants\n\nSet aside, for no test could tell them from the reference; why each one is, is said in\n`test/mutation/equivalents.yaml`.\n")
+	for _, s := range scores {
+		if len(s.Equivalent) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n### %s\n\n", s.Name())
+		for _, key := range s.Equivalent {
+			fmt.Fprintf(&b, "- `%s`\n", key)
 		}
 	}
 	b.WriteString("\n## Specs that never fail\n\nEach one passed with every mutant and every catalogue mistake made: it wants a mistake that it\ncatches, or to go.\n")
