@@ -66,12 +66,13 @@ func New(c clock.PassiveClock, ttl time.Duration) *Expectations {
 // key. Call it before the creates, as upstream does: the informer may see a
 // child before Create returns, and its Observed must find the record then.
 // For each create that fails, call Observed: that child will never appear.
-// A record older than the TTL is replaced, not added to.
+// A record older than the TTL is replaced, not added to (no record is a
+// zero one, set at the zero time: older than any TTL).
 func (e *Expectations) Expect(key string, n int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	p, ok := e.pending[key]
-	if ok && p.adds > 0 && e.clock.Since(p.at) > e.ttl {
+	p := e.pending[key]
+	if e.clock.Since(p.at) > e.ttl {
 		p = pending{}
 	}
 	p.adds += n
@@ -80,15 +81,13 @@ func (e *Expectations) Expect(key string, n int) {
 }
 
 // Observed records that the informer has seen one child of key appear, or
-// that a create the record expects has failed. For a key without a record
-// (a child that someone else created) it changes nothing.
+// that a create the record expects has failed. A record that reaches zero
+// is removed, so for a key without a record (a child that someone else
+// created) it changes nothing.
 func (e *Expectations) Observed(key string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	p, ok := e.pending[key]
-	if !ok {
-		return
-	}
+	p := e.pending[key]
 	p.adds--
 	if p.adds <= 0 {
 		delete(e.pending, key)

@@ -76,6 +76,38 @@ func TestExpectations(t *testing.T) {
 		},
 		want: false,
 	}, {
+		// The record went when its child was seen; the stray child after it
+		// must not leave a debt behind.
+		name: "a stray child seen after the owner's children does not pay for the next create",
+		do: func(e *Expectations, c *clocktesting.FakeClock) {
+			e.Expect("ns/a", 1)
+			e.Observed("ns/a")
+			e.Observed("ns/a")
+			c.Step(time.Minute)
+			e.Expect("ns/a", 1)
+		},
+		want: false,
+	}, {
+		name: "expecting no creations leaves the owner satisfied",
+		do:   func(e *Expectations, _ *clocktesting.FakeClock) { e.Expect("ns/a", 0) },
+		want: true,
+	}, {
+		name: "a record exactly as old as the TTL still holds",
+		do: func(e *Expectations, c *clocktesting.FakeClock) {
+			e.Expect("ns/a", 1)
+			c.Step(5 * time.Minute)
+		},
+		want: false,
+	}, {
+		name: "a create adds to a record exactly as old as the TTL",
+		do: func(e *Expectations, c *clocktesting.FakeClock) {
+			e.Expect("ns/a", 1)
+			c.Step(5 * time.Minute)
+			e.Expect("ns/a", 1)
+			e.Observed("ns/a")
+		},
+		want: false,
+	}, {
 		name: "an unexpected child seen earlier does not pay for a later create",
 		do: func(e *Expectations, _ *clocktesting.FakeClock) {
 			e.Observed("ns/a")
@@ -120,6 +152,10 @@ func TestExpectations(t *testing.T) {
 			tc.do(e, c)
 			if got := e.Satisfied("ns/a"); got != tc.want {
 				t.Errorf("Satisfied = %v, want %v", got, tc.want)
+			}
+			// Asking changes nothing (and leaves the lock free).
+			if again := e.Satisfied("ns/a"); again != tc.want {
+				t.Errorf("Satisfied asked again = %v, want %v", again, tc.want)
 			}
 		})
 	}

@@ -50,6 +50,7 @@ func TestEnqueueOwner(t *testing.T) {
 		{"a Job that only points at our CronJob, controlled by nothing", job(cronJob), nil},
 		{"a Job controlled by upstream's CronJob", job(controller(metav1.OwnerReference{APIVersion: "batch/v1", Kind: "CronJob", Name: "report", UID: "u2"})), nil},
 		{"a Job of nobody", job(), nil},
+		{"not a Job: the tombstone of a CronJob", cache.DeletedFinalStateUnknown{Key: "team/report", Obj: &batchv1.CronJob{}}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := &Controller{queue: workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[string]())}

@@ -184,3 +184,53 @@ func TestRequeueDelay(t *testing.T) {
 		t.Errorf("RequeueDelay = %v, want %v: the controller must look again just after the run is due", got, want)
 	}
 }
+
+// TestNewJob: the Job of a run is the template's, named after the run,
+// controlled by the CronJob, labelled with its name whatever the template
+// says, and annotated with the run's time in the CronJob's time zone.
+func TestNewJob(t *testing.T) {
+	cronJob := &batchv1.CronJob{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "team", Name: "report", UID: "u1"},
+		Spec: batchv1.CronJobSpec{JobTemplate: kbatchv1.JobTemplateSpec{
+			ObjectMeta: metav1.ObjectMeta{
+				Labels:      map[string]string{"app": "report", batchv1.CronJobLabel: "someone-else"},
+				Annotations: map[string]string{"owner": "team-a"},
+			},
+			Spec: kbatchv1.JobSpec{BackoffLimit: ptr.To[int32](2)},
+		}},
+	}
+	run := tenAM.In(time.FixedZone("CST", 8*3600))
+	job := NewJob(cronJob, run)
+
+	if job.Name != JobName(cronJob, run) || job.Namespace != "team" {
+		t.Errorf("the Job is %s/%s, want team/%s", job.Namespace, job.Name, JobName(cronJob, run))
+	}
+	if owner := ControllerOf(job); owner == nil || owner.UID != "u1" || !ControlledBy(job, cronJob) {
+		t.Errorf("the Job's owner references %+v do not make the CronJob its controller", job.OwnerReferences)
+	}
+	if job.Labels["app"] != "report" || job.Labels[batchv1.CronJobLabel] != "report" {
+		t.Errorf("labels %v: want the template's, and %s=report over the template's own", job.Labels, batchv1.CronJobLabel)
+	}
+	if got := job.Annotations[batchv1.ScheduledTimeAnnotation]; got != "2030-01-07T18:00:00+08:00" || job.Annotations["owner"] != "team-a" {
+		t.Errorf("annotations %v: want the template's, and %s at the run in the CronJob's zone", job.Annotations, batchv1.ScheduledTimeAnnotation)
+	}
+	if job.Spec.BackoffLimit == nil || *job.Spec.BackoffLimit != 2 {
+		t.Errorf("the Job's spec is not the template's: backoffLimit %v", job.Spec.BackoffLimit)
+	}
+	// A copy: changing the Job leaves the CronJob's template alone.
+	*job.Spec.BackoffLimit = 5
+	job.Labels["app"] = "changed"
+	if *cronJob.Spec.JobTemplate.Spec.BackoffLimit != 2 || cronJob.Spec.JobTemplate.Labels["app"] != "report" {
+		t.Error("NewJob shares the template's maps or pointers: changing the Job changed the CronJob")
+	}
+}
+
+// TestJobReference: status.active names a Job by these fields, and
+// `kubectl describe` shows them.
+func TestJobReference(t *testing.T) {
+	job := &kbatchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: "team", Name: "report-1", UID: "j1", ResourceVersion: "42"}}
+	want := corev1.ObjectReference{APIVersion: "batch/v1", Kind: "Job", Namespace: "team", Name: "report-1", UID: "j1", ResourceVersion: "42"}
+	if got := JobReference(job); got != want {
+		t.Errorf("JobReference = %+v, want %+v", got, want)
+	}
+}
