@@ -20,6 +20,7 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+	"time"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/apiserver"
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
@@ -45,6 +46,9 @@ type call struct {
 	args   []string
 
 	run, fresh, verbose, json, referenceTested bool
+
+	guard   verify.GuardOptions // lab mutants --guard
+	guarded bool
 }
 
 // A command is one word of `lab <command>`: the flags it takes and the
@@ -96,9 +100,21 @@ var commands = []command{
 	{name: "branches", run: func(c call) error { return start.CmdBranches(c.l, c.root, c.stages) }},
 	{name: "doctor", run: func(c call) error { return doctor.CmdDoctor(c.l, c.root) }},
 	{name: "mistakes", run: func(c call) error { return verify.CmdMistakes(c.l, c.root, c.stages, c.args) }},
-	{name: "mutants", run: func(c call) error {
-		return verify.CmdMutants(c.l, c.root, c.stages, c.args, verify.MutantsReport(c.root))
-	}},
+	{name: "mutants",
+		flags: func(fs *flag.FlagSet, c *call) {
+			fs.BoolVar(&c.guarded, "guard", false, "check again only what changed since the report, and fail if a score dropped")
+			fs.IntVar(&c.guard.Sample, "sample", 12, "with --guard: the most mutants checked of one changed stage or package (0: all)")
+			fs.DurationVar(&c.guard.Budget, "budget", 10*time.Minute, "with --guard: how long it may run")
+		},
+		run: func(c call) error {
+			if c.guarded {
+				if len(c.args) > 0 {
+					return fmt.Errorf("lab mutants --guard takes no stage: it checks what changed since the report")
+				}
+				return verify.CmdMutantsGuard(c.l, c.root, c.stages, verify.MutantsReport(c.root), c.guard)
+			}
+			return verify.CmdMutants(c.l, c.root, c.stages, c.args, verify.MutantsReport(c.root))
+		}},
 	{name: "stop", run: func(c call) error { return apiserver.CmdStop(c.l, c.root) }},
 	{name: "verify",
 		flags: referenceTested,

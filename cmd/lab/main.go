@@ -30,6 +30,7 @@ limitations under the License.
 //	bin/lab doctor
 //	bin/lab mistakes [<stage>...]
 //	bin/lab mutants [<stage>...]
+//	bin/lab mutants --guard [--sample N] [--budget D]
 //	bin/lab stop
 //	bin/lab verify [--reference-tested] [<stage>...]
 //
@@ -77,7 +78,9 @@ const usage = `usage: lab <command> [stage]   (--lang zh, or a Chinese locale su
                     show whether the stage's check catches it
   mutants [<stage>…] the mistakes nobody listed: mutants made by rule from the reference (a statement
                     left out, a condition negated, a boundary moved...), each checked like a mistake;
-                    the scores go to docs/mutation.json and docs/mutation.md (make mutants)
+                    the scores go to docs/mutation.json and docs/mutation.md (make mutants);
+                    --guard checks again (a sample of) what changed since that report, and fails
+                    when a mutant it killed survives (CI)
   stop              stop the API server that checks share (it also stops itself after 30 idle minutes;
                     LAB_SHARED_APISERVER=off makes every test start its own)
   verify [<stage>…] for every stage (or those named): the starter compiles and vets, its tests fail;
@@ -111,7 +114,9 @@ const usageZh = `用法：lab <命令> [阶段]   （--lang en 显示英文；--
   mistakes [<阶段>…]
                     只运行常见错误清单：在参考实现的副本中逐个制造错误，看本阶段的检查能否发现
   mutants [<阶段>…]  没有人列出的错误：按规则从参考实现生成的变异体（漏掉一条语句、条件取反、边界移动一位……），
-                    像错误清单一样逐个检查；得分写入 docs/mutation.json 和 docs/mutation.md（make mutants）
+                    像错误清单一样逐个检查；得分写入 docs/mutation.json 和 docs/mutation.md（make mutants）；
+                    --guard 只重新检查自该报告以来有变化的部分（抽样），若报告中被发现的变异体
+                    如今存活则失败（CI）
   stop              停止各次检查共用的 API 服务器（空闲 30 分钟后它也会自行停止；
                     LAB_SHARED_APISERVER=off 让每个测试各自启动自己的 API 服务器）
   verify [<阶段>…]  对每个阶段（或指定的阶段）验证：起始代码能编译并通过 vet，其测试失败；

@@ -67,6 +67,12 @@ type mutationScore struct {
 	Specs    int      `json:"specs"`
 	Unfailed []string `json:"unfailed"`
 	Seconds  int      `json:"seconds"`
+	// Inputs is the digest of what the score depends on (suiteInputs),
+	// by which lab mutants --guard knows a row that is out of date.
+	Inputs string `json:"inputs,omitempty"`
+	// Sampled is how many of the mutants that compile were checked, when
+	// not all of them were (the guard's sample).
+	Sampled int `json:"sampled,omitempty"`
 }
 
 // Score is the share of the mutants that compile that the check kills.
@@ -98,23 +104,20 @@ func CmdMutants(l i18n.Lang, root string, stages []stage.Stage, only []string, r
 	if err != nil {
 		return err
 	}
+	ref, err := base.ReferenceCommit(root)
+	if err != nil {
+		return err
+	}
 	for _, s := range todo {
-		var score mutationScore
-		if s.Dir == "" {
-			fmt.Printf(l.Tr("package %s\n", "包 %s\n"), s.ID)
-			score, err = mutatePackage(l, root, s)
-		} else {
-			if !overlayable(s) {
-				continue // its check runs a command on the tree: no overlays
-			}
-			fmt.Printf(l.Tr("stage %s (%s)\n", "第 %s 阶段（%s）\n"), s.ID, s.TitleIn(l))
-			score, err = mutateStage(l, root, stages, s)
+		if s.Dir != "" && !overlayable(s) {
+			continue // its check runs a command on the tree: no overlays
 		}
+		score, err := mutateSuite(l, root, stages, s, 0)
 		if err != nil {
 			return err
 		}
-		if score.Mutants == 0 {
-			continue
+		if score.Inputs, err = suiteInputs(root, ref, s); err != nil {
+			return err
 		}
 		fmt.Printf(l.Tr("  %s: %d mutants, %d do not compile, %d killed, %d survived: %.1f%%; %d of %d specs never fail (%ds)\n",
 			"  %s：%d 个变异体，%d 个无法编译，%d 个被发现，%d 个存活：%.1f%%；%d / %d 个规约从未失败（%d 秒）\n"),
@@ -204,9 +207,20 @@ func testedPackages(root string) ([]string, error) {
 	return out, nil
 }
 
+// mutateSuite makes and checks the mutants of a stage or a package, at most
+// limit of those that compile (0: all).
+func mutateSuite(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, limit int) (mutationScore, error) {
+	if s.Dir == "" {
+		fmt.Printf(l.Tr("package %s\n", "包 %s\n"), s.ID)
+		return mutatePackage(l, root, s, limit)
+	}
+	fmt.Printf(l.Tr("stage %s (%s)\n", "第 %s 阶段（%s）\n"), s.ID, s.TitleIn(l))
+	return mutateStage(l, root, stages, s, limit)
+}
+
 // mutateStage makes and checks the generic mutants of one stage, with the
 // stage's catalogue beside them.
-func mutateStage(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage) (mutationScore, error) {
+func mutateStage(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, limit int) (mutationScore, error) {
 	var dir string
 	var cleanup func()
 	var err error
@@ -223,12 +237,12 @@ func mutateStage(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage) 
 	if err != nil {
 		return mutationScore{Stage: s.ID}, err
 	}
-	return checkMutants(l, root, dir, s, ms)
+	return checkMutants(l, root, dir, s, ms, limit)
 }
 
 // mutatePackage makes and checks the mutants of every function of one
 // package of the reference, with all of its tests.
-func mutatePackage(l i18n.Lang, root string, s stage.Stage) (mutationScore, error) {
+func mutatePackage(l i18n.Lang, root string, s stage.Stage, limit int) (mutationScore, error) {
 	dir, cleanup, err := scratchTree(root, "")
 	if err != nil {
 		return mutationScore{Stage: s.ID}, err
@@ -238,15 +252,15 @@ func mutatePackage(l i18n.Lang, root string, s stage.Stage) (mutationScore, erro
 	if err != nil {
 		return mutationScore{Stage: s.ID}, err
 	}
-	return checkMutants(l, root, dir, s, ms)
+	return checkMutants(l, root, dir, s, ms, limit)
 }
 
 // checkMutants checks the mutants ms, and the catalogue of s, in the tree
 // at dir, running every spec with each one made.
-func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mutant) (mutationScore, error) {
+func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mutant, limit int) (mutationScore, error) {
 	start := time.Now()
 	score := mutationScore{Stage: s.ID, Slug: s.Slug, Survivors: []string{}, Unfailed: []string{}}
-	if len(all) == 0 {
+	if len(all) == 0 && len(s.Mistakes) == 0 {
 		return score, nil
 	}
 	equivalent, err := readEquivalents(root)
@@ -265,6 +279,9 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 		}
 		return false
 	})
+	if checked := sample(ok, limit); len(checked) < len(ok) {
+		ok, score.Sampled = checked, len(checked)
+	}
 	clean, err := run.ChecksWith(l, root, dir, s, run.Quiet, false, run.BuildOpts{})
 	if err != nil {
 		return score, fmt.Errorf("%s: its check fails before any mutant is made: %s", s.ID, firstFailure(clean, err))
@@ -381,68 +398,6 @@ func readEquivalents(root string) (map[string]string, error) {
 		why[e.Mutant] = strings.TrimSpace(e.Why)
 	}
 	return why, nil
-}
-
-// mutationReport is the Markdown report of the scores.
-func mutationReport(scores []mutationScore) string {
-	var b strings.Builder
-	b.WriteString(`# The checks against the mistakes nobody listed
-
-Generated by ` + "`make mutants`" + ` (` + "`bin/lab mutants [<stage>|<package>…]`" + `); do not edit. Each
-stage's generic mutants are made by rule from the reference, in the regions the stage asks the attendee to
-write (` + "`cmd/lab/internal/mutants`" + `: a statement left out, a condition negated, a boundary moved, one
-side of ` + "`&&`" + ` or ` + "`||`" + ` dropped, an error swallowed, a function returning zero values), and checked
-with the stage's own check, as ` + "`lab verify`" + ` checks the hand-written catalogue. A package of the reference
-(a row named by its directory) is judged the same way, with mutants of all of its functions and all of its
-tests.
-
-A mutant that does not compile is set aside: the compiler caught it. So is one that no test could tell from
-the reference (an equivalent mutant, each listed with the reason in ` + "`test/mutation/equivalents.yaml`" + `).
-The score is the share of the others that the check kills. Every spec runs with each mutant and each
-catalogue mistake made; a spec that none of them makes fail is listed below, for it cannot fail. A spec is a
-Ginkgo ` + "`It`" + ` or a Go test function (the rows of a table test are its cases).
-
-| stage or package | mutants | do not compile | equivalent | killed | survived | score | specs | never fail | time |
-|---|---|---|---|---|---|---|---|---|---|
-`)
-	for _, s := range scores {
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %.1f %% | %d | %d | %d s |\n", s.Name(), s.Mutants, s.NotCompile, len(s.Equivalent), s.Killed,
-			len(s.Survivors), 100*s.Score(), s.Specs, len(s.Unfailed), s.Seconds)
-	}
-	b.WriteString("\n## Survivors\n\nEach one is a mistake that passes its stage's check: it wants a spec that catches it, or a line\nthat says why no test could (an equivalent mutant).\n")
-	for _, s := range scores {
-		if len(s.Survivors) == 0 && len(s.Unmade) == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "\n### %s\n\n", s.Name())
-		for _, name := range s.Survivors {
-			fmt.Fprintf(&b, "- `%s`\n", name)
-		}
-		for _, name := range s.Unmade {
-			fmt.Fprintf(&b, "- could not be checked: %s\n", name)
-		}
-	}
-	b.WriteString("\n## Equivalent mutants\n\nSet aside, for no test could tell them from the reference; why each one is, is said in\n`test/mutation/equivalents.yaml`.\n")
-	for _, s := range scores {
-		if len(s.Equivalent) == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "\n### %s\n\n", s.Name())
-		for _, key := range s.Equivalent {
-			fmt.Fprintf(&b, "- `%s`\n", key)
-		}
-	}
-	b.WriteString("\n## Specs that never fail\n\nEach one passed with every mutant and every catalogue mistake made: it wants a mistake that it\ncatches, or to go.\n")
-	for _, s := range scores {
-		if len(s.Unfailed) == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "\n### %s\n\n", s.Name())
-		for _, name := range s.Unfailed {
-			fmt.Fprintf(&b, "- `%s`\n", name)
-		}
-	}
-	return b.String()
 }
 
 // MutantsReport is where make mutants keeps the scores, in the clone.

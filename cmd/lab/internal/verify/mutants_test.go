@@ -39,12 +39,13 @@ func TestTheMutationReportKeepsWhatItFound(t *testing.T) {
 		{Stage: "06", Slug: "scheduling", Mutants: 5, NotCompile: 1, Killed: 3, Survivors: []string{"status.go:1 negate condition (startDueRun): a -> !(a)"},
 			Specs: 4, Unfailed: []string{"./internal/controller Stage 06 › asserts nothing"}},
 		{Stage: "internal/schedule", Mutants: 4, Killed: 3, Survivors: []string{}, Equivalent: []string{"schedule.go remove statement (f): x = y"}, Specs: 2},
+		{Stage: "07", Slug: "envtest", Survivors: []string{}, Specs: 5},
 	}
 	if err := writeScores(path, want); err != nil {
 		t.Fatal(err)
 	}
 	got, err := readScores(path)
-	if err != nil || len(got) != 3 || got[1].Survivors[0] != want[1].Survivors[0] {
+	if err != nil || len(got) != 4 || got[1].Survivors[0] != want[1].Survivors[0] {
 		t.Fatalf("read back %+v, %v", got, err)
 	}
 	md, err := os.ReadFile(filepath.Join(filepath.Dir(path), "mutation.md"))
@@ -55,6 +56,8 @@ func TestTheMutationReportKeepsWhatItFound(t *testing.T) {
 		"| 04 reconcile-loop | 10 | 2 | 0 | 8 | 0 | 100.0 % | 7 | 0 | 60 s |",
 		"| 06 scheduling | 5 | 1 | 0 | 3 | 1 | 75.0 % | 4 | 1 | 0 s |",
 		"| internal/schedule | 4 | 0 | 1 | 3 | 0 | 100.0 % | 2 | 0 | 0 s |",
+		"| 07 envtest | 0 | 0 | 0 | 0 | 0 | no mutants | 5 | 0 | 0 s |",
+		"The regions of stage 07 hold no Go function to mutate",
 		"## Equivalent mutants\n\nSet aside, for no test could tell them from the reference; why each one is, is said in\n`test/mutation/equivalents.yaml`.\n\n### internal/schedule\n\n- `schedule.go remove statement (f): x = y`\n",
 		"### 06 scheduling\n\n- `status.go:1 negate condition (startDueRun): a -> !(a)`",
 		"## Specs that never fail\n\nEach one passed with every mutant and every catalogue mistake made: it wants a mistake that it\ncatches, or to go.\n\n### 06 scheduling\n\n- `./internal/controller Stage 06 › asserts nothing`\n",

@@ -1,0 +1,251 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package verify
+
+// lab mutants --guard: what CI runs instead of the whole mutation run, which
+// takes an hour. Each row of the committed report keeps a digest of what its
+// score depends on (the stage's regions and tests, the Go code of the files
+// that hold those regions and of the test packages, comments left out); a
+// row whose digest still matches the tree is trusted as it is. A row whose
+// inputs changed is checked again, on a bounded sample of its mutants, and
+// the guard fails when a mutant survives that the report does not already
+// list as a survivor: that is how a score drops.
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"go/parser"
+	"go/printer"
+	"go/token"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/base"
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+	"cronlab.dev/cronlab/cmd/lab/internal/regions"
+	"cronlab.dev/cronlab/cmd/lab/internal/stage"
+)
+
+// GuardOptions bound what the guard may spend.
+type GuardOptions struct {
+	// Sample is the most mutants checked of one row whose inputs changed
+	// (0: all of them).
+	Sample int
+	// Budget is how long the guard may run; a changed row left when it is
+	// spent fails the guard, saying which command refreshes the report.
+	Budget time.Duration
+}
+
+// CmdMutantsGuard is `lab mutants --guard`: every row of the committed
+// report whose inputs changed since it was written is checked again; it
+// fails when one of them lost a mutant it used to kill.
+func CmdMutantsGuard(l i18n.Lang, root string, stages []stage.Stage, report string, o GuardOptions) error {
+	start := time.Now()
+	ref, err := base.ReferenceCommit(root)
+	if err != nil {
+		return err
+	}
+	committed, err := readScores(report)
+	if err != nil {
+		return err
+	}
+	suites, err := mutationSuites(root, stages, nil)
+	if err != nil {
+		return err
+	}
+	var problems []string
+	for _, s := range suites {
+		if s.Dir != "" && !overlayable(s) {
+			continue
+		}
+		was, found := findScore(committed, s.ID)
+		inputs, err := suiteInputs(root, ref, s)
+		if err != nil {
+			return err
+		}
+		if found && was.Inputs == inputs {
+			fmt.Printf(l.Tr("  %-24s unchanged since the report\n", "  %-24s 自报告以来没有变化\n"), s.ID)
+			continue
+		}
+		if o.Budget > 0 && time.Since(start) > o.Budget {
+			problems = append(problems, fmt.Sprintf(l.Tr("%s changed and the guard's %s are spent: run `make mutants MUTANTS_STAGES=%s` and commit docs/mutation.*",
+				"%s 变了，而守卫的 %s 已用完：运行 `make mutants MUTANTS_STAGES=%s` 并提交 docs/mutation.*"), s.ID, o.Budget, s.ID))
+			continue
+		}
+		fmt.Printf(l.Tr("  %-24s changed since the report: checking up to %d of its mutants\n",
+			"  %-24s 自报告以来有变化：检查它最多 %d 个变异体\n"), s.ID, o.Sample)
+		score, err := mutateSuite(l, root, stages, s, o.Sample)
+		if err != nil {
+			return err
+		}
+		problems = append(problems, lostKills(l, was, score)...)
+	}
+	fmt.Printf(l.Tr("guard: %d s\n", "守卫：%d 秒\n"), int(time.Since(start).Seconds()))
+	if len(problems) > 0 {
+		return fmt.Errorf("%s", strings.Join(problems, "\n"))
+	}
+	return nil
+}
+
+// lostKills are the survivors of now that the report did not list as
+// survivors: mutants the check used to kill, or new ones it does not.
+func lostKills(l i18n.Lang, was, now mutationScore) []string {
+	listed := map[string]bool{}
+	for _, name := range was.Survivors {
+		listed[keyOf(name)] = true
+	}
+	var out []string
+	for _, name := range now.Survivors {
+		if !listed[keyOf(name)] {
+			out = append(out, fmt.Sprintf(l.Tr("%s: this mutant survives its check, and the report does not list it: %s\n  give it a spec that fails, or list it in test/mutation/equivalents.yaml with the reason; then make mutants MUTANTS_STAGES=%s",
+				"%s：这个变异体通过了检查，而报告里没有列出它：%s\n  为它写一个会失败的规约，或把它连同理由列入 test/mutation/equivalents.yaml；然后运行 make mutants MUTANTS_STAGES=%s"),
+				now.Stage, name, now.Stage))
+		}
+	}
+	return out
+}
+
+func findScore(scores []mutationScore, id string) (mutationScore, bool) {
+	i := slices.IndexFunc(scores, func(s mutationScore) bool { return s.Stage == id })
+	if i < 0 {
+		return mutationScore{}, false
+	}
+	return scores[i], true
+}
+
+// lineOf is the ":line" after a mutant's file in its name.
+var lineOf = regexp.MustCompile(`^(\S+?):\d+ `)
+
+// keyOf is the key of a mutant from its name: the name without the line,
+// as mutants.Mutant.Key makes it, for a line moves when code above changes.
+func keyOf(name string) string {
+	return lineOf.ReplaceAllString(name, "$1 ")
+}
+
+// sample keeps at most n of the items, spread evenly over them, so that a
+// sample of a stage reaches every function of it; n <= 0 keeps all.
+func sample[T any](items []T, n int) []T {
+	if n <= 0 || len(items) <= n {
+		return items
+	}
+	out := make([]T, 0, n)
+	for i := range n {
+		out = append(out, items[i*len(items)/n])
+	}
+	return out
+}
+
+// suiteInputs is the digest of what a row's score depends on, read from
+// the commit ref: the regions and tests the stage names, and the Go code,
+// comments aside, of every file that holds one of its regions and of every
+// package its tests run. A comment or a hint that changes leaves it as it
+// was; the mutation tool itself is not in it (a change there is re-measured
+// with make mutants).
+func suiteInputs(root, ref string, s stage.Stage) (string, error) {
+	h := sha256.New()
+	what, _ := json.Marshal(struct {
+		Regions []string
+		Tests   []stage.Test
+	}{s.Regions, s.Tests})
+	h.Write(what)
+	files, err := inputFiles(root, ref, s)
+	if err != nil {
+		return "", err
+	}
+	for _, f := range files {
+		src, err := base.Output(root, "git", "show", ref+":"+f)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "\x00%s\x00%s", f, withoutComments(f, src))
+		// Where a region begins and ends is a comment too, and decides
+		// which functions are mutated.
+		rs, err := regions.Parse(f, []byte(src))
+		if err != nil {
+			return "", err
+		}
+		for _, r := range rs {
+			if slices.Contains(s.Regions, r.Name) {
+				fmt.Fprintf(h, "\x00%s %v", r.Name, regions.FunctionsIn(f, src, r))
+			}
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// inputFiles are the files of ref that hold one of s's regions, and the
+// Go files of the packages its tests run, sorted.
+func inputFiles(root, ref string, s stage.Stage) ([]string, error) {
+	var files []string
+	if len(s.Regions) > 0 {
+		out, err := base.Output(root, "git", "grep", "-l", "lab:begin", ref, "--", ".", ":!cmd/lab")
+		if err != nil {
+			return nil, err
+		}
+		for _, line := range strings.Fields(out) {
+			f := strings.TrimPrefix(line, ref+":")
+			src, err := base.Output(root, "git", "show", ref+":"+f)
+			if err != nil {
+				return nil, err
+			}
+			rs, err := regions.Parse(f, []byte(src))
+			if err != nil {
+				return nil, err
+			}
+			if slices.ContainsFunc(rs, func(r regions.Region) bool { return slices.Contains(s.Regions, r.Name) }) {
+				files = append(files, f)
+			}
+		}
+	}
+	for _, t := range s.Tests {
+		dir := strings.TrimPrefix(t.Package, "./")
+		out, err := base.Output(root, "git", "ls-tree", "--name-only", ref, dir+"/")
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range strings.Fields(out) {
+			if path.Ext(f) == ".go" {
+				files = append(files, f)
+			}
+		}
+	}
+	slices.Sort(files)
+	return slices.Compact(files), nil
+}
+
+// withoutComments is a Go file's code as gofmt prints it with its comments
+// dropped; any other file as it is.
+func withoutComments(name, src string) string {
+	if path.Ext(name) != ".go" {
+		return src
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, 0) // mode 0: comments are not kept
+	if err != nil {
+		return src
+	}
+	var b strings.Builder
+	if err := printer.Fprint(&b, fset, f); err != nil {
+		return src
+	}
+	return b.String()
+}
