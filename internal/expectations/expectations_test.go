@@ -160,3 +160,22 @@ func TestExpectations(t *testing.T) {
 		})
 	}
 }
+
+// TestARecordThatReachesZeroIsRemoved: Satisfied cannot tell a record at
+// zero from no record, but a manager that runs for months sees CronJobs come
+// and go, and a record kept for each one it ever created for is memory that
+// is never given back. So the record goes when its last child is seen, and a
+// stray child's observation leaves nothing behind.
+func TestARecordThatReachesZeroIsRemoved(t *testing.T) {
+	e := New(clocktesting.NewFakeClock(time.Date(2030, time.January, 7, 10, 0, 0, 0, time.UTC)), 5*time.Minute)
+	e.Expect("ns/a", 2)
+	e.Observed("ns/a")
+	if len(e.pending) != 1 {
+		t.Fatalf("one child of two seen: %d records, want 1", len(e.pending))
+	}
+	e.Observed("ns/a")
+	e.Observed("ns/stray")
+	if len(e.pending) != 0 {
+		t.Errorf("every child seen, and one stray: %d records kept, want none: %v", len(e.pending), e.pending)
+	}
+}
