@@ -198,6 +198,10 @@ bench-lab: setup-envtest ## Time `bin/lab check` after a one-line edit, with and
 mutants: lab ## The mistakes nobody listed: each stage's generic mutants (or MUTANTS_STAGES="04 06"), checked; writes docs/mutation.md. Long.
 	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" bin/lab mutants $(MUTANTS_STAGES)
 
+.PHONY: mutants-guard
+mutants-guard: lab ## What CI runs: the rows of docs/mutation.md whose stage or package changed since, checked again on a sample; fails when a score dropped. MUTANTS_GUARD_ARGS: --sample, --budget.
+	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" bin/lab mutants --guard $(MUTANTS_GUARD_ARGS)
+
 .PHONY: lab-verify
 lab-verify: lab ## For every stage: the starter compiles and vets, its tests fail, the reference passes them.
 	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" bin/lab verify $(LAB_VERIFY_ARGS)

@@ -137,6 +137,7 @@ func ParseJSON(out []byte, tree, pkg string, owned map[string]bool, ginkgo bool)
 			r.Failures = append(r.Failures, goTestFailure(e.Test, text, tree, pkg, owned))
 		}
 	}
+	lendPanicsToSubtests(r.Failures)
 	// A panic outside any test (in TestMain, or one that kills the binary)
 	// shows in the package's output only.
 	if out := outputs[""]; out != nil && strings.Contains(out.String(), "panic: ") && len(r.Failures) == 0 {
@@ -158,6 +159,29 @@ func VetFindings(out, tree string) []string {
 		found = []string{base.LastLines(out, 5)}
 	}
 	return found
+}
+
+// lendPanicsToSubtests gives a subtest that failed without a word the panic
+// of the test it ran under. When a subtest panics, go test prints the panic
+// under the top-level test, after the subtest's own "--- FAIL" line: read as
+// it comes, the subtest that panicked (the one an attendee reads first, a
+// row of a table test) would say nothing at all.
+func lendPanicsToSubtests(fs []Failure) {
+	for i := range fs {
+		f := &fs[i]
+		if f.Panic != "" || f.Message != "" {
+			continue
+		}
+		for _, parent := range fs {
+			if parent.Panic != "" && strings.HasPrefix(f.Name, parent.Name+"/") {
+				f.Panic, f.Frames = parent.Panic, parent.Frames
+				if f.Location == "" {
+					f.Location = parent.Location
+				}
+				break
+			}
+		}
+	}
 }
 
 // assertionLine is a t.Errorf or t.Fatal line: "    x_test.go:12: message".
@@ -184,7 +208,8 @@ func goTestFailure(name, output, tree, pkg string, owned map[string]bool) Failur
 			continue
 		}
 		if p, ok := strings.CutPrefix(line, "panic: "); ok && f.Panic == "" {
-			f.Panic = strings.TrimSuffix(p, " [recovered]")
+			// " [recovered]", or " [recovered, repanicked]" since Go 1.23.
+			f.Panic, _, _ = strings.Cut(p, " [recovered")
 			f.Frames = ownFrames(strings.Join(lines[i:], "\n"), tree, owned)
 		}
 	}

@@ -46,6 +46,29 @@ func TestParseJSONCountsTestsAndKeepsWhatAFailureSaid(t *testing.T) {
 	}
 }
 
+// A subtest that panics fails without a word of its own: go test prints the
+// panic under the top-level test, after the subtest's "--- FAIL" line. The
+// subtest, the row an attendee reads first, is given that panic.
+func TestASubtestThatPanicsSaysSo(t *testing.T) {
+	events := strings.Join([]string{
+		`{"Action":"run","Package":"p","Test":"TestOwner"}`,
+		`{"Action":"run","Package":"p","Test":"TestOwner/a_CronJob"}`,
+		`{"Action":"output","Package":"p","Test":"TestOwner/a_CronJob","Output":"--- FAIL: TestOwner/a_CronJob (0.00s)\n"}`,
+		`{"Action":"fail","Package":"p","Test":"TestOwner/a_CronJob"}`,
+		`{"Action":"output","Package":"p","Test":"TestOwner","Output":"--- FAIL: TestOwner (0.00s)\n"}`,
+		`{"Action":"output","Package":"p","Test":"TestOwner","Output":"panic: runtime error: invalid memory address or nil pointer dereference [recovered, repanicked]\n"}`,
+		`{"Action":"fail","Package":"p","Test":"TestOwner"}`,
+		`{"Action":"fail","Package":"p"}`,
+	}, "\n")
+	r := ParseJSON([]byte(events), t.TempDir(), "p", nil, false)
+	if len(r.Failures) != 2 || r.Failures[0].Name != "TestOwner/a_CronJob" {
+		t.Fatalf("failures: %+v", r.Failures)
+	}
+	if got := r.Failures[0].Panic; got != "runtime error: invalid memory address or nil pointer dereference" {
+		t.Errorf("the subtest that panicked says %q", got)
+	}
+}
+
 // A compiler message names the function the attendee writes, and the
 // build's JSON lines are read as compile errors, not as tests.
 func TestACompileErrorIsReadAndPlaced(t *testing.T) {
