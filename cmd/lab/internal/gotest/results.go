@@ -207,7 +207,13 @@ func goTestFailure(name, output, tree, pkg string, owned map[string]bool) Failur
 			}
 			continue
 		}
-		if p, ok := strings.CutPrefix(line, "panic: "); ok && f.Panic == "" {
+		// A fatal error (a mutex unlocked twice, a map written at once
+		// from two goroutines) ends the binary as a panic does, unrecovered.
+		p, ok := strings.CutPrefix(line, "panic: ")
+		if !ok {
+			p, ok = strings.CutPrefix(line, "fatal error: ")
+		}
+		if ok && f.Panic == "" {
 			// " [recovered]", or " [recovered, repanicked]" since Go 1.23.
 			f.Panic, _, _ = strings.Cut(p, " [recovered")
 			f.Frames = ownFrames(strings.Join(lines[i:], "\n"), tree, owned)

@@ -69,6 +69,21 @@ func TestASubtestThatPanicsSaysSo(t *testing.T) {
 	}
 }
 
+// A fatal error (here a mutex unlocked that nobody locked) ends the test
+// binary at once, in the test that was running: it is read as a panic.
+func TestAFatalErrorIsReadAsAPanic(t *testing.T) {
+	events := strings.Join([]string{
+		`{"Action":"run","Package":"p","Test":"TestExpectations/seen"}`,
+		`{"Action":"output","Package":"p","Test":"TestExpectations/seen","Output":"fatal error: sync: unlock of unlocked mutex\n"}`,
+		`{"Action":"output","Package":"p","Test":"TestExpectations/seen","Output":"internal/sync.fatal({0x58f355?, 0x52eae0?})\n"}`,
+		`{"Action":"fail","Package":"p","Test":"TestExpectations/seen"}`,
+	}, "\n")
+	r := ParseJSON([]byte(events), t.TempDir(), "p", nil, false)
+	if len(r.Failures) != 1 || r.Failures[0].Panic != "sync: unlock of unlocked mutex" {
+		t.Errorf("failures: %+v", r.Failures)
+	}
+}
+
 // A compiler message names the function the attendee writes, and the
 // build's JSON lines are read as compile errors, not as tests.
 func TestACompileErrorIsReadAndPlaced(t *testing.T) {
