@@ -159,10 +159,9 @@ func scheduleFromV1(s string) (Schedule, error) {
 	}}, nil
 }
 
-// sameWhen reports whether two schedules say the same thing, the time zone
-// aside (it is not part of v1's string).
+// sameWhen reports whether two schedules say the same thing. The time zone
+// is not part of v1's string, so scheduleToV1 leaves it out of both.
 func sameWhen(a, b Schedule) bool {
-	a.TimeZone, b.TimeZone = nil, nil
 	return scheduleToV1(a, "") == scheduleToV1(b, "")
 }
 

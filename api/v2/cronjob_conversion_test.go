@@ -386,6 +386,7 @@ func TestScheduleFromV1(t *testing.T) {
 		{"@bogus", Schedule{}},
 		{"@every", Schedule{}},
 		{"@every  90s", Schedule{}},
+		{"@every ", Schedule{}},
 	} {
 		got, err := scheduleFromV1(tc.v1)
 		switch {
@@ -615,3 +616,22 @@ func randomStatus(r *rand.Rand) CronJobStatus {
 	}
 	return s
 }
+
+// TestConversionRefusesAnotherHub: the conversion webhook hands ConvertTo
+// and ConvertFrom the hub it was built with, v1. Given any other, they
+// return an error that names it, where a bare type assertion would panic in
+// the middle of a request.
+func TestConversionRefusesAnotherHub(t *testing.T) {
+	other := &otherHub{}
+	if err := (&CronJob{}).ConvertTo(other); err == nil || !strings.Contains(err.Error(), "otherHub") {
+		t.Errorf("ConvertTo a hub that is not v1: the error %v, want one that names *v2.otherHub", err)
+	}
+	if err := (&CronJob{}).ConvertFrom(other); err == nil || !strings.Contains(err.Error(), "otherHub") {
+		t.Errorf("ConvertFrom a hub that is not v1: the error %v, want one that names *v2.otherHub", err)
+	}
+}
+
+// otherHub is a hub of some other API: a CronJob whose Hub method says so.
+type otherHub struct{ v1.CronJob }
+
+func (*otherHub) Hub() {}
