@@ -261,13 +261,28 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		Expect(jobNames(h.jobs())).To(Equal([]string{"prune-1"}))
 	})
 
-	It("registers the controller, its Job watch and the field index with a manager", func() {
+	// newManager is a manager of this spec's namespace, not started.
+	newManager := func() ctrl.Manager {
 		m, err := ctrl.NewManager(cfg, ctrl.Options{
 			Metrics: metricsserver.Options{BindAddress: "0"}, Scheme: mgr.GetScheme(),
 			Cache:      cache.Options{DefaultNamespaces: map[string]cache.Config{h.ns: {}}}, // this spec's CronJobs only
 			Controller: config.Controller{SkipNameValidation: ptr.To(true)},                 // the manager spec registers one too
 		})
 		Expect(err).NotTo(HaveOccurred())
+		return m
+	}
+
+	It("stops at the field index's error, before it builds the controller", func() {
+		m := newManager()
+		Expect(IndexJobsByOwner(ctx, m.GetFieldIndexer())).To(Succeed()) // so that SetupWithManager's own registration conflicts
+		err := (&CronJobReconciler{Client: m.GetClient(), APIReader: m.GetAPIReader(), Scheme: m.GetScheme(), Recorder: h.recorder}).SetupWithManager(m)
+		Expect(err).To(MatchError(ContainSubstring("indexer conflict")),
+			"SetupWithManager went on although the field index could not be registered: return IndexJobsByOwner's error, "+
+				"for a controller whose listChildJobs has no index would fail at every reconcile")
+	})
+
+	It("registers the controller, its Job watch and the field index with a manager", func() {
+		m := newManager()
 		asked := make(chan string, 100)
 		r := &CronJobReconciler{Client: cronJobGets{m.GetClient(), asked}, APIReader: m.GetAPIReader(), Scheme: m.GetScheme(), Recorder: h.recorder}
 		Expect(r.SetupWithManager(m)).To(Succeed())
