@@ -299,3 +299,34 @@ type deletesRefused struct{ client.Client }
 func (c deletesRefused) Delete(_ context.Context, obj client.Object, _ ...client.DeleteOption) error {
 	return apierrors.NewForbidden(kbatchv1.Resource("jobs"), obj.GetName(), errors.New("the test refuses every delete"))
 }
+
+// failWrites wraps a client so that the API server refuses every create, or
+// every patch, with err (a nil error lets that verb through).
+type failWrites struct {
+	client.Client
+	create, patch error
+}
+
+func (c failWrites) Create(ctx context.Context, obj client.Object, opts ...client.CreateOption) error {
+	if c.create != nil {
+		return c.create
+	}
+	return c.Client.Create(ctx, obj, opts...)
+}
+
+func (c failWrites) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
+	if c.patch != nil {
+		return c.patch
+	}
+	return c.Client.Patch(ctx, obj, patch, opts...)
+}
+
+// failGets is an API reader that cannot reach the API server.
+type failGets struct {
+	client.Reader
+	err error
+}
+
+func (c failGets) Get(context.Context, client.ObjectKey, client.Object, ...client.GetOption) error {
+	return c.err
+}

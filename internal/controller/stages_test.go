@@ -33,6 +33,7 @@ import (
 
 	kbatchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -244,6 +245,57 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		var got kbatchv1.Job
 		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(mine), &got)).To(Succeed())
 		Expect(got.Labels).To(HaveKeyWithValue(batchv1.CronJobLabel, "unlabelled"))
+	})
+
+	It("returns the error of a create it cannot finish, and records no run", func() {
+		unavailable := apierrors.NewServiceUnavailable("the API server is restarting")
+		for _, tc := range []struct {
+			name, what string
+			exists     bool // a Job of ours of the run's name, without the label
+			change     func(r *CronJobReconciler)
+		}{
+			{"refused", "the create is refused", false, func(r *CronJobReconciler) { r.Client = failWrites{Client: r.Client, create: unavailable} }},
+			{"unread", "the Job exists and the API server cannot be asked for it", true, func(r *CronJobReconciler) { r.APIReader = failGets{r.APIReader, unavailable} }},
+			{"unlabelled", "the Job exists and its label cannot be added", true, func(r *CronJobReconciler) { r.Client = failWrites{Client: r.Client, patch: unavailable} }},
+		} {
+			cj := h.createCronJob("fails-"+tc.name, "*/5 * * * *", at(10, 0, 0))
+			if tc.exists {
+				job := h.createJob(minuteName(cj.Name, at(10, 5, 0)), cj)
+				patch := client.MergeFrom(job.DeepCopy())
+				delete(job.Labels, batchv1.CronJobLabel)
+				Expect(k8sClient.Patch(ctx, job, patch)).To(Succeed())
+			}
+			r := *h.r
+			tc.change(&r)
+			created, err := r.createJob(ctx, cj, at(10, 5, 0))
+			Expect(err).To(MatchError(unavailable), "%s: createJob must return that error, so that the reconcile is retried", tc.what)
+			Expect(created).To(BeFalse(), tc.what)
+			Expect(cj.Status.Active).To(BeEmpty(), "%s: no Job is running for the run, so status.active stays empty", tc.what)
+			Expect(cj.Status.LastScheduleTime).To(beAt(at(10, 0, 0)), "%s: the run has not started, so status.lastScheduleTime stays where it was", tc.what)
+		}
+	})
+
+	It("adopts a Job that status.active lists already without listing it twice", func() {
+		cj := h.createCronJob("listed", "*/5 * * * *", at(10, 0, 0))
+		mine := h.createJob(minuteName("listed", at(10, 5, 0)), cj)
+		cj.Status.Active = []corev1.ObjectReference{runs.JobReference(mine)}
+		_, err := h.r.createJob(ctx, cj, at(10, 5, 0))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(cj.Status.Active).To(ConsistOf(HaveField("UID", mine.UID)),
+			"the adopted Job was in status.active already: one reference to a Job, not two")
+	})
+
+	It("deletes nothing when the Job of that name is not the one it meant, and forgets the one it meant", func() {
+		cj := h.createCronJob("replaced", "*/5 * * * *", at(10, 0, 0))
+		newer := h.createJob("replaced-1", cj)
+		older := runs.JobReference(newer)
+		older.UID = "00000000-0000-0000-0000-0000000000aa" // the Job that had the name before
+		cj.Status.Active = []corev1.ObjectReference{older}
+		Expect(h.r.deleteJob(ctx, cj, h.ns, "replaced-1", older.UID)).To(Succeed(),
+			"the UID precondition failed (Conflict): the Job we meant is gone, which is what deleting it wanted")
+		Expect(jobNames(h.jobs())).To(ContainElement("replaced-1"), "the Job that took the name is not ours to delete")
+		Expect(cj.Status.Active).To(BeEmpty(), "the Job we meant is gone: status.active forgets it")
+		Expect(h.events()).NotTo(ContainElement(ContainSubstring("FailedDelete")))
 	})
 
 	It("deletes the oldest finished Jobs beyond the limits, with background propagation", func() {
