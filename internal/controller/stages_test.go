@@ -25,6 +25,8 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -311,6 +313,77 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		// Without a garbage collector in envtest, only background
 		// propagation removes the Job at once.
 		Expect(jobNames(h.jobs())).To(Equal([]string{"prune-1"}))
+	})
+
+	// finished makes Jobs of cj named prefix-0, prefix-1 ..., the first the
+	// oldest, each finished as hows says.
+	finished := func(cj *batchv1.CronJob, prefix string, hows ...kbatchv1.JobConditionType) {
+		for i, how := range hows {
+			job := h.createJob(fmt.Sprintf("%s-%d", prefix, i), cj)
+			h.finish(job, how, at(9, i, 0), at(9, i, 30))
+		}
+	}
+
+	It("keeps every Job within its limit, and every Job of a group without a limit", func() {
+		cj := h.createCronJob("keep", "@hourly", at(10, 0, 0), func(cj *batchv1.CronJob) {
+			cj.Spec.SuccessfulJobsHistoryLimit = ptr.To[int32](3)
+		})
+		finished(cj, "keep", kbatchv1.JobComplete, kbatchv1.JobFailed, kbatchv1.JobFailed)
+		cj.Spec.FailedJobsHistoryLimit = nil // the API server defaults it; a v2 object converted may lack it
+		Expect(h.r.pruneHistory(ctx, cj, h.cachedJobs(cj))).To(Succeed())
+		Expect(jobNames(h.jobs())).To(Equal([]string{"keep-0", "keep-1", "keep-2"}),
+			"one successful Job under a limit of 3, and failed Jobs without a limit: nothing is deleted")
+	})
+
+	It("deletes the oldest first, in whatever order the cache lists the Jobs", func() {
+		cj := h.createCronJob("order", "@hourly", at(10, 0, 0), func(cj *batchv1.CronJob) {
+			cj.Spec.SuccessfulJobsHistoryLimit = ptr.To[int32](1)
+		})
+		finished(cj, "order", kbatchv1.JobComplete, kbatchv1.JobComplete, kbatchv1.JobComplete)
+		jobs := h.cachedJobs(cj)
+		slices.SortFunc(jobs, func(a, b kbatchv1.Job) int { return strings.Compare(b.Name, a.Name) }) // the newest first
+		Expect(h.r.pruneHistory(ctx, cj, jobs)).To(Succeed())
+		Expect(jobNames(h.jobs())).To(Equal([]string{"order-2"}),
+			"the newest successful Job stays: sort each group oldest first (olderFirst) before deleting the ones beyond the limit")
+	})
+
+	It("does not count a Job that is already being deleted", func() {
+		cj := h.createCronJob("leaving", "@hourly", at(10, 0, 0), func(cj *batchv1.CronJob) {
+			cj.Spec.SuccessfulJobsHistoryLimit = ptr.To[int32](1)
+		})
+		finished(cj, "leaving", kbatchv1.JobComplete, kbatchv1.JobComplete, kbatchv1.JobComplete)
+		jobs := h.cachedJobs(cj)
+		i := slices.IndexFunc(jobs, func(j kbatchv1.Job) bool { return j.Name == "leaving-0" })
+		jobs[i].DeletionTimestamp = &metav1.Time{Time: at(9, 59, 0)} // as the cache shows a Job that a finalizer holds
+		Expect(h.r.pruneHistory(ctx, cj, jobs)).To(Succeed())
+		Expect(jobNames(h.jobs())).To(Equal([]string{"leaving-0", "leaving-2"}),
+			"leaving-0 is on its way out already: it is neither deleted again nor counted, so of the other two only the older goes")
+	})
+
+	It("keeps going after a failed delete, and returns the first error", func() {
+		cj := h.createCronJob("refused", "@hourly", at(10, 0, 0), func(cj *batchv1.CronJob) {
+			cj.Spec.FailedJobsHistoryLimit = ptr.To[int32](0)
+		})
+		finished(cj, "refused", kbatchv1.JobFailed, kbatchv1.JobFailed)
+		r := *h.r
+		r.Client = refuseDeletes(r.Client)
+		err := r.pruneHistory(ctx, cj, h.cachedJobs(cj))
+		Expect(err).To(MatchError(ContainSubstring("refused-0")),
+			"both deletes are refused: pruneHistory returns the first one's error (the oldest Job's), so that the reconcile is retried")
+		Expect(h.events()).To(ConsistOf(
+			ContainSubstring("Warning FailedDelete Error deleting job refused-0"),
+			ContainSubstring("Warning FailedDelete Error deleting job refused-1"),
+		), "after the first refusal it goes on to the next Job, and deleteJob records FailedDelete for each")
+	})
+
+	It("deletes a running Job, forgets it in status.active and records SuccessfulDelete", func() {
+		cj := h.createCronJob("running", "@hourly", at(10, 0, 0))
+		job := h.createJob("running-1", cj)
+		cj.Status.Active = []corev1.ObjectReference{runs.JobReference(job)}
+		Expect(h.r.deleteJob(ctx, cj, h.ns, job.Name, job.UID)).To(Succeed())
+		Expect(h.jobs()).To(BeEmpty(), "background propagation removes the Job at once (envtest has no garbage collector for its pods)")
+		Expect(cj.Status.Active).To(BeEmpty(), "a deleted Job no longer runs: removeActive takes it out of status.active")
+		Expect(h.events()).To(ConsistOf(ContainSubstring("Normal SuccessfulDelete Deleted job running-1")))
 	})
 
 	// newManager is a manager of this spec's namespace, not started.
