@@ -19,6 +19,7 @@ package controller
 import (
 	"context"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -321,12 +322,68 @@ func (c failWrites) Patch(ctx context.Context, obj client.Object, patch client.P
 	return c.Client.Patch(ctx, obj, patch, opts...)
 }
 
-// failGets is an API reader that cannot reach the API server.
+// failGets is an API reader that cannot read objects of like's kind (any
+// kind when like is nil), and counts the Gets that it lets through.
 type failGets struct {
 	client.Reader
+	err    error
+	like   client.Object
+	passed *int
+}
+
+func (c failGets) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	if c.err != nil && (c.like == nil || reflect.TypeOf(obj) == reflect.TypeOf(c.like)) {
+		return c.err
+	}
+	if c.passed != nil {
+		*c.passed++
+	}
+	return c.Reader.Get(ctx, key, obj, opts...)
+}
+
+// failReads wraps a client so that its Gets of get's kind, and its Lists of
+// list's kind, fail with err.
+type failReads struct {
+	client.Client
+	err  error
+	get  client.Object
+	list client.ObjectList
+}
+
+func (c failReads) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	if c.get != nil && reflect.TypeOf(obj) == reflect.TypeOf(c.get) {
+		return c.err
+	}
+	return c.Client.Get(ctx, key, obj, opts...)
+}
+
+func (c failReads) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	if c.list != nil && reflect.TypeOf(list) == reflect.TypeOf(c.list) {
+		return c.err
+	}
+	return c.Client.List(ctx, list, opts...)
+}
+
+// failStatusWrites wraps a client so that every write of a status fails
+// with err.
+type failStatusWrites struct {
+	client.Client
 	err error
 }
 
-func (c failGets) Get(context.Context, client.ObjectKey, client.Object, ...client.GetOption) error {
-	return c.err
+func (c failStatusWrites) Status() client.SubResourceWriter {
+	return failingStatusWriter{c.Client.Status(), c.err}
+}
+
+type failingStatusWriter struct {
+	client.SubResourceWriter
+	err error
+}
+
+func (w failingStatusWriter) Patch(context.Context, client.Object, client.Patch, ...client.SubResourcePatchOption) error {
+	return w.err
+}
+
+func (w failingStatusWriter) Update(context.Context, client.Object, ...client.SubResourceUpdateOption) error {
+	return w.err
 }

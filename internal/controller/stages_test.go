@@ -154,6 +154,43 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		Expect(h.events()).To(BeEmpty())
 	})
 
+	It("asks the API server only about the Jobs in status.active that the cache does not list", func() {
+		cj := h.createCronJob("asks", "@hourly", at(10, 0, 0))
+		running, done := h.createJob("asks-running", cj), h.createJob("asks-done", cj)
+		h.finish(done, kbatchv1.JobComplete, at(9, 0, 0), at(9, 30, 0))
+		cj.Status.Active = []corev1.ObjectReference{runs.JobReference(running), runs.JobReference(done)}
+		var reads int
+		r := *h.r
+		r.APIReader = failGets{Reader: r.APIReader, passed: &reads}
+		Expect(r.observeJobs(ctx, cj, h.cachedJobs(cj))).To(Succeed())
+		Expect(cj.Status.Active).To(ConsistOf(HaveField("Name", "asks-running")))
+		Expect(reads).To(BeZero(),
+			"observeJobs read from the API server although the cache lists every Job of status.active: only a Job "+
+				"the cache lacks needs r.jobGone (a read for every Job on every reconcile is load that grows with the cluster)")
+	})
+
+	It("leaves a finished Job that status.active does not list alone", func() {
+		cj := h.createCronJob("unlisted", "@hourly", at(10, 0, 0))
+		h.finish(h.createJob("unlisted-failed", cj), kbatchv1.JobFailed, at(9, 0, 0), at(9, 30, 0))
+		Expect(h.r.observeJobs(ctx, cj, h.cachedJobs(cj))).To(Succeed())
+		Expect(cj.Status.Active).To(BeEmpty(), "a finished Job is not running: it does not join status.active")
+		Expect(h.events()).To(BeEmpty(),
+			"a finished Job that status.active does not list was seen before: neither UnexpectedJob nor SawCompletedJob, on every reconcile")
+	})
+
+	It("moves lastSuccessfulTime forward, never back", func() {
+		cj := h.createCronJob("forward", "@hourly", at(10, 0, 0))
+		cj.Status.LastSuccessfulTime = &metav1.Time{Time: at(9, 10, 0)}
+		older := h.createJob("forward-older", cj)
+		h.finish(older, kbatchv1.JobComplete, at(9, 0, 0), at(9, 5, 0))
+		Expect(h.r.observeJobs(ctx, cj, h.cachedJobs(cj))).To(Succeed())
+		Expect(cj.Status.LastSuccessfulTime).To(beAt(at(9, 10, 0)), "a Job that completed before status.lastSuccessfulTime does not move it back")
+		h.finish(h.createJob("forward-newer", cj), kbatchv1.JobComplete, at(9, 15, 0), at(9, 20, 0))
+		Expect(h.r.observeJobs(ctx, cj, h.cachedJobs(cj))).To(Succeed())
+		Expect(cj.Status.LastSuccessfulTime).To(beAt(at(9, 20, 0)),
+			"a Job that completed after status.lastSuccessfulTime moves it forward (compare with the time it holds, not only when it is unset)")
+	})
+
 	It("writes what it observed to the status, once per reconcile, with observedGeneration", func() {
 		cj := h.createCronJob("status", "@hourly", at(10, 0, 0), func(cj *batchv1.CronJob) { cj.Spec.Suspend = ptr.To(true) })
 		job := h.createJob("finished", cj)
@@ -167,6 +204,109 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 				"also when step 4 or 5 returned an error (status is a subresource: r.Patch and r.Update of the "+
 				"CronJob leave it as it was)")
 		Expect(got.Status.ObservedGeneration).To(Equal(got.Generation), "status.observedGeneration on the API server")
+	})
+
+	It("returns the error of a read it cannot do, and writes no status", func() {
+		unavailable := apierrors.NewServiceUnavailable("the API server is restarting")
+		for _, tc := range []struct {
+			name, what string
+			// running: a running Job of the CronJob, in the cache but not in
+			// status.active; vanished: status.active lists a Job the cache lacks.
+			running, vanished bool
+			change            func(r *CronJobReconciler)
+		}{
+			{"get", "the CronJob cannot be read", false, false, func(r *CronJobReconciler) {
+				r.Client = failReads{Client: r.Client, err: unavailable, get: &batchv1.CronJob{}}
+			}},
+			{"list", "its Jobs cannot be listed", false, false, func(r *CronJobReconciler) {
+				r.Client = failReads{Client: r.Client, err: unavailable, list: &kbatchv1.JobList{}}
+			}},
+			{"refresh", "the cached copy is stale (a running Job it does not list) and the API server cannot be read", true, false, func(r *CronJobReconciler) {
+				r.APIReader = failGets{Reader: r.APIReader, err: unavailable, like: &batchv1.CronJob{}}
+			}},
+			{"adopt", "a running Job it does not list cannot be looked up on the API server", true, false, func(r *CronJobReconciler) {
+				r.APIReader = failGets{Reader: r.APIReader, err: unavailable, like: &kbatchv1.Job{}}
+			}},
+			{"vanished", "a Job it lists that the cache lacks cannot be looked up on the API server", false, true, func(r *CronJobReconciler) {
+				r.APIReader = failGets{Reader: r.APIReader, err: unavailable, like: &kbatchv1.Job{}}
+			}},
+		} {
+			cj := h.createCronJob("unread-"+tc.name, "@hourly", at(10, 0, 0), func(cj *batchv1.CronJob) { cj.Spec.Suspend = ptr.To(true) })
+			if tc.running {
+				h.createJob("unread-"+tc.name+"-running", cj)
+			}
+			if tc.vanished {
+				cj.Status.Active = []corev1.ObjectReference{{Kind: "Job", Namespace: h.ns, Name: "vanished", UID: "00000000-0000-0000-0000-0000000000bb"}}
+				Expect(k8sClient.Status().Update(ctx, cj)).To(Succeed())
+			}
+			h.waitForCache(cj)
+			r := *h.r
+			tc.change(&r)
+			h.clock.SetTime(at(10, 1, 0))
+			_, err := r.Reconcile(ctx, reconcileRequest(h.ns, cj.Name))
+			Expect(err).To(MatchError(unavailable), "%s: Reconcile must return that error, so that the request is retried", tc.what)
+			Expect(h.get(cj).Status.ObservedGeneration).To(BeZero(),
+				"%s: Reconcile wrote the status after a read failed; it must stop and return the error instead", tc.what)
+		}
+	})
+
+	It("reads the CronJob from the API server when the cache's copy is older than its own status write", func() {
+		cj := h.createCronJob("stale", "@hourly", at(10, 0, 0), func(cj *batchv1.CronJob) { cj.Spec.Suspend = ptr.To(true) })
+		stale := cj.DeepCopy() // status.active empty: the cache has not seen our last status write
+		job := h.createJob("stale-running", cj)
+		cj.Status.Active = []corev1.ObjectReference{runs.JobReference(job)}
+		Expect(k8sClient.Status().Update(ctx, cj)).To(Succeed())
+		h.waitForCache(cj)
+		r := *h.r
+		r.Client = serveStaleCronJob(r.Client, stale)
+		h.clock.SetTime(at(10, 1, 0))
+		_, err := r.Reconcile(ctx, reconcileRequest(h.ns, cj.Name))
+		Expect(err == nil || laterStageTODO(err, 4)).To(BeTrue(), "unexpected error: %v", err)
+		Expect(h.events()).NotTo(ContainElement(ContainSubstring("UnexpectedJob")),
+			"the cached CronJob does not list the running Job its status write recorded: step 2 must read it "+
+				"from the API server (refreshIfStale) before observeJobs takes the Job for one it never started")
+		Expect(h.get(cj).Status.Active).To(ConsistOf(HaveField("UID", job.UID)))
+	})
+
+	It("returns the error of a status write that failed, and none for a CronJob deleted meanwhile", func() {
+		for _, tc := range []struct {
+			name    string
+			err     error
+			wantErr bool
+		}{
+			{"refused", apierrors.NewServiceUnavailable("the API server is restarting"), true},
+			{"deleted", apierrors.NewNotFound(batchv1.GroupVersion.WithResource("cronjobs").GroupResource(), "deleted"), false},
+		} {
+			cj := h.createCronJob("write-"+tc.name, "@hourly", at(10, 0, 0), func(cj *batchv1.CronJob) { cj.Spec.Suspend = ptr.To(true) })
+			h.finish(h.createJob("write-"+tc.name+"-done", cj), kbatchv1.JobComplete, at(9, 0, 0), at(9, 30, 0))
+			h.waitForCache(cj)
+			r := *h.r
+			r.Client = failStatusWrites{r.Client, tc.err}
+			h.clock.SetTime(at(10, 1, 0))
+			_, err := r.Reconcile(ctx, reconcileRequest(h.ns, cj.Name))
+			if tc.wantErr {
+				Expect(err).To(MatchError(tc.err), "the status write failed: Reconcile must return its error, so that the request is retried")
+			} else {
+				Expect(err).NotTo(HaveOccurred(),
+					"the status write found the CronJob gone (NotFound): it was deleted during the reconcile, and there is nothing left to do")
+			}
+		}
+	})
+
+	It("reports a step that failed in the Degraded condition, and returns its error", func() {
+		cj := h.createCronJob("degraded", "@hourly", at(10, 0, 0), func(cj *batchv1.CronJob) {
+			cj.Spec.Suspend = ptr.To(true)
+			cj.Spec.FailedJobsHistoryLimit = ptr.To[int32](0)
+		})
+		h.finish(h.createJob("degraded-failed", cj), kbatchv1.JobFailed, at(9, 0, 0), at(9, 30, 0))
+		h.waitForCache(cj)
+		r := *h.r
+		r.Client = refuseDeletes(r.Client) // step 4 cannot delete the failed Job beyond the limit
+		h.clock.SetTime(at(10, 1, 0))
+		_, err := r.Reconcile(ctx, reconcileRequest(h.ns, cj.Name))
+		Expect(err).To(HaveOccurred(), "a step failed: Reconcile returns its error")
+		Expect(condition(h.get(cj), batchv1.ConditionDegraded).Status).To(Equal(metav1.ConditionTrue),
+			"status.conditions Degraded on the API server: step 6 records a failed step there (setDegraded) before it writes the status")
 	})
 
 	It("does nothing, and no error, for a CronJob that is gone", func() {
@@ -257,7 +397,7 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 			change     func(r *CronJobReconciler)
 		}{
 			{"refused", "the create is refused", false, func(r *CronJobReconciler) { r.Client = failWrites{Client: r.Client, create: unavailable} }},
-			{"unread", "the Job exists and the API server cannot be asked for it", true, func(r *CronJobReconciler) { r.APIReader = failGets{r.APIReader, unavailable} }},
+			{"unread", "the Job exists and the API server cannot be asked for it", true, func(r *CronJobReconciler) { r.APIReader = failGets{Reader: r.APIReader, err: unavailable} }},
 			{"unlabelled", "the Job exists and its label cannot be added", true, func(r *CronJobReconciler) { r.Client = failWrites{Client: r.Client, patch: unavailable} }},
 		} {
 			cj := h.createCronJob("fails-"+tc.name, "*/5 * * * *", at(10, 0, 0))
