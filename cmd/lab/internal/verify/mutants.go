@@ -73,11 +73,27 @@ type mutationScore struct {
 	// Sampled is how many of the mutants that compile were checked, when
 	// not all of them were (the guard's sample).
 	Sampled int `json:"sampled,omitempty"`
+	// CaughtLater are the mutants that the stage's own check cannot catch,
+	// for the code they change runs only once a later stage is written, and
+	// that the check of that later stage catches (later.go): its ID, by name.
+	CaughtLater map[string]string `json:"caughtLater,omitempty"`
+
+	survivors []stage.Mistake // the survivors' edits, for catchLater
 }
 
-// Score is the share of the mutants that compile that the check kills.
+// Score is the share of the mutants that compile, equivalent ones aside,
+// that the stage's check kills, or a later stage's check where the code
+// they change runs only then.
 func (m mutationScore) Score() float64 {
-	if n := m.Killed + len(m.Survivors); n > 0 {
+	if n := m.Killed + len(m.CaughtLater) + len(m.Survivors); n > 0 {
+		return float64(m.Killed+len(m.CaughtLater)) / float64(n)
+	}
+	return 1
+}
+
+// OwnScore is the share that the stage's own check kills.
+func (m mutationScore) OwnScore() float64 {
+	if n := m.Killed + len(m.CaughtLater) + len(m.Survivors); n > 0 {
 		return float64(m.Killed) / float64(n)
 	}
 	return 1
@@ -119,9 +135,9 @@ func CmdMutants(l i18n.Lang, root string, stages []stage.Stage, only []string, r
 		if score.Inputs, err = suiteInputs(root, ref, s); err != nil {
 			return err
 		}
-		fmt.Printf(l.Tr("  %s: %d mutants, %d do not compile, %d killed, %d survived: %.1f%%; %d of %d specs never fail (%ds)\n",
-			"  %s：%d 个变异体，%d 个无法编译，%d 个被发现，%d 个存活：%.1f%%；%d / %d 个规约从未失败（%d 秒）\n"),
-			score.Name(), score.Mutants, score.NotCompile, score.Killed, len(score.Survivors), 100*score.Score(),
+		fmt.Printf(l.Tr("  %s: %d mutants, %d do not compile, %d killed, %d caught later, %d survived: %.1f%%; %d of %d specs never fail (%ds)\n",
+			"  %s：%d 个变异体，%d 个无法编译，%d 个被发现，%d 个在后面的阶段被发现，%d 个存活：%.1f%%；%d / %d 个规约从未失败（%d 秒）\n"),
+			score.Name(), score.Mutants, score.NotCompile, score.Killed, len(score.CaughtLater), len(score.Survivors), 100*score.Score(),
 			len(score.Unfailed), score.Specs, score.Seconds)
 		scores = slices.DeleteFunc(scores, func(o mutationScore) bool { return o.Stage == s.ID })
 		scores = append(scores, score)
@@ -215,7 +231,17 @@ func mutateSuite(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, 
 		return mutatePackage(l, root, s, limit)
 	}
 	fmt.Printf(l.Tr("stage %s (%s)\n", "第 %s 阶段（%s）\n"), s.ID, s.TitleIn(l))
-	return mutateStage(l, root, stages, s, limit)
+	start := time.Now()
+	score, err := mutateStage(l, root, stages, s, limit)
+	if err != nil || len(score.survivors) == 0 {
+		return score, err
+	}
+	if score.CaughtLater, err = catchLater(l, root, stages, s, score.survivors); err != nil {
+		return score, err
+	}
+	score.Survivors = slices.DeleteFunc(score.Survivors, func(name string) bool { return score.CaughtLater[name] != "" })
+	score.Seconds = int(time.Since(start).Seconds())
+	return score, nil
 }
 
 // mutateStage makes and checks the generic mutants of one stage, with the
@@ -325,6 +351,7 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 		case o.err == nil:
 			fmt.Printf(l.Tr("  SURVIVED  %s\n", "  存活  %s\n"), name)
 			score.Survivors = append(score.Survivors, name)
+			score.survivors = append(score.survivors, s.Mistakes[i])
 		case base.IsSetupError(o.err):
 			score.Unmade = append(score.Unmade, name+": "+o.err.Error())
 		default:

@@ -18,6 +18,8 @@ package verify
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -45,8 +47,15 @@ regions and tests, and the code, comments aside, of the files that hold the regi
 tests run); a row whose inputs changed since this report is checked again on a sample of its mutants, and CI
 fails when one survives that is not listed below as a survivor.
 
-| stage or package | mutants | do not compile | equivalent | killed | survived | score | specs | never fail | time |
-|---|---|---|---|---|---|---|---|---|---|
+Some code of a stage runs only once a later stage is written (stage 04 writes Reconcile, whose steps 4 and 5
+call what stages 05 and 06 write): its mutants cannot fail their own stage's check, in a tree where those
+later functions are still stubs. The attendee's code goes on into the next stages, so such a mistake is
+caught there: a mutant that survives its stage is checked with the later stages whose tests build its package,
+and one that such a check kills is counted as caught later, with the stage named below. The score counts
+both; the column "own check" is the share that the stage's own check kills.
+
+| stage or package | mutants | do not compile | equivalent | killed | caught later | survived | score | own check | specs | never fail | time |
+|---|---|---|---|---|---|---|---|---|---|---|---|
 `)
 	var none []string
 	for _, s := range scores {
@@ -55,8 +64,12 @@ fails when one survives that is not listed below as a survivor.
 			score = "no mutants"
 			none = append(none, s.Stage)
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %s | %d | %d | %d s |\n", s.Name(), s.Mutants, s.NotCompile, len(s.Equivalent), s.Killed,
-			len(s.Survivors), score, s.Specs, len(s.Unfailed), s.Seconds)
+		own := fmt.Sprintf("%.1f %%", 100*s.OwnScore())
+		if s.Mutants == 0 {
+			own = "-"
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %s | %s | %d | %d | %d s |\n", s.Name(), s.Mutants, s.NotCompile, len(s.Equivalent), s.Killed,
+			len(s.CaughtLater), len(s.Survivors), score, own, s.Specs, len(s.Unfailed), s.Seconds)
 	}
 	if len(none) > 0 {
 		word := "stage"
@@ -78,6 +91,17 @@ fails when one survives that is not listed below as a survivor.
 		}
 		for _, name := range s.Unmade {
 			fmt.Fprintf(&b, "- could not be checked: %s\n", name)
+		}
+	}
+	b.WriteString("\n## Caught by a later stage\n\nEach one survives its own stage's check, and the check of the stage named fails on it.\n")
+	for _, s := range scores {
+		if len(s.CaughtLater) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n### %s\n\n", s.Name())
+		names := slices.Sorted(maps.Keys(s.CaughtLater))
+		for _, name := range names {
+			fmt.Fprintf(&b, "- `%s`: stage %s\n", name, s.CaughtLater[name])
 		}
 	}
 	b.WriteString("\n## Equivalent mutants\n\nSet aside, for no test could tell them from the reference; why each one is, is said in\n`test/mutation/equivalents.yaml`.\n")
