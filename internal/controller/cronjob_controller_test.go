@@ -589,6 +589,22 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(h.events()).To(ConsistOf(HavePrefix(`Warning UnknownTimeZone timeZone "Mars/Olympus_Mons"`)))
 		})
 
+		It("starts no run of a CronJob that is being deleted", func() {
+			cj := h.createCronJob("leaving", "*/5 * * * *", at(10, 0, 0), func(cj *batchv1.CronJob) {
+				cj.Finalizers = []string{"cronlab.dev/test-holds-it"} // so that it stays, being deleted
+			})
+			Expect(k8sClient.Delete(ctx, cj)).To(Succeed())
+			DeferCleanup(func() {
+				got := h.get(cj)
+				got.Finalizers = nil
+				Expect(k8sClient.Update(ctx, got)).To(Succeed())
+			})
+			res := h.mustReconcileAt(at(10, 5, 0), cj)
+			Expect(h.jobs()).To(BeEmpty(),
+				"the 10:05 run is due, but the CronJob has a deletionTimestamp: its Jobs are about to be collected with it, so start none")
+			Expect(res.RequeueAfter).To(BeZero(), "a CronJob being deleted has no next run to come back for")
+		})
+
 		It("does nothing for a CronJob that is gone", func() {
 			res, err := h.r.Reconcile(ctx, reconcileRequest(h.ns, "no-such-cronjob"))
 			Expect(err).NotTo(HaveOccurred())
