@@ -52,6 +52,37 @@ var _ = Describe("CronJob Reconciler", func() {
 	BeforeEach(func() { h = newHarness() })
 
 	Describe("starting runs", Label("lab-06"), func() {
+		It("says in Ready when the next run is, while nothing is due", func() {
+			cj := h.createCronJob("waiting", "*/5 * * * *", at(10, 0, 0))
+			h.mustReconcileAt(at(10, 1, 0), cj)
+			Expect(condition(h.get(cj), batchv1.ConditionReady)).To(HaveField("Message", "next run at 2030-01-07T10:05:00Z"),
+				"status.conditions Ready on the API server: with no run due, noteDue still writes when the next one is")
+		})
+
+		It("does not start a run again whose Job is gone once it ran", func() {
+			cj := h.createCronJob("collected", "*/5 * * * *", at(10, 5, 0)) // the 10:05 run started; its Job has gone since (its TTL)
+			h.mustReconcileAt(at(10, 6, 0), cj)
+			Expect(h.jobs()).To(BeEmpty(),
+				"status.lastScheduleTime says the 10:05 run started: a Job that is gone is not a reason to run it twice")
+		})
+
+		It("names the next run in Ready after a run whose Job it finds only by its name", func() {
+			cj := h.createCronJob("found", "*/5 * * * *", at(10, 0, 0))
+			h.mustReconcileAt(at(10, 1, 0), cj)
+			// The 10:05 run's Job, as a reconcile leaves it that created it and
+			// stopped before it wrote the status.
+			h.createJob(minuteName("found", at(10, 5, 0)), cj)
+			var creates int
+			h.r.Client = failWrites{Client: h.r.Client, creates: &creates}
+			h.mustReconcileAt(at(10, 6, 0), cj)
+			Expect(creates).To(BeZero(), "the cache lists the 10:05 run's Job: runStarted knows it by its name, so no Create is sent")
+			got := h.get(cj)
+			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("found", at(10, 5, 0))}))
+			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), "status.lastScheduleTime")
+			Expect(condition(got, batchv1.ConditionReady)).To(HaveField("Message", "next run at 2030-01-07T10:10:00Z"),
+				"the 10:05 run has its Job: Ready must name the run after it (noteDue), not the one that has started")
+		})
+
 		It("creates the Job of a due run: owned, named and annotated after its scheduled time", func() {
 			cj := h.createCronJob("report", "*/5 * * * *", at(10, 0, 0), func(cj *batchv1.CronJob) {
 				cj.Spec.TimeZone = ptr.To("Asia/Shanghai")
@@ -254,6 +285,7 @@ var _ = Describe("CronJob Reconciler", func() {
 			h.createJob(minuteName("taken", at(10, 5, 0)), nil)
 			_, err := h.reconcileAt(at(10, 5, 1), cj)
 			Expect(err).NotTo(HaveOccurred())
+			Expect(h.events()).To(ConsistOf(HavePrefix("Warning JobNotOwned")), "the first reconcile that finds the Job of a stranger says so")
 			h.mustReconcileAt(at(10, 5, 30), cj) // the status write of the first one causes this one
 
 			got := h.get(cj)
@@ -262,8 +294,7 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(condition(got, batchv1.ConditionDegraded).Status).To(Equal(metav1.ConditionFalse))
 			Expect(condition(got, batchv1.ConditionReady).Message).To(HavePrefix(
 				"the run at 2030-01-07T10:05:00Z cannot start: Job " + minuteName("taken", at(10, 5, 0)) + " exists and belongs to someone else"))
-			Expect(h.events()).To(ConsistOf("Warning JobNotOwned Job "+minuteName("taken", at(10, 5, 0))+" exists and belongs to someone else; leaving it alone"),
-				"two reconciles, one Event: record JobNotOwned only when noteDue says the news is new")
+			Expect(h.events()).To(BeEmpty(), "two reconciles, one Event: record JobNotOwned only when noteDue says the news is new")
 		})
 
 		It("counts a running Job it controls but did not record as active, with a warning", func() {
@@ -510,6 +541,8 @@ var _ = Describe("CronJob Reconciler", func() {
 			degraded := condition(h.get(cj), batchv1.ConditionDegraded)
 			Expect(degraded).To(haveStatusReason(metav1.ConditionTrue, batchv1.ReasonFailedDelete), "what failed is the delete, not a create")
 			Expect(h.events()).To(ConsistOf(HavePrefix("Warning FailedDelete Error deleting job " + minuteName("policy", at(10, 5, 0)))))
+			Expect(condition(h.get(cj), batchv1.ConditionReady)).To(HaveField("Message", "next run at 2030-01-07T10:15:00Z"),
+				"Ready is brought up to date on this path too (noteDue): the one before said 10:10")
 		})
 
 		It("Replace deletes the running Job and starts the new run", func() {
@@ -587,6 +620,18 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(k8sClient.Update(ctx, got)).To(Succeed())
 			h.mustReconcileAt(at(10, 9, 0), cj)
 			Expect(h.events()).To(ConsistOf(HavePrefix(`Warning UnknownTimeZone timeZone "Mars/Olympus_Mons"`)))
+		})
+
+		It("starts no run, and reports no error, in a namespace that is being deleted", func() {
+			cj := h.createCronJob("last", "*/5 * * * *", at(10, 0, 0))
+			ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: h.ns}}
+			Expect(k8sClient.Delete(ctx, ns)).To(Succeed()) // envtest has no namespace controller: it stays Terminating, with the CronJob
+			res, err := h.reconcileAt(at(10, 5, 0), cj)
+			Expect(err).NotTo(HaveOccurred(),
+				"the API server refuses the Job with the cause NamespaceTerminating: the CronJob goes away with its namespace, so retrying is of no use")
+			Expect(res.RequeueAfter).To(BeZero())
+			Expect(h.jobs()).To(BeEmpty())
+			Expect(h.events()).NotTo(ContainElement(ContainSubstring("FailedCreate")))
 		})
 
 		It("starts no run of a CronJob that is being deleted", func() {

@@ -302,13 +302,18 @@ func (c deletesRefused) Delete(_ context.Context, obj client.Object, _ ...client
 }
 
 // failWrites wraps a client so that the API server refuses every create, or
-// every patch, with err (a nil error lets that verb through).
+// every patch, with err (a nil error lets that verb through); creates
+// counts the creates sent.
 type failWrites struct {
 	client.Client
 	create, patch error
+	creates       *int
 }
 
 func (c failWrites) Create(ctx context.Context, obj client.Object, opts ...client.CreateOption) error {
+	if c.creates != nil {
+		*c.creates++
+	}
 	if c.create != nil {
 		return c.create
 	}
