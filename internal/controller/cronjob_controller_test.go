@@ -52,6 +52,17 @@ var _ = Describe("CronJob Reconciler", func() {
 	BeforeEach(func() { h = newHarness() })
 
 	Describe("starting runs", Label("lab-06"), func() {
+		It("reports a create that the API server refused: an Event, Degraded and the error", func() {
+			cj := h.createCronJob("refused", "*/5 * * * *", at(10, 0, 0))
+			h.r.Client = failWrites{Client: h.r.Client, create: apierrors.NewServiceUnavailable("the API server is restarting")}
+			_, err := h.reconcileAt(at(10, 5, 0), cj)
+			Expect(err).To(MatchError(ContainSubstring("creating the Job for the run at 2030-01-07T10:05:00Z")),
+				"Reconcile returns the create's error, so that controller-runtime retries it with back-off")
+			Expect(h.jobs()).To(BeEmpty())
+			Expect(h.events()).To(ConsistOf(HavePrefix("Warning FailedCreate Error creating job: ")))
+			Expect(condition(h.get(cj), batchv1.ConditionDegraded)).To(haveStatusReason(metav1.ConditionTrue, batchv1.ReasonFailedCreate))
+		})
+
 		It("says in Ready when the next run is, while nothing is due", func() {
 			cj := h.createCronJob("waiting", "*/5 * * * *", at(10, 0, 0))
 			h.mustReconcileAt(at(10, 1, 0), cj)
@@ -94,7 +105,11 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(res.RequeueAfter).To(Equal(1100*time.Millisecond), comeBackAtTheRun)
 
 			By("starting the 10:05 run at 10:05:02")
+			count, sum := skewSamples()
 			res = h.mustReconcileAt(at(10, 5, 2), cj)
+			newCount, newSum := skewSamples()
+			Expect(newCount-count).To(BeEquivalentTo(1), "one Job created: one observation of cronlab_cronjob_controller_job_creation_skew_duration_seconds")
+			Expect(newSum-sum).To(BeNumerically("~", 2.0, 0.001), "the Job of the 10:05 run, created at 10:05:02: a skew of 2 s (now minus the run)")
 			jobs := h.jobs()
 			Expect(jobNames(jobs)).To(Equal([]string{minuteName("report", at(10, 5, 0))}))
 			job := jobs[0]

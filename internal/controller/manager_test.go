@@ -68,7 +68,7 @@ var _ = Describe("CronJob controller in a manager", func() {
 			defer GinkgoRecover()
 			Expect(wired.Start(runCtx)).To(Succeed())
 		}()
-		createdBefore := skewSamples()
+		createdBefore, _ := skewSamples()
 
 		By("creating a CronJob whose first run is due on the fake clock")
 		cj := h.createCronJob("wired", "@hourly", time.Time{})
@@ -79,7 +79,8 @@ var _ = Describe("CronJob controller in a manager", func() {
 			job = jobs[0]
 		}).Should(Succeed())
 		eventually(func() []string { return eventReasons(h.ns) }).Should(ContainElement("SuccessfulCreate"))
-		Expect(skewSamples()).To(BeNumerically(">", createdBefore), "the skew histogram counts the new Job")
+		createdAfter, _ := skewSamples()
+		Expect(createdAfter).To(BeNumerically(">", createdBefore), "the skew histogram counts the new Job")
 		eventually(func() int { return len(h.get(cj).Status.Active) }).Should(Equal(1))
 
 		By("finishing the Job, which Owns() turns into a reconcile of the CronJob")
@@ -93,16 +94,18 @@ var _ = Describe("CronJob controller in a manager", func() {
 })
 
 // skewSamples reads the job-creation skew histogram from the registry that
-// the manager serves on /metrics.
-func skewSamples() uint64 {
+// the manager serves on /metrics: how many observations, and their sum in
+// seconds.
+func skewSamples() (uint64, float64) {
 	families, err := metrics.Registry.Gather()
 	Expect(err).NotTo(HaveOccurred())
 	for _, f := range families {
 		if f.GetName() == "cronlab_cronjob_controller_job_creation_skew_duration_seconds" {
-			return f.GetMetric()[0].GetHistogram().GetSampleCount()
+			h := f.GetMetric()[0].GetHistogram()
+			return h.GetSampleCount(), h.GetSampleSum()
 		}
 	}
-	return 0
+	return 0, 0
 }
 
 func eventReasons(ns string) []string {

@@ -248,16 +248,14 @@ func (r *CronJobReconciler) startDueRun(ctx context.Context, cronJob *batchv1.Cr
 	return due.Next, nil
 }
 
-// runStarted reports whether the run at t has its Job already. The status
-// says so through lastScheduleTime, but the CronJob in the cache may be older
-// than our own last status write (the u-lag of stage 15, the stale cache); the Jobs
-// then tell the truth, through the name that only this run's Job has, and
-// runStarted writes the run into status.lastScheduleTime, which the status
-// patch of step 6 then sends to the API server.
+// runStarted reports whether the run at t has its Job already. Due counts
+// only runs after status.lastScheduleTime, so the status cannot say so; but
+// the CronJob in the cache may be older than our own last status write (the
+// u-lag of stage 15, the stale cache), and the Jobs then tell the truth,
+// through the name that only this run's Job has. runStarted writes the run
+// into status.lastScheduleTime, which the status patch of step 6 then sends
+// to the API server.
 func runStarted(cronJob *batchv1.CronJob, jobs []kbatchv1.Job, t time.Time) bool {
-	if cronJob.Status.LastScheduleTime.Equal(&metav1.Time{Time: t}) {
-		return true
-	}
 	name := runs.JobName(cronJob, t)
 	for _, job := range jobs {
 		if job.Name == name {
