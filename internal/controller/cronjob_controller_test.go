@@ -664,12 +664,6 @@ var _ = Describe("CronJob Reconciler", func() {
 				"the 10:05 run is due, but the CronJob has a deletionTimestamp: its Jobs are about to be collected with it, so start none")
 			Expect(res.RequeueAfter).To(BeZero(), "a CronJob being deleted has no next run to come back for")
 		})
-
-		It("does nothing for a CronJob that is gone", func() {
-			res, err := h.r.Reconcile(ctx, reconcileRequest(h.ns, "no-such-cronjob"))
-			Expect(err).NotTo(HaveOccurred())
-			Expect(res.RequeueAfter).To(BeZero())
-		})
 	})
 
 	It("keeps Jobs of a deleted and re-created CronJob of the same name apart", func() {
