@@ -63,6 +63,14 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(condition(h.get(cj), batchv1.ConditionDegraded)).To(haveStatusReason(metav1.ConditionTrue, batchv1.ReasonFailedCreate))
 		})
 
+		It("spells the next run in the CronJob's time zone, or says that there is none", func() {
+			run := at(10, 5, 0)
+			Expect(nextRunMessage(run, time.UTC)).To(Equal("next run at 2030-01-07T10:05:00Z"))
+			Expect(nextRunMessage(run, mustLoad("Asia/Shanghai"))).To(Equal("next run at 2030-01-07T18:05:00+08:00"))
+			Expect(nextRunMessage(time.Time{}, mustLoad("Asia/Shanghai"))).To(Equal("the schedule has no further runs"),
+				"a zero next time: the schedule's next match is further than the parser looks ahead (29 February across 2100)")
+		})
+
 		It("says in Ready when the next run is, while nothing is due", func() {
 			cj := h.createCronJob("waiting", "*/5 * * * *", at(10, 0, 0))
 			h.mustReconcileAt(at(10, 1, 0), cj)
