@@ -81,9 +81,9 @@ type testEvent struct {
 	Output     string
 }
 
-// ParseJSON reads `go test -json` output. The Go tests that run a
-// Ginkgo suite are left out when report holds the suite's specs: one failing
-// spec must not count twice.
+// ParseJSON reads `go test -json` output. The Go test that runs a Ginkgo
+// suite is left out when report holds the suite's specs: one failing spec
+// must not count twice. A plain Go test beside the suite counts as itself.
 func ParseJSON(out []byte, tree, pkg string, owned map[string]bool, ginkgo bool) Results {
 	var r Results
 	outputs := map[string]*strings.Builder{}
@@ -118,12 +118,12 @@ func ParseJSON(out []byte, tree, pkg string, owned map[string]bool, ginkgo bool)
 			}
 			b.WriteString(e.Output)
 		case "pass":
-			if e.Test != "" && !ginkgo && !strings.Contains(e.Test, "/") {
+			if e.Test != "" && !(ginkgo && runsSuite(outputs[e.Test])) && !strings.Contains(e.Test, "/") {
 				r.Passed++
 				r.Outcomes = append(r.Outcomes, Outcome{e.Test, "passed"})
 			}
 		case "fail":
-			if e.Test == "" || ginkgo {
+			if e.Test == "" || ginkgo && runsSuite(outputs[rootTest(e.Test)]) {
 				continue
 			}
 			if !strings.Contains(e.Test, "/") {
@@ -159,6 +159,18 @@ func VetFindings(out, tree string) []string {
 		found = []string{base.LastLines(out, 5)}
 	}
 	return found
+}
+
+// runsSuite tells whether a Go test's output is a Ginkgo suite's: Ginkgo
+// starts it with "Running Suite:".
+func runsSuite(output *strings.Builder) bool {
+	return output != nil && strings.Contains(output.String(), "Running Suite:")
+}
+
+// rootTest is the top-level test of a test or subtest name.
+func rootTest(name string) string {
+	root, _, _ := strings.Cut(name, "/")
+	return root
 }
 
 // lendPanicsToSubtests gives a subtest that failed without a word the panic

@@ -84,6 +84,29 @@ func TestAFatalErrorIsReadAsAPanic(t *testing.T) {
 	}
 }
 
+// In a package with a Ginkgo suite, the Go test that runs the suite is left
+// to the suite's report, but a plain Go test beside it is counted, and its
+// failure read, as in any package.
+func TestAPlainGoTestBesideAGinkgoSuiteCounts(t *testing.T) {
+	events := strings.Join([]string{
+		`{"Action":"run","Package":"p","Test":"TestControllers"}`,
+		`{"Action":"output","Package":"p","Test":"TestControllers","Output":"Running Suite: Controller Suite - /tmp/p\n"}`,
+		`{"Action":"output","Package":"p","Test":"TestControllers","Output":"  [FAILED] a spec\n"}`,
+		`{"Action":"fail","Package":"p","Test":"TestControllers"}`,
+		`{"Action":"run","Package":"p","Test":"TestNextRunMessage"}`,
+		`{"Action":"output","Package":"p","Test":"TestNextRunMessage","Output":"    status_test.go:43: nextRunMessage(...) = \"\", want \"next run at 10:05\"\n"}`,
+		`{"Action":"fail","Package":"p","Test":"TestNextRunMessage"}`,
+		`{"Action":"run","Package":"p","Test":"TestOther"}`,
+		`{"Action":"pass","Package":"p","Test":"TestOther"}`,
+		`{"Action":"fail","Package":"p"}`,
+	}, "\n")
+	r := ParseJSON([]byte(events), t.TempDir(), "p", nil, true)
+	if r.Failed != 1 || r.Passed != 1 || len(r.Failures) != 1 || r.Failures[0].Name != "TestNextRunMessage" ||
+		!strings.Contains(r.Failures[0].Message, `want "next run at 10:05"`) {
+		t.Errorf("passed %d, failed %d, failures %+v: want the plain Go tests counted and the suite's runner left to its report", r.Passed, r.Failed, r.Failures)
+	}
+}
+
 // A compiler message names the function the attendee writes, and the
 // build's JSON lines are read as compile errors, not as tests.
 func TestACompileErrorIsReadAndPlaced(t *testing.T) {
