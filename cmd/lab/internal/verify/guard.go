@@ -78,8 +78,8 @@ func CmdMutantsGuard(l i18n.Lang, root string, stages []stage.Stage, report stri
 			continue
 		}
 		was, found := findScore(committed, s.ID)
-		if !found && s.Dir == "" {
-			continue // a package the report has never measured: make mutants does, when asked
+		if !found && s.Dir == "" || s.Dir != "" && !overlayable(s) {
+			continue // a package the report has never measured, or a stage no mutant can be checked in
 		}
 		inputs, err := suiteInputs(root, ref, s)
 		if err != nil {

@@ -78,6 +78,9 @@ type mutationScore struct {
 	// that the check of that later stage catches (later.go): its ID, by name.
 	CaughtLater map[string]string `json:"caughtLater,omitempty"`
 
+	// NotMeasured says why the stage has no score.
+	NotMeasured string `json:"notMeasured,omitempty"`
+
 	survivors []stage.Mistake // the survivors' edits, for catchLater
 }
 
@@ -125,11 +128,13 @@ func CmdMutants(l i18n.Lang, root string, stages []stage.Stage, only []string, r
 		return err
 	}
 	for _, s := range todo {
+		var score mutationScore
 		if s.Dir != "" && !overlayable(s) {
-			continue // its check runs a command on the tree: no overlays
-		}
-		score, err := mutateSuite(l, root, stages, s, 0)
-		if err != nil {
+			// Its check runs a command on the tree (make manifests, helm):
+			// build overlays cannot feed it, so its catalogue, which lab
+			// verify makes in the tree, is its only check.
+			score = mutationScore{Stage: s.ID, Slug: s.Slug, NotMeasured: "its check runs " + strings.Join(s.Before, ", ") + " on the tree first"}
+		} else if score, err = mutateSuite(l, root, stages, s, 0); err != nil {
 			return err
 		}
 		if score.Inputs, err = suiteInputs(root, ref, s); err != nil {

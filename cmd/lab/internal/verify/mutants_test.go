@@ -41,12 +41,13 @@ func TestTheMutationReportKeepsWhatItFound(t *testing.T) {
 			Specs: 4, Unfailed: []string{"./internal/controller Stage 06 › asserts nothing"}},
 		{Stage: "internal/schedule", Mutants: 4, Killed: 3, Survivors: []string{}, Equivalent: []string{"schedule.go remove statement (f): x = y"}, Specs: 2},
 		{Stage: "07", Slug: "envtest", Survivors: []string{}, Specs: 5},
+		{Stage: "08", Slug: "helm-chart", NotMeasured: "its check runs make helm on the tree first"},
 	}
 	if err := writeScores(path, want); err != nil {
 		t.Fatal(err)
 	}
 	got, err := readScores(path)
-	if err != nil || len(got) != 4 || got[1].Survivors[0] != want[1].Survivors[0] {
+	if err != nil || len(got) != 5 || got[1].Survivors[0] != want[1].Survivors[0] {
 		t.Fatalf("read back %+v, %v", got, err)
 	}
 	md, err := os.ReadFile(filepath.Join(filepath.Dir(path), "mutation.md"))
@@ -60,6 +61,7 @@ func TestTheMutationReportKeepsWhatItFound(t *testing.T) {
 		"| 07 envtest | 0 | 0 | 0 | 0 | 0 | 0 | no mutants | - | 5 | 0 | 0 s |",
 		"## Caught by a later stage\n\nEach one survives its own stage's check, and the check of the stage named fails on it.\n\n### 04 reconcile-loop\n\n- `cronjob_controller.go:1 remove statement (Reconcile): return x`: stage 05\n- `cronjob_controller.go:2 remove statement (Reconcile): return y`: stage 06\n",
 		"The regions of stage 07 hold no Go function to mutate",
+		"Not measured: stage 08 (its check runs make helm on the tree first).",
 		"## Equivalent mutants\n\nSet aside, for no test could tell them from the reference; why each one is, is said in\n`test/mutation/equivalents.yaml`.\n\n### internal/schedule\n\n- `schedule.go remove statement (f): x = y`\n",
 		"### 06 scheduling\n\n- `status.go:1 negate condition (startDueRun): a -> !(a)`",
 		"## Specs that never fail\n\nEach one passed with every mutant and every catalogue mistake made: it wants a mistake that it\ncatches, or to go.\n\n### 06 scheduling\n\n- `./internal/controller Stage 06 › asserts nothing`\n",
@@ -67,6 +69,9 @@ func TestTheMutationReportKeepsWhatItFound(t *testing.T) {
 		if !strings.Contains(string(md), line) {
 			t.Errorf("the report lacks %q:\n%s", line, md)
 		}
+	}
+	if strings.Contains(string(md), "| 08 ") {
+		t.Error("a stage that is not measured has a row of scores")
 	}
 	if strings.Count(string(md), "### 04") != 1 || strings.Count(string(md), "### internal/schedule") != 1 {
 		t.Error("the report lists a stage or package under a heading where it has nothing to show")

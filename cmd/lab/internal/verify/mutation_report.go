@@ -57,8 +57,12 @@ both; the column "own check" is the share that the stage's own check kills.
 | stage or package | mutants | do not compile | equivalent | killed | caught later | survived | score | own check | specs | never fail | time |
 |---|---|---|---|---|---|---|---|---|---|---|---|
 `)
-	var none []string
+	var none, notMeasured []string
 	for _, s := range scores {
+		if s.NotMeasured != "" {
+			notMeasured = append(notMeasured, fmt.Sprintf("stage %s (%s)", s.Stage, s.NotMeasured))
+			continue
+		}
 		score := fmt.Sprintf("%.1f %%", 100*s.Score())
 		if s.Mutants == 0 {
 			score = "no mutants"
@@ -79,6 +83,10 @@ both; the column "own check" is the share that the stage's own check kills.
 		fmt.Fprintf(&b, "\nThe regions of %s %s hold no Go function to mutate (types and their markers, YAML, or the\n"+
 			"specs the attendee writes): their catalogue of mistakes is their check, and its row counts the specs that\n"+
 			"no mistake of it makes fail.\n", word, strings.Join(none, ", "))
+	}
+	if len(notMeasured) > 0 {
+		fmt.Fprintf(&b, "\nNot measured: %s. Build overlays cannot feed a command that reads the tree, and their regions\n"+
+			"hold no Go function to mutate: `lab verify` checks their catalogues in the tree itself.\n", strings.Join(notMeasured, "; "))
 	}
 	b.WriteString("\n## Survivors\n\nEach one is a mistake that passes its stage's check: it wants a spec that catches it, or a line\nthat says why no test could (an equivalent mutant).\n")
 	for _, s := range scores {
