@@ -39,7 +39,6 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 	"cronlab.dev/cronlab/cmd/lab/internal/run"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
-	"cronlab.dev/cronlab/cmd/lab/internal/starter"
 )
 
 // catchLater checks the survivors of stage s with the checks of the stages
@@ -77,14 +76,7 @@ func catchLater(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, s
 // killedIn makes each mistake in the tree where stage t is solved and
 // checks it with t's check; it returns those the check caught.
 func killedIn(l i18n.Lang, root string, stages []stage.Stage, t stage.Stage, ms []stage.Mistake) (map[string]bool, error) {
-	var dir string
-	var cleanup func()
-	var err error
-	if next, ok := stage.Next(stages, t); ok {
-		dir, _, cleanup, err = starter.Tree(l, root, stages, next, verifyTree(root, ""))
-	} else {
-		dir, cleanup, err = scratchTree(root, "")
-	}
+	dir, cleanup, err := solvedTree(l, root, stages, t)
 	if err != nil {
 		return nil, err
 	}

@@ -252,14 +252,7 @@ func mutateSuite(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, 
 // mutateStage makes and checks the generic mutants of one stage, with the
 // stage's catalogue beside them.
 func mutateStage(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, limit int) (mutationScore, error) {
-	var dir string
-	var cleanup func()
-	var err error
-	if next, ok := stage.Next(stages, s); ok {
-		dir, _, cleanup, err = starter.Tree(l, root, stages, next, verifyTree(root, ""))
-	} else {
-		dir, cleanup, err = scratchTree(root, "")
-	}
+	dir, cleanup, err := solvedTree(l, root, stages, s)
 	if err != nil {
 		return mutationScore{Stage: s.ID}, err
 	}
@@ -269,6 +262,17 @@ func mutateStage(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, 
 		return mutationScore{Stage: s.ID}, err
 	}
 	return checkMutants(l, root, dir, s, ms, limit)
+}
+
+// solvedTree is the tree an attendee has when stage s is solved: the
+// starter of the next stage (later stages still stubs), or the reference
+// after the last one.
+func solvedTree(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage) (dir string, cleanup func(), err error) {
+	if next, ok := stage.Next(stages, s); ok {
+		dir, _, cleanup, err = starter.Tree(l, root, stages, next, verifyTree(root, ""))
+		return dir, cleanup, err
+	}
+	return scratchTree(root, "")
 }
 
 // mutatePackage makes and checks the mutants of every function of one

@@ -88,49 +88,50 @@ both; the column "own check" is the share that the stage's own check kills.
 		fmt.Fprintf(&b, "\nNot measured: %s. Build overlays cannot feed a command that reads the tree, and their regions\n"+
 			"hold no Go function to mutate: `lab verify` checks their catalogues in the tree itself.\n", strings.Join(notMeasured, "; "))
 	}
-	b.WriteString("\n## Survivors\n\nEach one is a mistake that passes its stage's check: it wants a spec that catches it, or a line\nthat says why no test could (an equivalent mutant).\n")
-	for _, s := range scores {
-		if len(s.Survivors) == 0 && len(s.Unmade) == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "\n### %s\n\n", s.Name())
+	section(&b, scores, "Survivors", "Each one is a mistake that passes its stage's check: it wants a spec that catches it, or a line\n"+
+		"that says why no test could (an equivalent mutant).", func(s mutationScore) (items []string) {
 		for _, name := range s.Survivors {
-			fmt.Fprintf(&b, "- `%s`\n", name)
+			items = append(items, "`"+name+"`")
 		}
 		for _, name := range s.Unmade {
-			fmt.Fprintf(&b, "- could not be checked: %s\n", name)
+			items = append(items, "could not be checked: "+name)
 		}
-	}
-	b.WriteString("\n## Caught by a later stage\n\nEach one survives its own stage's check, and the check of the stage named fails on it.\n")
-	for _, s := range scores {
-		if len(s.CaughtLater) == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "\n### %s\n\n", s.Name())
-		names := slices.Sorted(maps.Keys(s.CaughtLater))
-		for _, name := range names {
-			fmt.Fprintf(&b, "- `%s`: stage %s\n", name, s.CaughtLater[name])
-		}
-	}
-	b.WriteString("\n## Equivalent mutants\n\nSet aside, for no test could tell them from the reference; why each one is, is said in\n`test/mutation/equivalents.yaml`.\n")
-	for _, s := range scores {
-		if len(s.Equivalent) == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "\n### %s\n\n", s.Name())
-		for _, key := range s.Equivalent {
-			fmt.Fprintf(&b, "- `%s`\n", key)
-		}
-	}
-	b.WriteString("\n## Specs that never fail\n\nEach one passed with every mutant and every catalogue mistake made: it wants a mistake that it\ncatches, or to go.\n")
-	for _, s := range scores {
-		if len(s.Unfailed) == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "\n### %s\n\n", s.Name())
-		for _, name := range s.Unfailed {
-			fmt.Fprintf(&b, "- `%s`\n", name)
-		}
-	}
+		return items
+	})
+	section(&b, scores, "Caught by a later stage", "Each one survives its own stage's check, and the check of the stage named fails on it.",
+		func(s mutationScore) (items []string) {
+			for _, name := range slices.Sorted(maps.Keys(s.CaughtLater)) {
+				items = append(items, fmt.Sprintf("`%s`: stage %s", name, s.CaughtLater[name]))
+			}
+			return items
+		})
+	section(&b, scores, "Equivalent mutants", "Set aside, for no test could tell them from the reference; why each one is, is said in\n"+
+		"`test/mutation/equivalents.yaml`.", func(s mutationScore) []string { return quoted(s.Equivalent) })
+	section(&b, scores, "Specs that never fail", "Each one passed with every mutant and every catalogue mistake made: it wants a mistake that it\n"+
+		"catches, or to go.", func(s mutationScore) []string { return quoted(s.Unfailed) })
 	return b.String()
+}
+
+// section writes a heading, what it lists, and under each stage or package
+// that has any, its items, one a line.
+func section(b *strings.Builder, scores []mutationScore, title, intro string, items func(mutationScore) []string) {
+	fmt.Fprintf(b, "\n## %s\n\n%s\n", title, intro)
+	for _, s := range scores {
+		list := items(s)
+		if len(list) == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "\n### %s\n\n", s.Name())
+		for _, item := range list {
+			fmt.Fprintf(b, "- %s\n", item)
+		}
+	}
+}
+
+func quoted(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = "`" + n + "`"
+	}
+	return out
 }
