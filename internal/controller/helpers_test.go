@@ -162,6 +162,16 @@ func jobNames(jobs []kbatchv1.Job) []string {
 	return names
 }
 
+// activeNames are the names of the Jobs that status.active lists: a failure
+// shows these, not a dump of object references.
+func activeNames(cj *batchv1.CronJob) []string {
+	names := []string{}
+	for _, ref := range cj.Status.Active {
+		names = append(names, ref.Name)
+	}
+	return names
+}
+
 // createJob makes a Job as if an earlier reconcile (or someone else) had.
 func (h *harness) createJob(name string, owner *batchv1.CronJob) *kbatchv1.Job {
 	job := &kbatchv1.Job{

@@ -95,15 +95,16 @@ func testsMention(dir, pkg string, words ...string) bool {
 }
 
 // TodoFiles lists the files of revision rev (empty: the working tree) that
-// still have a stub of stage id, with how many, as "path (n)". Docs that
-// quote a TODO as an example do not count.
+// still have a stub of stage id, with how many, as "path (n)". Docs, and the
+// stages' own stage.yaml whose hints explain what a TODO means, quote one
+// and do not count.
 func TodoFiles(dir, rev, id string) []string {
 	args := []string{"grep", "-c", "-F", "TODO(lab " + id + ")"}
 	if rev != "" {
 		args = append(args, rev)
 	}
 	// cmd/lab's own tests quote TODOs as expected output.
-	args = append(args, "--", ".", ":(exclude)*.md", ":(exclude)cmd/lab")
+	args = append(args, "--", ".", ":(exclude)*.md", ":(exclude)cmd/lab", ":(exclude)exercises/*/stage.yaml")
 	out, _ := base.Output(dir, "git", args...)
 	var files []string
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
