@@ -71,6 +71,21 @@ var _ = Describe("CronJob Reconciler", func() {
 				"a zero next time: the schedule's next match is further than the parser looks ahead (29 February across 2100)")
 		})
 
+		It("starts the due run although the history cleanup failed, and returns that failure", func() {
+			cj := h.createCronJob("pruning", "*/5 * * * *", at(10, 0, 0), func(cj *batchv1.CronJob) {
+				cj.Spec.FailedJobsHistoryLimit = ptr.To[int32](0)
+			})
+			h.finish(h.createJob("pruning-failed", cj), kbatchv1.JobFailed, at(9, 0, 0), at(9, 30, 0))
+			h.waitForCache(cj)
+			h.r.Client = refuseDeletes(h.r.Client) // step 4 cannot delete the failed Job beyond the limit
+			_, err := h.reconcileAt(at(10, 5, 0), cj)
+			Expect(jobNames(h.jobs())).To(ContainElement(minuteName("pruning", at(10, 5, 0))),
+				"a due run matters more than old Jobs: step 5 starts it although step 4 failed")
+			Expect(err).To(MatchError(ContainSubstring("deleting Job pruning-failed")),
+				"Reconcile returns step 4's error once the status is written, so that the cleanup is retried")
+			Expect(condition(h.get(cj), batchv1.ConditionDegraded)).To(haveStatusReason(metav1.ConditionTrue, batchv1.ReasonFailedDelete))
+		})
+
 		It("says in Ready when the next run is, while nothing is due", func() {
 			cj := h.createCronJob("waiting", "*/5 * * * *", at(10, 0, 0))
 			h.mustReconcileAt(at(10, 1, 0), cj)
