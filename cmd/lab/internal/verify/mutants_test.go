@@ -61,7 +61,7 @@ func TestTheMutationReportKeepsWhatItFound(t *testing.T) {
 		"| 07 envtest | 0 | 0 | 0 | 0 | 0 | 0 | no mutants | - | 5 | 0 | 0 s |",
 		"## Caught by a later stage\n\nEach one survives its own stage's check, and the check of the stage named fails on it.\n\n### 04 reconcile-loop\n\n- `cronjob_controller.go:1 remove statement (Reconcile): return x`: stage 05\n- `cronjob_controller.go:2 remove statement (Reconcile): return y`: stage 06\n",
 		"The regions of stage 07 hold no Go function to mutate",
-		"Not measured: stage 08 (its check runs make helm on the tree first).",
+		"- stage 08: its check runs make helm on the tree first\n",
 		"## Equivalent mutants\n\nSet aside, for no test could tell them from the reference; why each one is, is said in\n`test/mutation/equivalents.yaml`.\n\n### internal/schedule\n\n- `schedule.go remove statement (f): x = y`\n",
 		"### 06 scheduling\n\n- `status.go:1 negate condition (startDueRun): a -> !(a)`",
 		"## Specs that never fail\n\nEach one passed with every mutant and every catalogue mistake made: it wants a mistake that it\ncatches, or to go.\n\n### 06 scheduling\n\n- `./internal/controller Stage 06 › asserts nothing`\n",

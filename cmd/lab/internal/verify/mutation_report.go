@@ -60,7 +60,7 @@ both; the column "own check" is the share that the stage's own check kills.
 	var none, notMeasured []string
 	for _, s := range scores {
 		if s.NotMeasured != "" {
-			notMeasured = append(notMeasured, fmt.Sprintf("stage %s (%s)", s.Stage, s.NotMeasured))
+			notMeasured = append(notMeasured, fmt.Sprintf("- stage %s: %s", s.Stage, s.NotMeasured))
 			continue
 		}
 		score := fmt.Sprintf("%.1f %%", 100*s.Score())
@@ -85,8 +85,8 @@ both; the column "own check" is the share that the stage's own check kills.
 			"no mistake of it makes fail.\n", word, strings.Join(none, ", "))
 	}
 	if len(notMeasured) > 0 {
-		fmt.Fprintf(&b, "\nNot measured: %s. Build overlays cannot feed a command that reads the tree, and their regions\n"+
-			"hold no Go function to mutate: `lab verify` checks their catalogues in the tree itself.\n", strings.Join(notMeasured, "; "))
+		fmt.Fprintf(&b, "\nNot measured, for build overlays cannot feed a command that reads the tree, and their regions hold no\n"+
+			"Go function to mutate (`lab verify` checks their catalogues in the tree itself):\n\n%s\n", strings.Join(notMeasured, "\n"))
 	}
 	section(&b, scores, "Survivors", "Each one is a mistake that passes its stage's check: it wants a spec that catches it, or a line\n"+
 		"that says why no test could (an equivalent mutant).", func(s mutationScore) (items []string) {
@@ -116,15 +116,20 @@ both; the column "own check" is the share that the stage's own check kills.
 // that has any, its items, one a line.
 func section(b *strings.Builder, scores []mutationScore, title, intro string, items func(mutationScore) []string) {
 	fmt.Fprintf(b, "\n## %s\n\n%s\n", title, intro)
+	listed := false
 	for _, s := range scores {
 		list := items(s)
 		if len(list) == 0 {
 			continue
 		}
+		listed = true
 		fmt.Fprintf(b, "\n### %s\n\n", s.Name())
 		for _, item := range list {
 			fmt.Fprintf(b, "- %s\n", item)
 		}
+	}
+	if !listed {
+		b.WriteString("\nNone.\n")
 	}
 }
 
