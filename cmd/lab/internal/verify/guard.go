@@ -72,14 +72,14 @@ func CmdMutantsGuard(l i18n.Lang, root string, stages []stage.Stage, report stri
 	if err != nil {
 		return err
 	}
-	var problems []string
+	var problems, stale []string
 	for _, s := range suites {
 		if s.Dir != "" && !overlayable(s) {
-			continue
+			continue // its check runs a command on the tree: no mutant can be checked in it
 		}
 		was, found := findScore(committed, s.ID)
-		if !found && s.Dir == "" || s.Dir != "" && !overlayable(s) {
-			continue // a package the report has never measured, or a stage no mutant can be checked in
+		if !found && s.Dir == "" {
+			continue // a package the report has never measured: make mutants does, when asked
 		}
 		inputs, err := suiteInputs(root, ref, s)
 		if err != nil {
@@ -101,8 +101,14 @@ func CmdMutantsGuard(l i18n.Lang, root string, stages []stage.Stage, report stri
 			return err
 		}
 		problems = append(problems, lostKills(l, was, score)...)
+		stale = append(stale, s.ID)
 	}
 	fmt.Printf(l.Tr("guard: %d s\n", "守卫：%d 秒\n"), int(time.Since(start).Seconds()))
+	if len(stale) > 0 && len(problems) == 0 {
+		fmt.Printf(l.Tr("their samples kept their scores, but the report is older than the code of %s: make mutants MUTANTS_STAGES=\"%s\" refreshes it\n",
+			"抽样没有让得分下降，但报告比 %s 的代码旧：运行 make mutants MUTANTS_STAGES=\"%s\" 来更新它\n"),
+			strings.Join(stale, ", "), strings.Join(stale, " "))
+	}
 	if len(problems) > 0 {
 		return fmt.Errorf("%s", strings.Join(problems, "\n"))
 	}
