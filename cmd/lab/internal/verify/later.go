@@ -85,10 +85,7 @@ func killedIn(l i18n.Lang, root string, stages []stage.Stage, t stage.Stage, ms 
 	if clean, err := run.ChecksWith(l, root, dir, t, run.Quiet, false, run.BuildOpts{}); err != nil {
 		return nil, fmt.Errorf("%s: its check fails before any mutant is made: %s", t.ID, firstFailure(clean, err))
 	}
-	t.Tests = slices.Clone(t.Tests) // the timeouts are this check's alone
-	for i := range t.Tests {
-		t.Tests[i].Timeout = max(30*time.Second, 4*time.Since(start))
-	}
+	t = stoppingLoops(t, time.Since(start))
 	t.Mistakes = ms
 	killed := map[string]bool{}
 	c := newCatalogueRun("")

@@ -323,11 +323,7 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 	}
 	specs := specsOf(s, clean, "passed")
 	score.Specs = len(specs)
-	// A mutant that loops forever is stopped after a few times what the
-	// whole check took (its build included), and counts as caught.
-	for i := range s.Tests {
-		s.Tests[i].Timeout = max(30*time.Second, 4*time.Since(start))
-	}
+	s = stoppingLoops(s, time.Since(start))
 	catalogue := len(s.Mistakes)
 	for _, m := range ok {
 		s.Mistakes = append(s.Mistakes, m.Mistake())
@@ -438,3 +434,15 @@ func readEquivalents(root string) (map[string]string, error) {
 
 // MutantsReport is where make mutants keeps the scores, in the clone.
 func MutantsReport(root string) string { return filepath.Join(root, "docs", "mutation.json") }
+
+// stoppingLoops is s with a time-out on each of its tests: a mutant that
+// loops forever is stopped after a few times what the clean check took (its
+// build included), and counts as caught. The tests are copied: the time-outs
+// are this check's alone, not the stage's.
+func stoppingLoops(s stage.Stage, clean time.Duration) stage.Stage {
+	s.Tests = slices.Clone(s.Tests)
+	for i := range s.Tests {
+		s.Tests[i].Timeout = max(30*time.Second, 4*clean)
+	}
+	return s
+}
