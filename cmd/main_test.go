@@ -23,6 +23,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/test/say"
 )
 
 // TestTheSchemeKnowsEveryKindTheManagerUses is stage 01's check: the manager
@@ -30,13 +31,14 @@ import (
 // its Go type, or the first Get fails with "no kind is registered".
 func TestTheSchemeKnowsEveryKindTheManagerUses(t *testing.T) {
 	for _, gvk := range []struct{ what, group, version, kind string }{
-		{"our CronJob", batchv1.GroupVersion.Group, "v1", "CronJob"},
-		{"our CronJobList", batchv1.GroupVersion.Group, "v1", "CronJobList"},
-		{"the built-in Job", kbatchv1.GroupName, "v1", "Job"},
-		{"the built-in Event", "events.k8s.io", "v1", "Event"},
+		{say.Both("our CronJob", "我们的 CronJob"), batchv1.GroupVersion.Group, "v1", "CronJob"},
+		{say.Both("our CronJobList", "我们的 CronJobList"), batchv1.GroupVersion.Group, "v1", "CronJobList"},
+		{say.Both("the built-in Job", "内置的 Job"), kbatchv1.GroupName, "v1", "Job"},
+		{say.Both("the built-in Event", "内置的 Event"), "events.k8s.io", "v1", "Event"},
 	} {
 		if !scheme.Recognizes(schemaGVK(gvk.group, gvk.version, gvk.kind)) {
-			t.Errorf("the scheme does not know %s (%s/%s %s): add its group's AddToScheme in init()", gvk.what, gvk.group, gvk.version, gvk.kind)
+			t.Error(say.Both("the scheme does not know %s (%s/%s %s): add its group's AddToScheme in init()",
+				"scheme 不认识%s（%s/%s %s）：在 init() 里加上它所属 API 组的 AddToScheme", gvk.what, gvk.group, gvk.version, gvk.kind))
 		}
 	}
 }

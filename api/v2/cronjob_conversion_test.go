@@ -42,6 +42,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	v1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/test/say"
 )
 
 // roundTrips is how many random objects of each version the unit test
@@ -71,14 +72,14 @@ var ours = converter{
 func (c converter) lossV1(in *v1.CronJob) string {
 	mid, err := c.fromV1(in.DeepCopy())
 	if err != nil {
-		return "converting the v1 CronJob to v2 failed: " + err.Error()
+		return say.Both("converting the v1 CronJob to v2 failed: %v", "把 v1 的 CronJob 转换为 v2 失败：%v", err)
 	}
 	back, err := c.toV1(mid)
 	if err != nil {
-		return "converting it back to v1 failed: " + err.Error()
+		return say.Both("converting it back to v1 failed: %v", "再把它转换回 v1 时失败：%v", err)
 	}
 	if d := changes(in, back); d != "" {
-		return "v1 -> v2 -> v1 changed it:\n" + d
+		return say.Both("v1 -> v2 -> v1 changed it:\n%s", "经过 v1 -> v2 -> v1，对象变了：\n%s", d)
 	}
 	return ""
 }
@@ -87,14 +88,14 @@ func (c converter) lossV1(in *v1.CronJob) string {
 func (c converter) lossV2(in *CronJob) string {
 	mid, err := c.toV1(in.DeepCopy())
 	if err != nil {
-		return "converting the v2 CronJob to v1 failed: " + err.Error()
+		return say.Both("converting the v2 CronJob to v1 failed: %v", "把 v2 的 CronJob 转换为 v1 失败：%v", err)
 	}
 	back, err := c.fromV1(mid)
 	if err != nil {
-		return "converting it back to v2 failed: " + err.Error()
+		return say.Both("converting it back to v2 failed: %v", "再把它转换回 v2 时失败：%v", err)
 	}
 	if d := changes(in, back); d != "" {
-		return "v2 -> v1 -> v2 changed it:\n" + d
+		return say.Both("v2 -> v1 -> v2 changed it:\n%s", "经过 v2 -> v1 -> v2，对象变了：\n%s", d)
 	}
 	return ""
 }
@@ -144,11 +145,11 @@ func walk(path string, b, a any, lines *[]string) {
 	}
 	switch {
 	case a == nil:
-		*lines = append(*lines, fmt.Sprintf("  %s: was %s, is gone", path, show(b)))
+		*lines = append(*lines, say.Both("  %s: was %s, is gone", "  %s：原为 %s，现已不存在", path, show(b)))
 	case b == nil:
-		*lines = append(*lines, fmt.Sprintf("  %s: was not there, is %s", path, show(a)))
+		*lines = append(*lines, say.Both("  %s: was not there, is %s", "  %s：原先不存在，现为 %s", path, show(a)))
 	default:
-		*lines = append(*lines, fmt.Sprintf("  %s: was %s, is %s", path, show(b), show(a)))
+		*lines = append(*lines, say.Both("  %s: was %s, is %s", "  %s：原为 %s，现为 %s", path, show(b), show(a)))
 	}
 }
 
@@ -172,10 +173,12 @@ func TestEveryValidObjectSurvivesTheRoundTrip(t *testing.T) {
 	for seed := range uint64(roundTrips) {
 		r := rand.New(rand.NewPCG(seed, 1))
 		if loss := ours.lossV1(randomV1(r)); loss != "" {
-			t.Fatalf("seed %d: %s", seed, loss)
+			t.Fatal(say.Both("seed %d: %s",
+				"种子 %d：%s", seed, loss))
 		}
 		if loss := ours.lossV2(randomV2(r)); loss != "" {
-			t.Fatalf("seed %d: %s", seed, loss)
+			t.Fatal(say.Both("seed %d: %s",
+				"种子 %d：%s", seed, loss))
 		}
 	}
 	t.Logf("%d random v1 objects and %d random v2 objects came back unchanged", roundTrips, roundTrips)
@@ -247,13 +250,15 @@ func TestTheRoundTripCatchesADroppedField(t *testing.T) {
 				}
 				if loss != "" {
 					if !strings.Contains(loss, m.want) {
-						t.Fatalf("seed %d: the difference does not name %s:\n%s", seed, m.want, loss)
+						t.Fatal(say.Both("seed %d: the difference does not name %s:\n%s",
+							"种子 %d：差异中没有提到 %s：\n%s", seed, m.want, loss))
 					}
 					t.Logf("caught at seed %d: %s", seed, loss)
 					return
 				}
 			}
-			t.Fatalf("%d round trips did not notice the broken converter", roundTrips)
+			t.Fatal(say.Both("%d round trips did not notice the broken converter",
+				"%d 次往返转换都没有发现这个坏掉的转换器", roundTrips))
 		})
 	}
 }
@@ -274,7 +279,8 @@ func TestHardCasesOfConversion(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got := out.Annotations[V1ScheduleAnnotation]; got != tc.annotation {
-				t.Errorf("%q: annotation %q, want %q", tc.schedule, got, tc.annotation)
+				t.Error(say.Both("%q: annotation %q, want %q",
+					"%q：注解为 %q，应为 %q", tc.schedule, got, tc.annotation))
 			}
 			if loss := ours.lossV1(in); loss != "" {
 				t.Errorf("%q: %s", tc.schedule, loss)
@@ -286,7 +292,8 @@ func TestHardCasesOfConversion(t *testing.T) {
 		in := &v1.CronJob{Spec: v1.CronJobSpec{Schedule: "0  9 * * *"}}
 		v2obj, err := ours.fromV1(in)
 		if err != nil || v2obj.Spec.Schedule.Cron == nil {
-			t.Fatalf("%q converted to a v2 schedule of %+v (error %v), want a cron table", in.Spec.Schedule, v2obj.Spec.Schedule, err)
+			t.Fatal(say.Both("%q converted to a v2 schedule of %+v (error %v), want a cron table",
+				"%q 转换成的 v2 时间表是 %+v（错误：%v），应为一个 cron 表", in.Spec.Schedule, v2obj.Spec.Schedule, err))
 		}
 		v2obj.Spec.Schedule.Cron.Hour = "10"
 		back, err := ours.toV1(v2obj)
@@ -294,10 +301,12 @@ func TestHardCasesOfConversion(t *testing.T) {
 			t.Fatal(err)
 		}
 		if back.Spec.Schedule != "0 10 * * *" {
-			t.Errorf("schedule %q, want %q", back.Spec.Schedule, "0 10 * * *")
+			t.Error(say.Both("schedule %q, want %q",
+				"时间表为 %q，应为 %q", back.Spec.Schedule, "0 10 * * *"))
 		}
 		if _, kept := back.Annotations[V1ScheduleAnnotation]; kept {
-			t.Errorf("the converter's annotation leaked into v1")
+			t.Error(say.Both("the converter's annotation leaked into v1",
+				"转换器的注解泄漏到了 v1 中"))
 		}
 	})
 
@@ -314,7 +323,8 @@ func TestHardCasesOfConversion(t *testing.T) {
 				t.Fatal(err)
 			}
 			if d := changes(want, out.Spec.Schedule); d != "" {
-				t.Errorf("%q converted to a different schedule:\n%s", schedule, d)
+				t.Error(say.Both("%q converted to a different schedule:\n%s",
+					"%q 转换成了另一个时间表：\n%s", schedule, d))
 			}
 		}
 	})
@@ -325,14 +335,16 @@ func TestHardCasesOfConversion(t *testing.T) {
 			t.Fatal(err)
 		}
 		if out.Spec.Schedule != "0 9 * * *" {
-			t.Errorf("schedule %q, want %q", out.Spec.Schedule, "0 9 * * *")
+			t.Error(say.Both("schedule %q, want %q",
+				"时间表为 %q，应为 %q", out.Spec.Schedule, "0 9 * * *"))
 		}
 	})
 
 	t.Run("a v1 schedule that v1's validation rejects is an error, not a guess", func(t *testing.T) {
 		for _, bad := range []string{"0 9 * *", "@bogus", "@every", "@every  90s", "@every 90s "} {
 			if _, err := ours.fromV1(&v1.CronJob{Spec: v1.CronJobSpec{Schedule: bad}}); err == nil {
-				t.Errorf("%q converted without an error", bad)
+				t.Error(say.Both("%q converted without an error",
+					"转换 %q 时没有返回错误", bad))
 			}
 		}
 	})
@@ -351,7 +363,8 @@ func TestHardCasesOfConversion(t *testing.T) {
 			t.Fatal(err)
 		}
 		if back.Spec.Schedule != "0 9 * * *" {
-			t.Errorf("the schedule came back as %q: ConvertFrom must drop an annotation it did not write before deciding whether to write one", back.Spec.Schedule)
+			t.Error(say.Both("the schedule came back as %q: ConvertFrom must drop an annotation it did not write before deciding whether to write one",
+				"时间表转换回来成了 %q：ConvertFrom 必须先丢弃不是它自己写的注解，再决定要不要写一个", back.Spec.Schedule))
 		}
 	})
 
@@ -363,7 +376,8 @@ func TestHardCasesOfConversion(t *testing.T) {
 			t.Fatal(err)
 		}
 		if after := asJSON(in); after != before {
-			t.Errorf("ConvertFrom changed the v1 object it converted")
+			t.Error(say.Both("ConvertFrom changed the v1 object it converted",
+				"ConvertFrom 改动了它所转换的 v1 对象"))
 		}
 	})
 }
@@ -391,11 +405,14 @@ func TestScheduleFromV1(t *testing.T) {
 		got, err := scheduleFromV1(tc.v1)
 		switch {
 		case tc.want == (Schedule{}) && err == nil:
-			t.Errorf("scheduleFromV1(%q) = %s, want an error: v1's validation rejects it", tc.v1, show(got))
+			t.Error(say.Both("scheduleFromV1(%q) = %s, want an error: v1's validation rejects it",
+				"scheduleFromV1(%q) = %s，应返回错误：v1 的验证会拒绝它", tc.v1, show(got)))
 		case tc.want != (Schedule{}) && err != nil:
-			t.Errorf("scheduleFromV1(%q): %v", tc.v1, err)
+			t.Error(say.Both("scheduleFromV1(%q): %v",
+				"scheduleFromV1(%q) 出错：%v", tc.v1, err))
 		case tc.want != (Schedule{}) && asJSON(got) != asJSON(tc.want):
-			t.Errorf("scheduleFromV1(%q) = %s, want %s", tc.v1, show(got), show(tc.want))
+			t.Error(say.Both("scheduleFromV1(%q) = %s, want %s",
+				"scheduleFromV1(%q) = %s，应为 %s", tc.v1, show(got), show(tc.want)))
 		}
 	}
 }
@@ -416,7 +433,8 @@ func TestScheduleToV1(t *testing.T) {
 		{Schedule{Cron: nine.Cron, TimeZone: ptr.To("Asia/Shanghai")}, "0  9 * * 1-5", "0  9 * * 1-5"},
 	} {
 		if got := scheduleToV1(tc.v2, tc.spelled); got != tc.want {
-			t.Errorf("scheduleToV1(%s, %q) = %q, want %q", show(tc.v2), tc.spelled, got, tc.want)
+			t.Error(say.Both("scheduleToV1(%s, %q) = %q, want %q",
+				"scheduleToV1(%s, %q) = %q，应为 %q", show(tc.v2), tc.spelled, got, tc.want))
 		}
 	}
 }
@@ -434,7 +452,8 @@ func TestSameWhen(t *testing.T) {
 		{Schedule{Period: ptr.To(Period("daily"))}, Schedule{Period: ptr.To(Period("midnight"))}, false},
 	} {
 		if got := sameWhen(tc.a, tc.b); got != tc.want {
-			t.Errorf("sameWhen(%s, %s) = %v, want %v (the time zone aside, do they spell the same v1 schedule?)", show(tc.a), show(tc.b), got, tc.want)
+			t.Error(say.Both("sameWhen(%s, %s) = %v, want %v (the time zone aside, do they spell the same v1 schedule?)",
+				"sameWhen(%s, %s) = %v，应为 %v（不看时区，两者写成的 v1 时间表是否相同？）", show(tc.a), show(tc.b), got, tc.want))
 		}
 	}
 }
@@ -624,10 +643,12 @@ func randomStatus(r *rand.Rand) CronJobStatus {
 func TestConversionRefusesAnotherHub(t *testing.T) {
 	other := &otherHub{}
 	if err := (&CronJob{}).ConvertTo(other); err == nil || !strings.Contains(err.Error(), "otherHub") {
-		t.Errorf("ConvertTo a hub that is not v1: the error %v, want one that names *v2.otherHub", err)
+		t.Error(say.Both("ConvertTo a hub that is not v1: the error %v, want one that names *v2.otherHub",
+			"用 ConvertTo 转换到一个不是 v1 的枢纽版本（Hub）：得到的错误是 %v，应为一个提到 *v2.otherHub 的错误", err))
 	}
 	if err := (&CronJob{}).ConvertFrom(other); err == nil || !strings.Contains(err.Error(), "otherHub") {
-		t.Errorf("ConvertFrom a hub that is not v1: the error %v, want one that names *v2.otherHub", err)
+		t.Error(say.Both("ConvertFrom a hub that is not v1: the error %v, want one that names *v2.otherHub",
+			"用 ConvertFrom 从一个不是 v1 的枢纽版本（Hub）转换：得到的错误是 %v，应为一个提到 *v2.otherHub 的错误", err))
 	}
 }
 

@@ -33,6 +33,8 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 	clienttesting "k8s.io/client-go/testing"
+
+	"cronlab.dev/cronlab/test/say"
 )
 
 // TestListThenWatchOnErrorsAndBookmarks drives what an API server does
@@ -92,16 +94,20 @@ func TestListThenWatchOnErrorsAndBookmarks(t *testing.T) {
 			var out bytes.Buffer
 			rv, err := listThenWatch(context.Background(), c, jobs, "default", "", &out)
 			if !tc.wantErr(err) {
-				t.Errorf("listThenWatch returned the error %v: not the one it met", err)
+				t.Error(say.Both("listThenWatch returned the error %v: not the one it met",
+					"listThenWatch 返回的错误是 %v，不是它遇到的那个", err))
 			}
 			if rv != tc.wantRV {
-				t.Errorf("listThenWatch returned resourceVersion %q, want %q: where the next watch resumes", rv, tc.wantRV)
+				t.Error(say.Both("listThenWatch returned resourceVersion %q, want %q: where the next watch resumes",
+					"listThenWatch 返回的 resourceVersion 是 %q，应为 %q：下一次 watch 从这个版本接着开始", rv, tc.wantRV))
 			}
 			if got := strings.Split(strings.TrimRight(out.String(), "\n"), "\n"); strings.Join(got, "\n") != strings.Join(tc.wantLines, "\n") {
-				t.Errorf("printed\n%s\nwant\n%s", out.String(), strings.Join(tc.wantLines, "\n"))
+				t.Error(say.Both("printed\n%s\nwant\n%s",
+					"打印出\n%s\n应为\n%s", out.String(), strings.Join(tc.wantLines, "\n")))
 			}
 			if tc.watchErr == nil && tc.listErr == nil && !w.stopped.Load() {
-				t.Error("listThenWatch returned without stopping its watch: call Stop when done (defer w.Stop()), or the connection stays open")
+				t.Error(say.Both("listThenWatch returned without stopping its watch: call Stop when done (defer w.Stop()), or the connection stays open",
+					"listThenWatch 返回时没有停止它的 watch：用完要调用 Stop（defer w.Stop()），否则连接会一直开着"))
 			}
 		})
 	}

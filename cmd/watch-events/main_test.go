@@ -34,6 +34,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
+	"cronlab.dev/cronlab/test/say"
 	"cronlab.dev/cronlab/test/utils"
 )
 
@@ -99,11 +100,13 @@ func TestListThenWatch(t *testing.T) {
 	lines := out.events()
 	want := []string{"LIST", "  a", "ADDED b", "MODIFIED a", "DELETED a"}
 	if len(lines) != len(want) {
-		t.Fatalf("printed\n%s\nwant one line each for: %v (the listed Job a must not come again as ADDED)", strings.Join(lines, "\n"), want)
+		t.Fatal(say.Both("printed\n%s\nwant one line each for: %v (the listed Job a must not come again as ADDED)",
+			"打印出\n%s\n应为以下各项各一行：%v（list 里已经列出的 Job a 不能再以 ADDED 出现一次）", strings.Join(lines, "\n"), want))
 	}
 	for i, w := range want {
 		if !strings.HasPrefix(lines[i], w) {
-			t.Errorf("line %d is %q, want it to start with %q", i, lines[i], w)
+			t.Error(say.Both("line %d is %q, want it to start with %q",
+				"第 %d 行是 %q，应以 %q 开头", i, lines[i], w))
 		}
 	}
 	// resourceVersions are opaque to clients; with etcd they are numbers that
@@ -113,7 +116,8 @@ func TestListThenWatch(t *testing.T) {
 	for _, line := range lines[2:] {
 		rv := rvOf(t, line, "rv=")
 		if rv <= previous {
-			t.Errorf("%q is not newer than what came before it (%d)", line, previous)
+			t.Error(say.Both("%q is not newer than what came before it (%d)",
+				"%q 并不比它前面的版本（%d）新", line, previous))
 		}
 		previous = rv
 	}
@@ -122,7 +126,9 @@ func TestListThenWatch(t *testing.T) {
 	// version it saw (the DELETED event's, or a later bookmark's), never the
 	// list's, which would bring every change again.
 	if rv, err := strconv.Atoi(returned); err != nil || rv < previous {
-		t.Errorf("listThenWatch returned resourceVersion %q, want the last one it saw (%d or a later bookmark's)", returned, previous)
+		t.Error(say.Both("listThenWatch returned resourceVersion %q, want the last one it saw (%d or a later bookmark's)",
+			"listThenWatch 返回的 resourceVersion 是 %q，"+
+				"应为它见到的最后一个版本（%d，或之后某个 bookmark 的版本）", returned, previous))
 	}
 
 	// Resuming at the MODIFIED event's version brings only what came after.
@@ -133,7 +139,8 @@ func TestListThenWatch(t *testing.T) {
 	stopResume()
 	<-done
 	if got := resumed.events(); len(got) != 1 {
-		t.Errorf("a watch resumed at resourceVersion %s printed %v, want only the later DELETED a", a.ResourceVersion, got)
+		t.Error(say.Both("a watch resumed at resourceVersion %s printed %v, want only the later DELETED a",
+			"从 resourceVersion %s 接着开始的 watch 打印出 %v，应只打印之后的 DELETED a", a.ResourceVersion, got))
 	}
 }
 
@@ -141,11 +148,13 @@ func rvOf(t *testing.T, line, key string) int {
 	t.Helper()
 	i := strings.Index(line, key)
 	if i < 0 {
-		t.Fatalf("no %s in %q", key, line)
+		t.Fatal(say.Both("no %s in %q",
+			"%[2]q 里没有 %[1]s", key, line))
 	}
 	n, err := strconv.Atoi(strings.Fields(line[i+len(key):])[0])
 	if err != nil {
-		t.Fatalf("resourceVersion in %q: %v", line, err)
+		t.Fatal(say.Both("resourceVersion in %q: %v",
+			"%q 里的 resourceVersion：%v", line, err))
 	}
 	return n
 }
@@ -190,5 +199,6 @@ func (b *lockedBuffer) waitFor(t *testing.T, text string) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatalf("no %q in the output after 5s:\n%s", text, strings.Join(b.events(), "\n"))
+	t.Fatal(say.Both("no %q in the output after 5s:\n%s",
+		"5 秒后输出里仍没有 %q：\n%s", text, strings.Join(b.events(), "\n")))
 }

@@ -28,20 +28,24 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/test/say"
 	"cronlab.dev/cronlab/test/utils"
 )
 
 // A mutant is the reference Reconciler with one bug, put in from outside:
 // its client lies (controller-runtime's interceptor client) or its clock
-// runs fast. The reference code is not changed.
+// runs fast. The reference code is not changed. bug names its spec; what
+// says the same in the tests' language, for the failure.
 type mutant struct {
 	bug        string
+	what       string
 	funcs      interceptor.Funcs
 	clockAhead time.Duration
 }
 
 var mutants = []*mutant{{
-	bug: "the Job is never created",
+	bug:  "the Job is never created",
+	what: say.Both("the Job is never created", "从不创建 Job"),
 	funcs: interceptor.Funcs{Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
 		if _, ok := obj.(*kbatchv1.Job); ok {
 			return nil
@@ -49,7 +53,8 @@ var mutants = []*mutant{{
 		return c.Create(ctx, obj, opts...)
 	}},
 }, {
-	bug: "the Job is created without an owner reference",
+	bug:  "the Job is created without an owner reference",
+	what: say.Both("the Job is created without an owner reference", "创建的 Job 没有属主引用"),
 	funcs: interceptor.Funcs{Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
 		if _, ok := obj.(*kbatchv1.Job); ok {
 			obj.SetOwnerReferences(nil)
@@ -57,12 +62,14 @@ var mutants = []*mutant{{
 		return c.Create(ctx, obj, opts...)
 	}},
 }, {
-	bug: "the status is never written",
+	bug:  "the status is never written",
+	what: say.Both("the status is never written", "从不写入状态"),
 	funcs: interceptor.Funcs{SubResourcePatch: func(context.Context, client.Client, string, client.Object, client.Patch, ...client.SubResourcePatchOption) error {
 		return nil
 	}},
 }, {
-	bug: "spec.suspend is ignored",
+	bug:  "spec.suspend is ignored",
+	what: say.Both("spec.suspend is ignored", "忽略 spec.suspend"),
 	funcs: interceptor.Funcs{Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
 		err := c.Get(ctx, key, obj, opts...)
 		if cj, ok := obj.(*batchv1.CronJob); ok {
@@ -72,6 +79,7 @@ var mutants = []*mutant{{
 	}},
 }, {
 	bug:        "the clock runs a minute fast, so runs start early",
+	what:       say.Both("the clock runs a minute fast, so runs start early", "时钟快一分钟，运行因此提前开始"),
 	clockAhead: time.Minute,
 }}
 
@@ -97,7 +105,8 @@ var _ = Describe("Your specs catch the bug when", func() {
 				}
 			}
 			Expect(caughtBy).NotTo(BeEmpty(),
-				"every spec in specs_test.go passed against a Reconciler where %s: write an assertion that fails on it", m.bug)
+				say.Both("every spec in specs_test.go passed against a Reconciler where %s: write an assertion that fails on it",
+					"specs_test.go 中的每个测试用例都通过了，而被测的调和器（Reconciler）有缺陷：%s。写一个在这个调和器上会失败的断言", m.what))
 		})
 	}
 })

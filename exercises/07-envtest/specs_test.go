@@ -28,6 +28,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/test/say"
 )
 
 // The specs of this stage. Ginkgo's tree (Describe, BeforeEach, It) is
@@ -74,7 +75,8 @@ func aDueRunStartsOneJobItControls(w *world) {
 	jobs := jobsIn(w)
 	Expect(jobs).To(HaveLen(1))
 	Expect(metav1.IsControlledBy(&jobs[0], cj)).To(BeTrue(),
-		"the Job must name the CronJob as its controller, or Owns() never maps its events back")
+		say.Both("the Job must name the CronJob as its controller, or Owns() never maps its events back",
+			"Job 必须把 CronJob 记为它的控制者，否则 Owns() 永远不会把它的事件映射回来"))
 }
 
 func theRunIsRecordedInTheStatus(w *world) {

@@ -32,6 +32,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
+
+	"cronlab.dev/cronlab/test/say"
 )
 
 const chart = "../../charts/cronlab"
@@ -47,7 +49,8 @@ func helm(t *testing.T) string {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(h); err != nil {
-		t.Fatalf("no helm at %s: run `make helm` first", h)
+		t.Fatal(say.Both("no helm at %s: run `make helm` first",
+			"%s 处没有 helm：请先运行 `make helm`", h))
 	}
 	return h
 }
@@ -72,16 +75,19 @@ func render(t *testing.T, set ...string) (*appsv1.Deployment, string) {
 	// unquoted `value: false` stays a boolean, which no env value accepts.
 	js, err := yaml.YAMLToJSON(out)
 	if err != nil {
-		t.Fatalf("the chart renders no YAML: %v\n%s", err, out)
+		t.Fatal(say.Both("the chart renders no YAML: %v\n%s",
+			"chart 渲染出的内容不是 YAML：%v\n%s", err, out))
 	}
 	var d appsv1.Deployment
 	dec := json.NewDecoder(bytes.NewReader(js))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&d); err != nil {
-		t.Fatalf("the API server would refuse the Deployment the chart renders: %v\n%s", err, out)
+		t.Fatal(say.Both("the API server would refuse the Deployment the chart renders: %v\n%s",
+			"chart 渲染出的 Deployment 会被 API 服务器拒绝：%v\n%s", err, out))
 	}
 	if d.Kind != "Deployment" {
-		t.Fatalf("templates/deployment.yaml renders no Deployment:\n%s", out)
+		t.Fatal(say.Both("templates/deployment.yaml renders no Deployment:\n%s",
+			"templates/deployment.yaml 没有渲染出 Deployment：\n%s", out))
 	}
 	return &d, ""
 }
@@ -93,7 +99,8 @@ func manager(t *testing.T, d *appsv1.Deployment) corev1.Container {
 			return c
 		}
 	}
-	t.Fatal("the Deployment has no container named manager")
+	t.Fatal(say.Both("the Deployment has no container named manager",
+		"Deployment 中没有名为 manager 的容器"))
 	return corev1.Container{}
 }
 
@@ -148,31 +155,37 @@ func TestTheValuesBecomeTheManagersFlags(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			d, errOut := render(t, tc.set...)
 			if d == nil {
-				t.Fatalf("helm template failed: %s", errOut)
+				t.Fatal(say.Both("helm template failed: %s",
+					"helm template 失败：%s", errOut))
 			}
 			args := manager(t, d).Args
 			for _, f := range tc.want {
 				if !slices.Contains(args, f) {
-					t.Errorf("args %q lack %s", args, f)
+					t.Error(say.Both("args %q lack %s",
+						"args %q 中缺少 %s", args, f))
 				}
 			}
 			for _, f := range tc.not {
 				for _, a := range args {
 					if a == f || strings.HasPrefix(a, f+"=") {
-						t.Errorf("args %q must not have %s", args, f)
+						t.Error(say.Both("args %q must not have %s",
+							"args %q 中不能有 %s", args, f))
 					}
 				}
 			}
 			for f, want := range tc.wantValues {
 				if got, ok := flagValue(args, f); !ok || got != want {
-					t.Errorf("args %q: want %s=%s", args, f, want)
+					t.Error(say.Both("args %q: want %s=%s",
+						"args %q：应有 %s=%s", args, f, want))
 				}
 			}
 			if v, _ := env(manager(t, d), "ENABLE_WEBHOOKS"); v != "false" {
-				t.Errorf("without webhooks, ENABLE_WEBHOOKS must be \"false\" (the manager then needs no certificate); got %q", v)
+				t.Error(say.Both("without webhooks, ENABLE_WEBHOOKS must be \"false\" (the manager then needs no certificate); got %q",
+					"不启用 Webhook 时，ENABLE_WEBHOOKS 必须为 \"false\"（这样管理器就不需要证书）；得到的是 %q", v))
 			}
 			if len(d.Spec.Template.Spec.Volumes) != 0 {
-				t.Errorf("without webhooks there is no certificate to mount; got volumes %v", d.Spec.Template.Spec.Volumes)
+				t.Error(say.Both("without webhooks there is no certificate to mount; got volumes %v",
+					"不启用 Webhook 时没有证书需要挂载；得到的卷为 %v", d.Spec.Template.Spec.Volumes))
 			}
 		})
 	}
@@ -181,45 +194,54 @@ func TestTheValuesBecomeTheManagersFlags(t *testing.T) {
 func TestWebhooksMountTheCertificateWhereTheFlagSays(t *testing.T) {
 	d, errOut := render(t, "webhooks.enabled=true", "webhooks.caBundle=Zm9v", "webhooks.certSecret=my-cert")
 	if d == nil {
-		t.Fatalf("helm template failed: %s", errOut)
+		t.Fatal(say.Both("helm template failed: %s",
+			"helm template 失败：%s", errOut))
 	}
 	c := manager(t, d)
 	if v, _ := env(c, "ENABLE_WEBHOOKS"); v != "true" {
-		t.Errorf("ENABLE_WEBHOOKS = %q, want \"true\"", v)
+		t.Error(say.Both("ENABLE_WEBHOOKS = %q, want \"true\"",
+			"ENABLE_WEBHOOKS = %q，应为 \"true\"", v))
 	}
 	path, ok := flagValue(c.Args, "--webhook-cert-path")
 	if !ok {
-		t.Fatalf("args %q lack --webhook-cert-path: the manager would not find its certificate", c.Args)
+		t.Fatal(say.Both("args %q lack --webhook-cert-path: the manager would not find its certificate",
+			"args %q 中缺少 --webhook-cert-path：管理器会找不到它的证书", c.Args))
 	}
 	var volume string
 	for _, m := range c.VolumeMounts {
 		if m.MountPath == path {
 			volume = m.Name
 			if !m.ReadOnly {
-				t.Errorf("mount %s must be read-only", m.Name)
+				t.Error(say.Both("mount %s must be read-only",
+					"挂载 %s 必须是只读的", m.Name))
 			}
 		}
 	}
 	if volume == "" {
-		t.Fatalf("nothing is mounted at %s (mounts: %v)", path, c.VolumeMounts)
+		t.Fatal(say.Both("nothing is mounted at %s (mounts: %v)",
+			"%s 处没有挂载任何东西（现有的挂载：%v）", path, c.VolumeMounts))
 	}
 	for _, v := range d.Spec.Template.Spec.Volumes {
 		if v.Name == volume {
 			if v.Secret == nil || v.Secret.SecretName != "my-cert" {
-				t.Errorf("volume %s must be the Secret named in webhooks.certSecret (my-cert); got %+v", volume, v.VolumeSource)
+				t.Error(say.Both("volume %s must be the Secret named in webhooks.certSecret (my-cert); got %+v",
+					"卷 %s 必须是 webhooks.certSecret 指定的 Secret（my-cert）；得到的是 %+v", volume, v.VolumeSource))
 			}
 			return
 		}
 	}
-	t.Errorf("the mount %s names no volume of the pod", volume)
+	t.Error(say.Both("the mount %s names no volume of the pod",
+		"挂载 %s 引用的卷在 Pod 中不存在", volume))
 }
 
 func TestTwoReplicasWithoutLeaderElectionAreRefused(t *testing.T) {
 	d, errOut := render(t, "replicas=2", "leaderElection=false")
 	if d != nil {
-		t.Fatal("the chart rendered two replicas without leader election: both would start every run")
+		t.Fatal(say.Both("the chart rendered two replicas without leader election: both would start every run",
+			"chart 渲染出了两个副本，却没有开启领导者选举：两个副本都会启动每一次运行"))
 	}
 	if !strings.Contains(errOut, "leaderElection") {
-		t.Errorf("the error must say how to fix it (turn leaderElection on); got: %s", errOut)
+		t.Error(say.Both("the error must say how to fix it (turn leaderElection on); got: %s",
+			"错误消息必须说明如何修复（开启 leaderElection）；得到的是：%s", errOut))
 	}
 }

@@ -35,6 +35,7 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
+	"cronlab.dev/cronlab/test/say"
 	"cronlab.dev/cronlab/test/utils"
 )
 
@@ -163,9 +164,11 @@ func TestWithWebhooksOffTheManagerServesWithoutACertificate(t *testing.T) {
 	for !ready(probes) || !strings.Contains(p.output(), "Starting workers") {
 		select {
 		case <-p.done:
-			t.Fatalf("with ENABLE_WEBHOOKS=false the manager must run without a certificate, but it exited (%v):\n%s", p.err, p.output())
+			t.Fatal(say.Both("with ENABLE_WEBHOOKS=false the manager must run without a certificate, but it exited (%v):\n%s",
+				"设置 ENABLE_WEBHOOKS=false 时，管理器必须能在没有证书的情况下运行，但它退出了（%v）：\n%s", p.err, p.output()))
 		case <-ctx.Done():
-			t.Fatalf("the manager was not up within a minute:\n%s", p.output())
+			t.Fatal(say.Both("the manager was not up within a minute:\n%s",
+				"管理器在一分钟内没有启动起来：\n%s", p.output()))
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
@@ -173,7 +176,8 @@ func TestWithWebhooksOffTheManagerServesWithoutACertificate(t *testing.T) {
 	// on it.
 	for _, line := range []string{"Starting webhook server", "Serving webhook server"} {
 		if strings.Contains(p.output(), line) {
-			t.Errorf("with ENABLE_WEBHOOKS=false the webhook server must not start, but the log says %q:\n%s", line, p.output())
+			t.Error(say.Both("with ENABLE_WEBHOOKS=false the webhook server must not start, but the log says %q:\n%s",
+				"设置 ENABLE_WEBHOOKS=false 时，Webhook 服务器不能启动，但日志中出现了 %q：\n%s", line, p.output()))
 		}
 	}
 }
@@ -194,14 +198,17 @@ func TestWithWebhooksOnAndNoCertificateItStopsAtOnceAndSaysHowToFixIt(t *testing
 			select {
 			case <-p.done:
 				if p.err == nil {
-					t.Fatalf("the manager exited with status 0; it must fail:\n%s", p.output())
+					t.Fatal(say.Both("the manager exited with status 0; it must fail:\n%s",
+						"管理器退出时的状态码为 0；它必须失败：\n%s", p.output()))
 				}
 			case <-time.After(5 * time.Second):
-				t.Fatalf("webhooks on and no certificate: the manager must stop at once with an error, but it is still running:\n%s", p.output())
+				t.Fatal(say.Both("webhooks on and no certificate: the manager must stop at once with an error, but it is still running:\n%s",
+					"开启了 Webhook 却没有证书：管理器必须立即报错并停止，但它仍在运行：\n%s", p.output()))
 			}
 			for _, fix := range []string{"ENABLE_WEBHOOKS=false", "make run-webhooks", "cert-manager", "tls.crt"} {
 				if !strings.Contains(p.output(), fix) {
-					t.Errorf("the error must say how to fix it (%q), but the manager said:\n%s", fix, p.output())
+					t.Error(say.Both("the error must say how to fix it (%q), but the manager said:\n%s",
+						"错误消息必须说明如何修复（%q），但管理器输出的是：\n%s", fix, p.output()))
 				}
 			}
 		})

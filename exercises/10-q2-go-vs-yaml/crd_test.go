@@ -43,6 +43,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/test/say"
 	"cronlab.dev/cronlab/test/utils"
 )
 
@@ -57,13 +58,15 @@ func TestTheCommittedCRDIsWhatTheGoTypesSay(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(gen); err != nil {
-		t.Fatalf("no controller-gen at %s: run `make controller-gen`", gen)
+		t.Fatal(say.Both("no controller-gen at %s: run `make controller-gen`",
+			"%s 处没有 controller-gen：请运行 `make controller-gen`", gen))
 	}
 	out := t.TempDir()
 	cmd := exec.Command(gen, "crd:generateEmbeddedObjectMeta=true", "paths=./api/...", "output:crd:artifacts:config="+out)
 	cmd.Dir = root
 	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("controller-gen: %v\n%s", err, msg)
+		t.Fatal(say.Both("controller-gen: %v\n%s",
+			"controller-gen 运行失败：%v\n%s", err, msg))
 	}
 	fresh, err := os.ReadFile(filepath.Join(out, filepath.Base(crdFile)))
 	if err != nil {
@@ -74,8 +77,10 @@ func TestTheCommittedCRDIsWhatTheGoTypesSay(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(fresh, committed) {
-		t.Errorf("%s is not what the Go types in api/v1 say: run `make manifests`. "+
-			"The API server only ever sees this YAML, so a marker that is not in it does nothing", crdFile)
+		t.Error(say.Both("%s is not what the Go types in api/v1 say: run `make manifests`. "+
+			"The API server only ever sees this YAML, so a marker that is not in it does nothing",
+			"%s 与 api/v1 中的 Go 类型不一致：请运行 `make manifests`。"+
+				"API 服务器只看得到这份 YAML，所以不在其中的标记不起任何作用", crdFile))
 	}
 }
 
@@ -84,12 +89,17 @@ func TestTheAPIServerRefusesABadTimeZoneName(t *testing.T) {
 	cj := cronJob("bad-zone", "Europe/Ber lin")
 	err := c.Create(context.Background(), cj)
 	if err == nil {
-		t.Fatalf("the API server accepted timeZone %q: the CRD in %s has no pattern for spec.timeZone. "+
+		t.Fatal(say.Both("the API server accepted timeZone %q: the CRD in %s has no pattern for spec.timeZone. "+
 			"Add the +kubebuilder:validation:Pattern marker to TimeZone, then run `make manifests`: "+
-			"the API server knows only the YAML", *cj.Spec.TimeZone, crdFile)
+			"the API server knows only the YAML",
+			"API 服务器接受了 timeZone %q："+
+				"%s 中的 CRD 没有为 spec.timeZone 设置 pattern。"+
+				"请给 TimeZone 加上 +kubebuilder:validation:Pattern 标记，"+
+				"然后运行 `make manifests`：API 服务器只认 YAML", *cj.Spec.TimeZone, crdFile))
 	}
 	if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), "spec.timeZone") {
-		t.Errorf("want an Invalid error about spec.timeZone, got: %v", err)
+		t.Error(say.Both("want an Invalid error about spec.timeZone, got: %v",
+			"应为一个关于 spec.timeZone 的 Invalid 错误，得到的是：%v", err))
 	}
 }
 
@@ -109,26 +119,32 @@ func TestAFieldMissingFromTheCRDIsDroppedUntilTheCRDIsReinstalled(t *testing.T) 
 	// does not know, stores the rest, and only warns.
 	cj := cronJob("pruned", "Not a zone!")
 	if err := c.Create(ctx, cj); err != nil {
-		t.Fatalf("with a CRD that lacks the field, create must succeed (the field is pruned): %v", err)
+		t.Fatal(say.Both("with a CRD that lacks the field, create must succeed (the field is pruned): %v",
+			"CRD 中缺少该字段时，创建必须成功（该字段会被剪裁掉）：%v", err))
 	}
 	if got := get(t, c, cj).Spec.TimeZone; got != nil {
-		t.Errorf("the stored CronJob has timeZone %q: the API server must have pruned it", *got)
+		t.Error(say.Both("the stored CronJob has timeZone %q: the API server must have pruned it",
+			"存储的 CronJob 中有 timeZone %q：API 服务器本应把它剪裁掉", *got))
 	}
 	if !warnings.saw(`unknown field "spec.timeZone"`) {
-		t.Errorf("the API server should have warned about the unknown field; warnings: %v", warnings.all())
+		t.Error(say.Both("the API server should have warned about the unknown field; warnings: %v",
+			"API 服务器本应对未知字段发出警告；收到的警告：%v", warnings.all()))
 	}
 	// kubectl asks for strict field validation, and then it is an error.
 	strict := cronJob("strict", "Europe/Berlin")
 	if err := c.Create(ctx, strict, client.FieldValidation("Strict")); err == nil || !strings.Contains(err.Error(), "unknown field") {
-		t.Errorf("with fieldValidation=Strict (what kubectl uses) an unknown field must be refused; got %v", err)
+		t.Error(say.Both("with fieldValidation=Strict (what kubectl uses) an unknown field must be refused; got %v",
+			"使用 fieldValidation=Strict（kubectl 所用的设置）时，未知字段必须被拒绝；得到的是 %v", err))
 	}
 
 	// Reinstall the CRD as it is now (`make install` after `make manifests`).
 	install(t, c, current, true)
 	// And now the marker works too.
 	if err := c.Create(ctx, cronJob("bad-zone", "Not a zone!")); !apierrors.IsInvalid(err) {
-		t.Errorf("with the regenerated CRD installed, a bad time zone name must be Invalid; got %v. "+
-			"Is the +kubebuilder:validation:Pattern marker on TimeZone, and did you run `make manifests`?", err)
+		t.Error(say.Both("with the regenerated CRD installed, a bad time zone name must be Invalid; got %v. "+
+			"Is the +kubebuilder:validation:Pattern marker on TimeZone, and did you run `make manifests`?",
+			"安装了重新生成的 CRD 之后，不合法的时区名必须得到 Invalid；得到的是 %v。"+
+				"TimeZone 上有 +kubebuilder:validation:Pattern 标记吗？你运行 `make manifests` 了吗？", err))
 	}
 }
 
@@ -136,7 +152,8 @@ func loadCRD(t *testing.T) *apiextensionsv1.CustomResourceDefinition {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(root, crdFile))
 	if err != nil {
-		t.Fatalf("no CRD: run `make manifests` (%v)", err)
+		t.Fatal(say.Both("no CRD: run `make manifests` (%v)",
+			"没有找到 CRD：请运行 `make manifests`（%v）", err))
 	}
 	var crd apiextensionsv1.CustomResourceDefinition
 	if err := yaml.UnmarshalStrict(raw, &crd); err != nil {
@@ -238,7 +255,8 @@ func install(t *testing.T, c client.Client, crd *apiextensionsv1.CustomResourceD
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the reinstalled CRD was not served within 30s")
+			t.Fatal(say.Both("the reinstalled CRD was not served within 30s",
+				"重新安装的 CRD 在 30s 内没有开始提供服务"))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

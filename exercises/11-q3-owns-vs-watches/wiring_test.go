@@ -47,6 +47,7 @@ import (
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	"cronlab.dev/cronlab/internal/controller"
+	"cronlab.dev/cronlab/test/say"
 	"cronlab.dev/cronlab/test/utils"
 )
 
@@ -93,8 +94,10 @@ func TestOwnsAndWatchesEnqueueTheSameRequests(t *testing.T) {
 
 	probe := builder.ControllerManagedBy(mgr)
 	if controller.WatchWithWatches(probe, mgr) == nil {
-		t.Fatal("WatchWithWatches returned no builder: write it in internal/controller/cronjob_controller.go " +
-			"(see exercises/11-q3-owns-vs-watches/README.md)")
+		t.Fatal(say.Both("WatchWithWatches returned no builder: write it in internal/controller/cronjob_controller.go "+
+			"(see exercises/11-q3-owns-vs-watches/README.md)",
+			"WatchWithWatches 没有返回 builder："+
+				"请在 internal/controller/cronjob_controller.go 中实现它（见 exercises/11-q3-owns-vs-watches/README.zh-CN.md）"))
 	}
 	queues := map[string]*recordingQueue{}
 	nothing := reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) { return reconcile.Result{}, nil })
@@ -124,7 +127,7 @@ func TestOwnsAndWatchesEnqueueTheSameRequests(t *testing.T) {
 	must(t, c.Create(ctx, sentinel))
 	waitFor(t, queues, func(_ string, added []string) bool {
 		return slices.Contains(added, "owner") && slices.Contains(added, "sentinel")
-	}, "the CronJobs' own events (For)")
+	}, say.Both("the CronJobs' own events (For)", "各个 CronJob 自身的事件（For）"))
 
 	var sentinelJob *kbatchv1.Job
 	step := 0
@@ -143,7 +146,7 @@ func TestOwnsAndWatchesEnqueueTheSameRequests(t *testing.T) {
 		got := map[string][]string{}
 		waitFor(t, queues, func(name string, added []string) bool {
 			return slices.Contains(added[from[name]:], "sentinel")
-		}, fmt.Sprintf("the end of step %d", step))
+		}, say.Both("the end of step %d", "第 %d 步的结束", step))
 		for name, q := range queues {
 			for _, r := range q.snapshot()[from[name]:] {
 				if r == "sentinel" {
@@ -215,10 +218,12 @@ func TestOwnsAndWatchesEnqueueTheSameRequests(t *testing.T) {
 			tc.do()
 			got := endStep(from)
 			if !slices.Equal(got["owns"], tc.want) {
-				t.Errorf("Owns: got requests %q, want %q", got["owns"], tc.want)
+				t.Error(say.Both("Owns: got requests %q, want %q",
+					"Owns：得到的请求为 %q，应为 %q", got["owns"], tc.want))
 			}
 			if !slices.Equal(got["watches"], got["owns"]) {
-				t.Errorf("Watches gave %q where Owns gave %q: the wirings differ", got["watches"], got["owns"])
+				t.Error(say.Both("Watches gave %q where Owns gave %q: the wirings differ",
+					"Watches 给出了 %q，而 Owns 给出了 %q：两种连接方式不一致", got["watches"], got["owns"]))
 			}
 		})
 	}
@@ -237,7 +242,8 @@ func waitFor(t *testing.T, queues map[string]*recordingQueue, ok func(name strin
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the controllers did not see %s within 5s", what)
+			t.Fatal(say.Both("the controllers did not see %s within 5s",
+				"控制器在 5s 内没有看到%s", what))
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

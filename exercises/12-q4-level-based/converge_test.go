@@ -47,6 +47,7 @@ import (
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	"cronlab.dev/cronlab/internal/controller"
+	"cronlab.dev/cronlab/test/say"
 	"cronlab.dev/cronlab/test/utils"
 )
 
@@ -104,13 +105,15 @@ func reconcileUntilSteady(t *testing.T, w *world, cj *batchv1.CronJob, max int) 
 		before := w.state(t, cj)
 		w.waitForCache(t, cj)
 		if _, err := w.r.Reconcile(context.Background(), reconcile.Request{NamespacedName: client.ObjectKeyFromObject(cj)}); err != nil {
-			t.Fatalf("reconcile %d: %v", changed+1, err)
+			t.Fatal(say.Both("reconcile %d: %v",
+				"第 %d 次调和：%v", changed+1, err))
 		}
 		if slices.Equal(w.state(t, cj), before) {
 			return changed
 		}
 	}
-	t.Fatalf("still changing things after %d reconciles: not converging", max)
+	t.Fatal(say.Both("still changing things after %d reconciles: not converging",
+		"调和 %d 次之后仍在改动：没有收敛", max))
 	return max
 }
 
@@ -147,7 +150,8 @@ func (w *world) waitForCache(t *testing.T, cj *batchv1.CronJob) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the cache did not catch up within 30s")
+			t.Fatal(say.Both("the cache did not catch up within 30s",
+				"缓存在 30 秒内没有跟上"))
 		}
 	}
 }
@@ -237,8 +241,11 @@ func TestItConvergesFromAnyStartingState(t *testing.T) {
 
 			changed := reconcileUntilSteady(t, w, cj, 3)
 			if changed != tc.wantChanged {
-				t.Errorf("reconcileUntilSteady says %d reconcile(s) changed something; want %d: count a reconcile only when "+
-					"w.state after it differs from w.state before it, and stop at the first that changes nothing", changed, tc.wantChanged)
+				t.Error(say.Both("reconcileUntilSteady says %d reconcile(s) changed something; want %d: count a reconcile only when "+
+					"w.state after it differs from w.state before it, and stop at the first that changes nothing",
+					"reconcileUntilSteady 报告有 %d 次调和做了改动，应为 %d："+
+						"只有调和后的 w.state 与调和前的 w.state 不同时才计数，"+
+						"并在第一次没有任何改动的调和处停下", changed, tc.wantChanged))
 			}
 			// Steady means that one more reconcile changes nothing.
 			before := w.state(t, cj)
@@ -247,12 +254,14 @@ func TestItConvergesFromAnyStartingState(t *testing.T) {
 				t.Fatal(err)
 			}
 			if after := w.state(t, cj); !slices.Equal(after, before) {
-				t.Errorf("reconcileUntilSteady returned before the fixed point: one more reconcile changed %v to %v", before, after)
+				t.Error(say.Both("reconcileUntilSteady returned before the fixed point: one more reconcile changed %v to %v",
+					"reconcileUntilSteady 在到达不动点之前就返回了：再调和一次，把 %v 改成了 %v", before, after))
 			}
 			var jobs kbatchv1.JobList
 			must(t, w.direct.List(context.Background(), &jobs, client.InNamespace(w.ns)))
 			if got := names(jobs.Items); !slices.Equal(got, tc.wantJobs) {
-				t.Errorf("Jobs %v, want %v", got, tc.wantJobs)
+				t.Error(say.Both("Jobs %v, want %v",
+					"Job 为 %v，应为 %v", got, tc.wantJobs))
 			}
 			var got batchv1.CronJob
 			must(t, w.direct.Get(context.Background(), client.ObjectKeyFromObject(cj), &got))
@@ -261,10 +270,12 @@ func TestItConvergesFromAnyStartingState(t *testing.T) {
 				active = append(active, ref.Name)
 			}
 			if !slices.Equal(active, tc.wantActive) {
-				t.Errorf("status.active %v, want %v", active, tc.wantActive)
+				t.Error(say.Both("status.active %v, want %v",
+					"status.active 为 %v，应为 %v", active, tc.wantActive))
 			}
 			if got.Status.ObservedGeneration != got.Generation {
-				t.Errorf("observedGeneration %d, want %d", got.Status.ObservedGeneration, got.Generation)
+				t.Error(say.Both("observedGeneration %d, want %d",
+					"observedGeneration 为 %d，应为 %d", got.Status.ObservedGeneration, got.Generation))
 			}
 		})
 	}
@@ -312,7 +323,8 @@ func TestManyUpdatesAreCoalescedIntoFewReconciles(t *testing.T) {
 	n := g.count.Load()
 	t.Logf("%d updates of the spec, %d reconciles", updates, n)
 	if n >= updates {
-		t.Errorf("%d updates gave %d reconciles: the work queue should have coalesced them", updates, n)
+		t.Error(say.Both("%d updates gave %d reconciles: the work queue should have coalesced them",
+			"%d 次更新引发了 %d 次调和：工作队列本应把它们合并", updates, n))
 	}
 }
 
@@ -350,7 +362,8 @@ func TestAfterARestartChangesMadeWhileDownArriveAsCreates(t *testing.T) {
 			ready != nil && ready.Reason == batchv1.ReasonSuspended
 	})
 	if n := len(w.jobsNow(t)); n != 0 {
-		t.Errorf("suspended: no new Job may start, found %d", n)
+		t.Error(say.Both("suspended: no new Job may start, found %d",
+			"已挂起：不能启动新的 Job，却发现了 %d 个", n))
 	}
 }
 
@@ -448,7 +461,8 @@ func eventuallyTrue(t *testing.T, ok func() bool) {
 	t.Helper()
 	for deadline := time.Now().Add(30 * time.Second); !ok(); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatal("not reached within 30s")
+			t.Fatal(say.Both("not reached within 30s",
+				"30 秒内没有达到"))
 		}
 	}
 }

@@ -39,6 +39,7 @@ import (
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	"cronlab.dev/cronlab/test/lag"
+	"cronlab.dev/cronlab/test/say"
 	"cronlab.dev/cronlab/test/utils"
 )
 
@@ -72,13 +73,16 @@ func newWorld(t *testing.T) *world {
 	// Ask for the informers now, and wait until they have listed.
 	for _, obj := range []client.Object{&batchv1.CronJob{}, &kbatchv1.Job{}} {
 		if _, err := mgr.GetCache().GetInformer(ctx, obj); err != nil {
-			t.Fatalf("starting the cache (is test/lag written? see exercises/13-q6-direct-reads/README.md): %v", err)
+			t.Fatal(say.Both("starting the cache (is test/lag written? see exercises/13-q6-direct-reads/README.md): %v",
+				"启动缓存出错（test/lag 写好了吗？见 exercises/13-q6-direct-reads/README.zh-CN.md）：%v", err))
 		}
 	}
 	syncCtx, syncCancel := context.WithTimeout(ctx, 30*time.Second)
 	defer syncCancel()
 	if !mgr.GetCache().WaitForCacheSync(syncCtx) {
-		t.Fatal("the cache did not sync within 30s: do the watches of test/lag pass their events on? (exercises/13-q6-direct-reads/README.md)")
+		t.Fatal(say.Both("the cache did not sync within 30s: do the watches of test/lag pass their events on? (exercises/13-q6-direct-reads/README.md)",
+			"缓存在 30 秒内没有完成同步："+
+				"test/lag 的 watch 有没有把事件传下去？（exercises/13-q6-direct-reads/README.zh-CN.md）"))
 	}
 	w.cached = mgr.GetClient()
 
@@ -103,7 +107,8 @@ func (w *world) caughtUp(t *testing.T, obj client.Object) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the cache did not catch up with %s within 30s", key)
+			t.Fatal(say.Both("the cache did not catch up with %s within 30s",
+				"缓存在 30 秒内没有跟上 %s", key))
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -132,13 +137,16 @@ func TestACachedReadRightAfterAWriteIsStaleWhileTheWatchLags(t *testing.T) {
 	must(t, w.cached.Get(ctx, client.ObjectKeyFromObject(cj), &viaCache))
 	must(t, w.direct.Get(ctx, client.ObjectKeyFromObject(cj), &viaServer))
 	if ptr.Deref(viaCache.Spec.Suspend, false) {
-		t.Error("the cached read saw suspend: true although the watch is held back: the cache is not lagging")
+		t.Error(say.Both("the cached read saw suspend: true although the watch is held back: the cache is not lagging",
+			"watch 被扣住了，从缓存读到的却是 suspend: true：缓存没有滞后"))
 	}
 	if !ptr.Deref(viaServer.Spec.Suspend, false) {
-		t.Error("the direct read must see the update: the API server answers from its current state")
+		t.Error(say.Both("the direct read must see the update: the API server answers from its current state",
+			"直接读取必须看到这次更新：API 服务器按它的当前状态作答"))
 	}
 	if err := w.cached.Get(ctx, client.ObjectKeyFromObject(added), &batchv1.CronJob{}); !apierrors.IsNotFound(err) {
-		t.Errorf("the cached read of a CronJob created during the lag must be NotFound; got %v", err)
+		t.Error(say.Both("the cached read of a CronJob created during the lag must be NotFound; got %v",
+			"从缓存读取滞后期间创建的 CronJob，结果必须是 NotFound；实际得到 %v", err))
 	}
 	must(t, w.direct.Get(ctx, client.ObjectKeyFromObject(added), &batchv1.CronJob{}))
 
@@ -148,7 +156,8 @@ func TestACachedReadRightAfterAWriteIsStaleWhileTheWatchLags(t *testing.T) {
 	w.caughtUp(t, added)
 	must(t, w.cached.Get(ctx, client.ObjectKeyFromObject(cj), &viaCache))
 	if !ptr.Deref(viaCache.Spec.Suspend, false) {
-		t.Error("after the lag, the cache must hold the update")
+		t.Error(say.Both("after the lag, the cache must hold the update",
+			"滞后结束后，缓存必须包含这次更新"))
 	}
 }
 
@@ -167,14 +176,16 @@ func TestADirectReadAfterAWriteIsAlwaysCurrent(t *testing.T) {
 		var direct, cached batchv1.CronJob
 		must(t, w.direct.Get(ctx, client.ObjectKeyFromObject(cj), &direct))
 		if got := ptr.Deref(direct.Spec.StartingDeadlineSeconds, -1); got != int64(i) {
-			t.Fatalf("write %d: the direct read returned %d", i, got)
+			t.Fatal(say.Both("write %d: the direct read returned %d",
+				"第 %d 次写入：直接读取返回了 %d", i, got))
 		}
 		if err := w.cached.Get(ctx, client.ObjectKeyFromObject(cj), &cached); err != nil || ptr.Deref(cached.Spec.StartingDeadlineSeconds, -1) != int64(i) {
 			stale++
 		}
 	}
 	if stale != 50 {
-		t.Errorf("with the watch held back, all 50 cached reads must be stale; %d were", stale)
+		t.Error(say.Both("with the watch held back, all 50 cached reads must be stale; %d were",
+			"watch 被扣住时，从缓存的 50 次读取必须全部是陈旧的；实际是 %d 次", stale))
 	}
 	t.Logf("50 writes: 50 direct reads current, %d cached reads stale", stale)
 }
@@ -216,6 +227,7 @@ func TestOnlyWatchesLag(t *testing.T) {
 		must(t, err)
 	case <-time.After(5 * time.Second):
 		lagging.Resume("cronjobs", "jobs") // so that the held List ends
-		t.Fatal("a List of Jobs through the lagging config was held back while Jobs are paused: only watches may lag; every other request must pass at once")
+		t.Fatal(say.Both("a List of Jobs through the lagging config was held back while Jobs are paused: only watches may lag; every other request must pass at once",
+			"暂停 Job 期间，经由滞后配置发出的 Job List 请求被扣住了：只有 watch 可以滞后，其他请求都必须立即通过"))
 	}
 }

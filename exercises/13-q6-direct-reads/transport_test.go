@@ -25,6 +25,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"cronlab.dev/cronlab/test/lag"
+	"cronlab.dev/cronlab/test/say"
 )
 
 // TestAWatchThatCannotConnectReturnsTheTransportsError: when the request
@@ -49,11 +50,16 @@ func TestAWatchThatCannotConnectReturnsTheTransportsError(t *testing.T) {
 		err := get(c, url)
 		var p panicked
 		if errors.As(err, &p) {
-			t.Errorf("GET %s through the lag, with a transport that cannot connect: RoundTrip panicked (%v): when the transport fails there is no response, so no body to wrap; return its error first", url, p.value)
+			t.Error(say.Both("GET %s through the lag, with a transport that cannot connect: RoundTrip panicked (%v): when the transport fails there is no response, so no body to wrap; return its error first",
+				"经过滞后层（lag）、用一个无法连接的 transport GET %s："+
+					"RoundTrip 发生了 panic（%v）：transport 失败时没有响应，"+
+					"也就没有可包装的 body；先返回它的错误", url, p.value))
 			continue
 		}
 		if !errors.Is(err, unreachable) {
-			t.Errorf("GET %s through the lag, with a transport that cannot connect: the error %v, want the transport's own (%v) passed on as it is", url, err, unreachable)
+			t.Error(say.Both("GET %s through the lag, with a transport that cannot connect: the error %v, want the transport's own (%v) passed on as it is",
+				"经过滞后层（lag）、用一个无法连接的 transport GET %s：错误为 %v，"+
+					"应为 transport 自己的错误（%v），原样传递", url, err, unreachable))
 		}
 	}
 }

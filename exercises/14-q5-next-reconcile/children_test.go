@@ -50,6 +50,7 @@ import (
 	"cronlab.dev/cronlab/internal/controller"
 	"cronlab.dev/cronlab/internal/expectations"
 	"cronlab.dev/cronlab/test/lag"
+	"cronlab.dev/cronlab/test/say"
 	"cronlab.dev/cronlab/test/utils"
 )
 
@@ -66,6 +67,16 @@ const (
 
 func (n naming) String() string {
 	return [...]string{"deterministic names", "random names", "random names with expectations"}[n]
+}
+
+// said is String in the tests' language, for failures (String names the
+// subtests).
+func (n naming) said() string {
+	return [...]string{
+		say.Both("deterministic names", "确定性命名"),
+		say.Both("random names", "随机命名"),
+		say.Both("random names with expectations", "随机命名加预期（expectations）"),
+	}[n]
 }
 
 type world struct {
@@ -118,7 +129,8 @@ func newWorld(t *testing.T, cfg *rest.Config, n naming) *world {
 	must(t, err)
 	go func() { _ = mgr.Start(ctx) }()
 	if !mgr.GetCache().WaitForCacheSync(ctx) {
-		t.Fatal("the cache did not sync")
+		t.Fatal(say.Both("the cache did not sync",
+			"缓存没有完成同步"))
 	}
 	w.cached = mgr.GetClient()
 
@@ -208,17 +220,20 @@ func TestTheNextReconcileBeforeTheCacheHasSeenTheJob(t *testing.T) {
 			req := reconcile.Request{NamespacedName: client.ObjectKeyFromObject(cj)}
 			for i := range 2 {
 				if _, err := w.r.Reconcile(ctx, req); err != nil {
-					t.Fatalf("reconcile %d: %v", i+1, err)
+					t.Fatal(say.Both("reconcile %d: %v",
+						"第 %d 次调和：%v", i+1, err))
 				}
 			}
 			if got := len(w.jobs(t)); got != tc.jobs {
-				t.Errorf("with %s, two reconciles of one run before the cache saw the Job left %d Jobs, want %d", tc.naming, got, tc.jobs)
+				t.Error(say.Both("with %s, two reconciles of one run before the cache saw the Job left %d Jobs, want %d",
+					"使用%s时，在缓存看到 Job 之前对同一次运行调和两次，留下了 %d 个 Job，应为 %d", tc.naming.said(), got, tc.jobs))
 			}
 			if tc.naming == deterministic {
 				// The second create was refused by name, and the Reconciler
 				// adopted the Job instead of failing.
 				if len(w.creates) != 2 || w.creates[0] != nil || !apierrors.IsAlreadyExists(w.creates[1]) {
-					t.Errorf("want the second create to fail with AlreadyExists; creates returned %v", w.creates)
+					t.Error(say.Both("want the second create to fail with AlreadyExists; creates returned %v",
+						"第二次创建应以 AlreadyExists 失败；各次创建返回的是 %v", w.creates))
 				}
 			}
 
@@ -233,11 +248,13 @@ func TestTheNextReconcileBeforeTheCacheHasSeenTheJob(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got := len(w.jobs(t)); got != tc.jobs {
-				t.Errorf("after the cache caught up: %d Jobs, want still %d", got, tc.jobs)
+				t.Error(say.Both("after the cache caught up: %d Jobs, want still %d",
+					"缓存跟上之后：有 %d 个 Job，应仍为 %d", got, tc.jobs))
 			}
 			must(t, w.direct.Get(ctx, req.NamespacedName, &fresh))
 			if len(fresh.Status.Active) != tc.jobs {
-				t.Errorf("status.active lists %d Jobs, want %d", len(fresh.Status.Active), tc.jobs)
+				t.Error(say.Both("status.active lists %d Jobs, want %d",
+					"status.active 列出了 %d 个 Job，应为 %d", len(fresh.Status.Active), tc.jobs))
 			}
 		})
 	}
@@ -273,7 +290,8 @@ func eventually(t *testing.T, ok func() bool) {
 	t.Helper()
 	for deadline := time.Now().Add(30 * time.Second); !ok(); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatal("the cache did not catch up within 30s")
+			t.Fatal(say.Both("the cache did not catch up within 30s",
+				"缓存在 30 秒内没有跟上"))
 		}
 	}
 }

@@ -28,29 +28,38 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
+	"cronlab.dev/cronlab/test/say"
 	"cronlab.dev/cronlab/test/utils"
 )
 
 // A mutant is the reference Reconciler made intolerant of one kind of lag,
-// from outside: its client or its API reader behaves differently.
+// from outside: its client or its API reader behaves differently. bug names
+// its spec; what says the same in the tests' language, for the failure.
 type mutant struct {
 	bug       string
+	what      string
 	funcs     interceptor.Funcs
 	apiReader func(client.Reader) client.Reader
 }
 
 var mutants = []*mutant{{
 	bug: "AlreadyExists is an error: the Reconciler cannot look the Job up to adopt it (c-lag)",
+	what: say.Both("AlreadyExists is an error: the Reconciler cannot look the Job up to adopt it (c-lag)",
+		"把 AlreadyExists 当作错误：调和器查不到那个 Job，无法接管它（c-lag）"),
 	apiReader: func(r client.Reader) client.Reader {
 		return failingJobReads{r}
 	},
 }, {
 	bug: "the status is written with Update from the cached copy, so a stale copy conflicts (u-lag)",
+	what: say.Both("the status is written with Update from the cached copy, so a stale copy conflicts (u-lag)",
+		"用 Update 从缓存里的副本写入状态，副本陈旧时就会冲突（u-lag）"),
 	funcs: interceptor.Funcs{SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, _ client.Patch, _ ...client.SubResourcePatchOption) error {
 		return c.SubResource(sub).Update(ctx, obj)
 	}},
 }, {
 	bug: "NotFound on deleting a Job is an error (d-lag)",
+	what: say.Both("NotFound on deleting a Job is an error (d-lag)",
+		"把删除 Job 时的 NotFound 当作错误（d-lag）"),
 	funcs: interceptor.Funcs{Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
 		err := c.Delete(ctx, obj, opts...)
 		if apierrors.IsNotFound(err) {
@@ -86,7 +95,10 @@ var _ = Describe("Your specs catch a Reconciler where", func() {
 				}
 			}
 			Expect(caughtBy).NotTo(BeEmpty(),
-				"every spec in specs_test.go passed against a Reconciler where %s: make the spec that injects this lag assert that Reconcile succeeds and converges", m.bug)
+				say.Both("every spec in specs_test.go passed against a Reconciler where %s: make the spec that injects this lag assert that Reconcile succeeds and converges",
+					"specs_test.go 中的每个测试用例都通过了，"+
+						"而被测的调和器（Reconciler）有缺陷：%s。"+
+						"让注入这种滞后的那个测试用例断言 Reconcile 成功并且收敛", m.what))
 		})
 	}
 })

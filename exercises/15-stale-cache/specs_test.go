@@ -30,6 +30,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/test/say"
 )
 
 // The specs of the bonus stage. Each It calls one function you write;
@@ -58,7 +59,8 @@ func get(cj *batchv1.CronJob) *batchv1.CronJob {
 func notDegraded(cj *batchv1.CronJob) {
 	GinkgoHelper()
 	if c := meta.FindStatusCondition(cj.Status.Conditions, batchv1.ConditionDegraded); c != nil {
-		Expect(c.Status).To(Equal(metav1.ConditionFalse), "Degraded: %s", c.Message)
+		Expect(c.Status).To(Equal(metav1.ConditionFalse), say.Both("Degraded: %s",
+			"状况 Degraded：%s", c.Message))
 	}
 }
 
@@ -72,7 +74,8 @@ func cLag(w *world) {
 	Expect(w.reconcileAt(tenAM, cj)).To(Succeed())
 	// The cache shows neither the Job nor the status that records the run:
 	// the second reconcile plans the same create.
-	Expect(w.reconcileAt(tenAM, cj)).To(Succeed(), "AlreadyExists for our own Job is not an error")
+	Expect(w.reconcileAt(tenAM, cj)).To(Succeed(), say.Both("AlreadyExists for our own Job is not an error",
+		"对我们自己的 Job 得到 AlreadyExists 不是错误"))
 	Expect(w.writeErrors()).To(ContainElement(Satisfy(apierrors.IsAlreadyExists)))
 	Expect(w.jobs()).To(HaveLen(1))
 
@@ -96,24 +99,29 @@ func uLag(w *world) {
 	w.lag.Pause("cronjobs")
 	fresh := get(cj)
 	fresh.Spec.Suspend = ptr.To(true)
-	Expect(k8sClient.Update(ctx, fresh)).To(Succeed(), "someone suspends the CronJob")
+	Expect(k8sClient.Update(ctx, fresh)).To(Succeed(), say.Both("someone suspends the CronJob",
+		"有人挂起了 CronJob"))
 
 	var stale batchv1.CronJob
 	Expect(w.cache.Get(ctx, client.ObjectKeyFromObject(cj), &stale)).To(Succeed())
-	Expect(ptr.Deref(stale.Spec.Suspend, false)).To(BeFalse(), "the cache lags")
+	Expect(ptr.Deref(stale.Spec.Suspend, false)).To(BeFalse(), say.Both("the cache lags",
+		"缓存滞后"))
 	Expect(k8sClient.Status().Update(ctx, stale.DeepCopy())).To(Satisfy(apierrors.IsConflict),
-		"an Update from the stale copy conflicts")
+		say.Both("an Update from the stale copy conflicts",
+			"基于陈旧副本的 Update 发生冲突"))
 
 	Expect(w.reconcileAt(tenAM, cj)).To(Succeed())
 	Expect(w.writeErrors()).To(BeEmpty())
 	got := get(cj)
-	Expect(ptr.Deref(got.Spec.Suspend, false)).To(BeTrue(), "the status write must not undo the suspension")
+	Expect(ptr.Deref(got.Spec.Suspend, false)).To(BeTrue(), say.Both("the status write must not undo the suspension",
+		"写入状态不得撤销挂起"))
 	Expect(got.Status.LastScheduleTime.Time).To(BeTemporally("==", tenAM))
 
 	w.lag.Resume("cronjobs")
 	w.settle(cj)
 	Expect(w.reconcileAt(tenAM.Add(time.Hour), cj)).To(Succeed())
-	Expect(w.jobs()).To(HaveLen(1), "suspended: the 11:00 run does not start")
+	Expect(w.jobs()).To(HaveLen(1), say.Both("suspended: the 11:00 run does not start",
+		"已挂起：11:00 的运行不会启动"))
 	got = get(cj)
 	Expect(meta.FindStatusCondition(got.Status.Conditions, batchv1.ConditionReady)).To(HaveField("Reason", "Suspended"))
 	notDegraded(got)
@@ -129,8 +137,10 @@ func dLag(w *world) {
 
 	w.lag.Pause("jobs")
 	Expect(k8sClient.Delete(ctx, old, client.PropagationPolicy(metav1.DeletePropagationBackground))).To(Succeed(),
-		"someone else deletes the Job")
-	Expect(w.reconcileAt(tenAM.Add(-30*time.Minute), cj)).To(Succeed(), "a Job that is already gone is deleted")
+		say.Both("someone else deletes the Job",
+			"别人删除了这个 Job"))
+	Expect(w.reconcileAt(tenAM.Add(-30*time.Minute), cj)).To(Succeed(), say.Both("a Job that is already gone is deleted",
+		"删除一个已经不存在的 Job"))
 	Expect(w.writeErrors()).To(ContainElement(Satisfy(apierrors.IsNotFound)))
 
 	w.lag.Resume("jobs")

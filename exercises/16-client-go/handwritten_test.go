@@ -22,7 +22,6 @@ package clientgo
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -42,10 +41,12 @@ import (
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	"cronlab.dev/cronlab/internal/handwritten"
 	"cronlab.dev/cronlab/internal/runs"
+	"cronlab.dev/cronlab/test/say"
 	"cronlab.dev/cronlab/test/utils"
 )
 
-const hint = "is the work loop written (processNextWorkItem and enqueueOwner in internal/handwritten; see exercises/16-client-go/README.md)?"
+var hint = say.Both("is the work loop written (processNextWorkItem and enqueueOwner in internal/handwritten; see exercises/16-client-go/README.md)?",
+	"工作循环写好了吗（internal/handwritten 中的 processNextWorkItem 和 enqueueOwner；见 exercises/16-client-go/README.zh-CN.md）？")
 
 // The tests of this package share one API server (utils.StartAPIServer),
 // each in namespaces of its own; it stops after the last test.
@@ -60,13 +61,14 @@ func TestTheHandWrittenControllerStartsARunAndSeesItFinish(t *testing.T) {
 	// The informers' initial list → the queue → a worker → sync → a Job.
 	var job kbatchv1.Job
 	key := client.ObjectKey{Namespace: h.ns, Name: "hourly-31566840"}
-	within(t, 5*time.Second, "the 10:00 Job was not created; "+hint, func() bool {
+	within(t, 5*time.Second, say.Both("the 10:00 Job was not created; %s", "10:00 的 Job 没有创建出来；%s", hint), func() bool {
 		return h.direct.Get(h.ctx, key, &job) == nil
 	})
 	if !metav1.IsControlledBy(&job, cj) {
-		t.Errorf("the Job must be controlled by the CronJob; owners: %v", job.OwnerReferences)
+		t.Error(say.Both("the Job must be controlled by the CronJob; owners: %v",
+			"Job 必须由 CronJob 控制；它的属主：%v", job.OwnerReferences))
 	}
-	within(t, 5*time.Second, "status.active does not list the Job", func() bool {
+	within(t, 5*time.Second, say.Both("status.active does not list the Job", "status.active 中没有这个 Job"), func() bool {
 		must(t, h.direct.Get(h.ctx, client.ObjectKeyFromObject(cj), cj))
 		return len(cj.Status.Active) == 1 && cj.Status.Active[0].UID == job.UID &&
 			cj.Status.LastScheduleTime.Time.Equal(tenAM)
@@ -81,12 +83,14 @@ func TestTheHandWrittenControllerStartsARunAndSeesItFinish(t *testing.T) {
 		{Type: kbatchv1.JobComplete, Status: corev1.ConditionTrue, LastTransitionTime: end},
 	}
 	must(t, h.direct.Status().Update(h.ctx, &job))
-	within(t, 5*time.Second, "the finished Job is still in status.active: does a Job's event enqueue its CronJob? "+hint, func() bool {
+	within(t, 5*time.Second, say.Both("the finished Job is still in status.active: does a Job's event enqueue its CronJob? %s",
+		"已结束的 Job 仍在 status.active 中：Job 的事件会把它的 CronJob 加入工作队列吗？%s", hint), func() bool {
 		must(t, h.direct.Get(h.ctx, client.ObjectKeyFromObject(cj), cj))
 		return len(cj.Status.Active) == 0
 	})
 	if names := h.jobNames(); len(names) != 1 {
-		t.Errorf("Jobs %v, want one: the 10:00 run must start once", names)
+		t.Error(say.Both("Jobs %v, want one: the 10:00 run must start once",
+			"Job 为 %v，应为一个：10:00 的运行只能启动一次", names))
 	}
 }
 
@@ -100,14 +104,16 @@ func TestTheHandWrittenControllerStartsEveryRunOfAnEvery10sSchedule(t *testing.T
 	h.run()
 
 	first := runs.JobName(cj, tenAM.Add(20*time.Second))
-	within(t, 5*time.Second, "the Job of the 10:00:20 run was not created; "+hint, func() bool {
+	within(t, 5*time.Second, say.Both("the Job of the 10:00:20 run was not created; %s", "10:00:20 那次运行的 Job 没有创建出来；%s", hint), func() bool {
 		return len(h.jobNames()) > 0
 	})
 	if names := h.jobNames(); !slices.Equal(names, []string{first}) {
-		t.Fatalf("Jobs %v, want [%s]: a run between whole minutes is named with its seconds since 1970 (runs.JobName)", names, first)
+		t.Fatal(say.Both("Jobs %v, want [%s]: a run between whole minutes is named with its seconds since 1970 (runs.JobName)",
+			"Job 为 %v，应为 [%s]：不在整分钟的运行，以它距 1970 年的秒数命名（runs.JobName）", names, first))
 	}
 
-	within(t, 5*time.Second, "status.lastScheduleTime is not 10:00:20 after its Job was created", func() bool {
+	within(t, 5*time.Second, say.Both("status.lastScheduleTime is not 10:00:20 after its Job was created",
+		"Job 已经创建，status.lastScheduleTime 却不是 10:00:20"), func() bool {
 		must(t, h.direct.Get(h.ctx, client.ObjectKeyFromObject(cj), cj))
 		return cj.Status.LastScheduleTime.Time.Equal(tenAM.Add(20 * time.Second))
 	})
@@ -126,12 +132,14 @@ func TestTheHandWrittenControllerStartsEveryRunOfAnEvery10sSchedule(t *testing.T
 	}))
 
 	second := runs.JobName(cj, tenAM.Add(30*time.Second))
-	within(t, 5*time.Second, fmt.Sprintf("the 10:00:30 run has no Job of its own (Jobs: %v): the runs of one minute need names of their own", h.jobNames()), func() bool {
+	within(t, 5*time.Second, say.Both("the 10:00:30 run has no Job of its own (Jobs: %v): the runs of one minute need names of their own",
+		"10:00:30 的运行没有自己的 Job（现有 Job：%v）：同一分钟内的各次运行需要各自的名字", h.jobNames()), func() bool {
 		must(t, h.direct.Get(h.ctx, client.ObjectKeyFromObject(cj), cj))
 		return cj.Status.LastScheduleTime.Time.Equal(tenAM.Add(30 * time.Second))
 	})
 	if names := h.jobNames(); !slices.Equal(names, []string{first, second}) {
-		t.Errorf("Jobs %v, want %v: one Job for each run", names, []string{first, second})
+		t.Error(say.Both("Jobs %v, want %v: one Job for each run",
+			"Job 为 %v，应为 %v：每次运行一个 Job", names, []string{first, second}))
 	}
 }
 
@@ -209,7 +217,8 @@ func within(t *testing.T, d time.Duration, failure string, ok func() bool) {
 	t.Helper()
 	for deadline := time.Now().Add(d); !ok(); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("after %v: %s", d, failure)
+			t.Fatal(say.Both("after %v: %s",
+				"%v 后：%s", d, failure))
 		}
 	}
 }

@@ -30,6 +30,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/test/say"
 )
 
 // kubectl get asks the API server for a Table, whose columns are the CRD's
@@ -73,7 +74,8 @@ var _ = Describe("kubectl get ccj", func() {
 			wide[c.Name] = c.Priority > 0
 		}
 		Expect(names).To(Equal([]string{"Name", "Schedule", "Time Zone", "Suspend", "Active", "Last Schedule", "Ready", "Reason", "Message", "Age"}))
-		Expect(wide).To(HaveKeyWithValue("Message", true), "only in -o wide")
+		Expect(wide).To(HaveKeyWithValue("Message", true), say.Both("only in -o wide",
+			"只在 -o wide 中显示"))
 		Expect(wide).To(HaveKeyWithValue("Reason", false))
 
 		rows := map[string]string{}

@@ -31,6 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/test/say"
 )
 
 // minuteName is the Job name upstream gives the run at t: minutes since 1970.
@@ -57,7 +58,8 @@ var _ = Describe("CronJob Reconciler", func() {
 			h.r.Client = failWrites{Client: h.r.Client, create: apierrors.NewServiceUnavailable("the API server is restarting")}
 			_, err := h.reconcileAt(at(10, 5, 0), cj)
 			Expect(err).To(MatchError(ContainSubstring("creating the Job for the run at 2030-01-07T10:05:00Z")),
-				"Reconcile returns the create's error, so that controller-runtime retries it with back-off")
+				say.Both("Reconcile returns the create's error, so that controller-runtime retries it with back-off",
+					"Reconcile 返回创建时的错误，这样 controller-runtime 会以退避方式重试"))
 			Expect(jobNames(h.jobs())).To(BeEmpty())
 			Expect(h.events()).To(ConsistOf(HavePrefix("Warning FailedCreate Error creating job: ")))
 			Expect(condition(h.get(cj), batchv1.ConditionDegraded)).To(haveStatusReason(metav1.ConditionTrue, batchv1.ReasonFailedCreate))
@@ -68,7 +70,8 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(nextRunMessage(run, time.UTC)).To(Equal("next run at 2030-01-07T10:05:00Z"))
 			Expect(nextRunMessage(run, mustLoad("Asia/Shanghai"))).To(Equal("next run at 2030-01-07T18:05:00+08:00"))
 			Expect(nextRunMessage(time.Time{}, mustLoad("Asia/Shanghai"))).To(Equal("the schedule has no further runs"),
-				"a zero next time: the schedule's next match is further than the parser looks ahead (29 February across 2100)")
+				say.Both("a zero next time: the schedule's next match is further than the parser looks ahead (29 February across 2100)",
+					"下次运行时间为零：时间表的下一次匹配超出了解析器向前查找的范围（跨过 2100 年的 2 月 29 日）"))
 		})
 
 		It("starts the due run although the history cleanup failed, and returns that failure", func() {
@@ -80,9 +83,11 @@ var _ = Describe("CronJob Reconciler", func() {
 			h.r.Client = refuseDeletes(h.r.Client) // step 4 cannot delete the failed Job beyond the limit
 			_, err := h.reconcileAt(at(10, 5, 0), cj)
 			Expect(jobNames(h.jobs())).To(ContainElement(minuteName("pruning", at(10, 5, 0))),
-				"a due run matters more than old Jobs: step 5 starts it although step 4 failed")
+				say.Both("a due run matters more than old Jobs: step 5 starts it although step 4 failed",
+					"到期的运行比旧的 Job 更要紧：第 4 步失败了，第 5 步照样启动它"))
 			Expect(err).To(MatchError(ContainSubstring("deleting Job pruning-failed")),
-				"Reconcile returns step 4's error once the status is written, so that the cleanup is retried")
+				say.Both("Reconcile returns step 4's error once the status is written, so that the cleanup is retried",
+					"状态写入之后，Reconcile 返回第 4 步的错误，这样清理会被重试"))
 			Expect(condition(h.get(cj), batchv1.ConditionDegraded)).To(haveStatusReason(metav1.ConditionTrue, batchv1.ReasonFailedDelete))
 		})
 
@@ -90,14 +95,16 @@ var _ = Describe("CronJob Reconciler", func() {
 			cj := h.createCronJob("waiting", "*/5 * * * *", at(10, 0, 0))
 			h.mustReconcileAt(at(10, 1, 0), cj)
 			Expect(condition(h.get(cj), batchv1.ConditionReady)).To(HaveField("Message", "next run at 2030-01-07T10:05:00Z"),
-				"status.conditions Ready on the API server: with no run due, noteDue still writes when the next one is")
+				say.Both("status.conditions Ready on the API server: with no run due, noteDue still writes when the next one is",
+					"API 服务器上的 status.conditions Ready：没有到期的运行时，noteDue 仍要写出下一次运行在什么时候"))
 		})
 
 		It("does not start a run again whose Job is gone once it ran", func() {
 			cj := h.createCronJob("collected", "*/5 * * * *", at(10, 5, 0)) // the 10:05 run started; its Job has gone since (its TTL)
 			h.mustReconcileAt(at(10, 6, 0), cj)
 			Expect(jobNames(h.jobs())).To(BeEmpty(),
-				"status.lastScheduleTime says the 10:05 run started: a Job that is gone is not a reason to run it twice")
+				say.Both("status.lastScheduleTime says the 10:05 run started: a Job that is gone is not a reason to run it twice",
+					"status.lastScheduleTime 表明 10:05 的运行已经启动：Job 不见了，不是把它再运行一次的理由"))
 		})
 
 		It("names the next run in Ready after a run whose Job it finds only by its name", func() {
@@ -109,12 +116,15 @@ var _ = Describe("CronJob Reconciler", func() {
 			var creates int
 			h.r.Client = failWrites{Client: h.r.Client, creates: &creates}
 			h.mustReconcileAt(at(10, 6, 0), cj)
-			Expect(creates).To(BeZero(), "the cache lists the 10:05 run's Job: runStarted knows it by its name, so no Create is sent")
+			Expect(creates).To(BeZero(), say.Both("the cache lists the 10:05 run's Job: runStarted knows it by its name, so no Create is sent",
+				"缓存里列出了 10:05 那次运行的 Job：runStarted 凭名字认出它，所以不发送 Create"))
 			got := h.get(cj)
 			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("found", at(10, 5, 0))}))
-			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), "status.lastScheduleTime")
+			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime",
+				"status.lastScheduleTime 的值"))
 			Expect(condition(got, batchv1.ConditionReady)).To(HaveField("Message", "next run at 2030-01-07T10:10:00Z"),
-				"the 10:05 run has its Job: Ready must name the run after it (noteDue), not the one that has started")
+				say.Both("the 10:05 run has its Job: Ready must name the run after it (noteDue), not the one that has started",
+					"10:05 的运行已经有了 Job：Ready 必须写出它之后的那次运行（noteDue），而不是已经启动的这次"))
 		})
 
 		It("creates the Job of a due run: owned, named and annotated after its scheduled time", func() {
@@ -131,8 +141,11 @@ var _ = Describe("CronJob Reconciler", func() {
 			count, sum := skewSamples()
 			res = h.mustReconcileAt(at(10, 5, 2), cj)
 			newCount, newSum := skewSamples()
-			Expect(newCount-count).To(BeEquivalentTo(1), "one Job created: one observation of cronlab_cronjob_controller_job_creation_skew_duration_seconds")
-			Expect(newSum-sum).To(BeNumerically("~", 2.0, 0.001), "the Job of the 10:05 run, created at 10:05:02: a skew of 2 s (now minus the run)")
+			Expect(newCount-count).To(BeEquivalentTo(1), say.Both("one Job created: one observation of cronlab_cronjob_controller_job_creation_skew_duration_seconds",
+				"创建了一个 Job，"+
+					"就有一次 cronlab_cronjob_controller_job_creation_skew_duration_seconds 的观测"))
+			Expect(newSum-sum).To(BeNumerically("~", 2.0, 0.001), say.Both("the Job of the 10:05 run, created at 10:05:02: a skew of 2 s (now minus the run)",
+				"10:05 那次运行的 Job 在 10:05:02 创建：偏差为 2 秒（当前时间减去计划运行时间）"))
 			jobs := h.jobs()
 			Expect(jobNames(jobs)).To(Equal([]string{minuteName("report", at(10, 5, 0))}))
 			job := jobs[0]
@@ -144,7 +157,8 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(res.RequeueAfter).To(Equal(4*time.Minute+58*time.Second+100*time.Millisecond), comeBackAtTheRun)
 
 			got := h.get(cj)
-			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), "status.lastScheduleTime")
+			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime",
+				"status.lastScheduleTime 的值"))
 			Expect(got.Status.Active).To(HaveLen(1))
 			Expect(got.Status.Active[0].Name).To(Equal(job.Name))
 			Expect(got.Status.Active[0].UID).To(Equal(job.UID))
@@ -163,7 +177,8 @@ var _ = Describe("CronJob Reconciler", func() {
 
 			res := h.mustReconcileAt(at(10, 5, 30), cj)
 			Expect(jobNames(h.jobs())).To(HaveLen(1))
-			Expect(h.get(cj).ResourceVersion).To(Equal(before.ResourceVersion), "an idle reconcile writes nothing")
+			Expect(h.get(cj).ResourceVersion).To(Equal(before.ResourceVersion), say.Both("an idle reconcile writes nothing",
+				"空闲的调和什么也不写"))
 			Expect(h.events()).To(BeEmpty())
 			Expect(res.RequeueAfter).To(Equal(4*time.Minute+30*time.Second+100*time.Millisecond), comeBackAtTheRun)
 		})
@@ -217,7 +232,8 @@ var _ = Describe("CronJob Reconciler", func() {
 			res := h.mustReconcileAt(at(10, 6, 30), cj)
 			Expect(jobNames(h.jobs())).To(BeEmpty())
 			Expect(h.events()).To(ConsistOf("Warning MissSchedule Missed scheduled time to start a job: Mon, 07 Jan 2030 10:05:00 +0000"))
-			Expect(h.get(cj).Status.LastScheduleTime).To(beAt(at(10, 0, 0)), "status.lastScheduleTime")
+			Expect(h.get(cj).Status.LastScheduleTime).To(beAt(at(10, 0, 0)), say.Both("status.lastScheduleTime",
+				"status.lastScheduleTime 的值"))
 			Expect(res.RequeueAfter).To(Equal(3*time.Minute+30*time.Second+100*time.Millisecond), comeBackAtTheRun)
 
 			By("starting the next run within the deadline")
@@ -233,7 +249,8 @@ var _ = Describe("CronJob Reconciler", func() {
 			h.mustReconcileAt(at(10, 7, 0), cj) // the status write of the first one causes this one
 			h.mustReconcileAt(at(10, 8, 0), cj)
 			Expect(h.events()).To(ConsistOf("Warning MissSchedule Missed scheduled time to start a job: Mon, 07 Jan 2030 10:05:00 +0000"),
-				"three reconciles, one missed run, one Event: record MissSchedule only when noteDue says the news is new")
+				say.Both("three reconciles, one missed run, one Event: record MissSchedule only when noteDue says the news is new",
+					"三次调和、一次错过的运行、一个事件：只有 noteDue 说这是新消息时才记录 MissSchedule"))
 			Expect(condition(h.get(cj), batchv1.ConditionReady).Message).To(Equal(
 				"the run at 2030-01-07T10:05:00Z was missed: it is later than startingDeadlineSeconds allows; next run at 2030-01-07T10:10:00Z"))
 
@@ -270,10 +287,12 @@ var _ = Describe("CronJob Reconciler", func() {
 			got := h.get(cj)
 			Expect(jobNames(h.jobs())).To(HaveLen(1))
 			Expect(got.Status.Active).To(ConsistOf(HaveField("UID", existing.UID)))
-			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), "status.lastScheduleTime")
+			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime",
+				"status.lastScheduleTime 的值"))
 			Expect(condition(got, batchv1.ConditionDegraded).Status).To(Equal(metav1.ConditionFalse))
 			Expect(h.events()).To(ConsistOf("Warning UnexpectedJob Saw a job that the controller did not create or forgot: "+existing.Name),
-				"upstream's warning that the status had lost a Job, and no SuccessfulCreate")
+				say.Both("upstream's warning that the status had lost a Job, and no SuccessfulCreate",
+					"上游会发出的警告：状态丢失了一个 Job；并且没有 SuccessfulCreate"))
 		})
 
 		It("adopts its own Job that the cache has not seen yet, when Create says AlreadyExists", func() {
@@ -285,9 +304,11 @@ var _ = Describe("CronJob Reconciler", func() {
 
 			got := h.get(cj)
 			Expect(got.Status.Active).To(ConsistOf(HaveField("UID", existing.UID)))
-			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), "status.lastScheduleTime")
+			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime",
+				"status.lastScheduleTime 的值"))
 			Expect(condition(got, batchv1.ConditionDegraded).Status).To(Equal(metav1.ConditionFalse))
-			Expect(h.events()).To(BeEmpty(), "adopting is not an error, and nothing new was created")
+			Expect(h.events()).To(BeEmpty(), say.Both("adopting is not an error, and nothing new was created",
+				"接管不是错误，也没有创建新的东西"))
 		})
 
 		It("labels an adopted Job that lacks the label, so that the cache holds it from then on", func() {
@@ -304,7 +325,8 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(h.get(cj).Status.Active).To(ConsistOf(HaveField("UID", existing.UID)))
 			eventually(func() error {
 				return mgr.GetClient().Get(ctx, client.ObjectKeyFromObject(existing), &kbatchv1.Job{})
-			}).Should(Succeed(), "the cache holds the Job once it has the label")
+			}).Should(Succeed(), say.Both("the cache holds the Job once it has the label",
+				"Job 带上标签之后，缓存里就有它"))
 		})
 
 		It("does not see Jobs without the label: the cache holds only cronlab's Jobs", func() {
@@ -315,7 +337,8 @@ var _ = Describe("CronJob Reconciler", func() {
 				return mgr.GetClient().Get(ctx, client.ObjectKeyFromObject(ours), &kbatchv1.Job{})
 			}).Should(Succeed())
 			err := mgr.GetClient().Get(ctx, client.ObjectKeyFromObject(stranger), &kbatchv1.Job{})
-			Expect(apierrors.IsNotFound(err)).To(BeTrue(), "a Job without the label is not in the cache: %v", err)
+			Expect(apierrors.IsNotFound(err)).To(BeTrue(), say.Both("a Job without the label is not in the cache: %v",
+				"不带标签的 Job 不在缓存里：%v", err))
 		})
 
 		It("leaves alone a Job of the same name that something else controls", Label("lab-06"), func() {
@@ -323,16 +346,19 @@ var _ = Describe("CronJob Reconciler", func() {
 			h.createJob(minuteName("taken", at(10, 5, 0)), nil)
 			_, err := h.reconcileAt(at(10, 5, 1), cj)
 			Expect(err).NotTo(HaveOccurred())
-			Expect(h.events()).To(ConsistOf(HavePrefix("Warning JobNotOwned")), "the first reconcile that finds the Job of a stranger says so")
+			Expect(h.events()).To(ConsistOf(HavePrefix("Warning JobNotOwned")), say.Both("the first reconcile that finds the Job of a stranger says so",
+				"第一次发现别人的 Job 的那次调和要把这件事说出来"))
 			h.mustReconcileAt(at(10, 5, 30), cj) // the status write of the first one causes this one
 
 			got := h.get(cj)
 			Expect(got.Status.Active).To(BeEmpty())
-			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 0, 0)), "status.lastScheduleTime")
+			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 0, 0)), say.Both("status.lastScheduleTime",
+				"status.lastScheduleTime 的值"))
 			Expect(condition(got, batchv1.ConditionDegraded).Status).To(Equal(metav1.ConditionFalse))
 			Expect(condition(got, batchv1.ConditionReady).Message).To(HavePrefix(
 				"the run at 2030-01-07T10:05:00Z cannot start: Job " + minuteName("taken", at(10, 5, 0)) + " exists and belongs to someone else"))
-			Expect(h.events()).To(BeEmpty(), "two reconciles, one Event: record JobNotOwned only when noteDue says the news is new")
+			Expect(h.events()).To(BeEmpty(), say.Both("two reconciles, one Event: record JobNotOwned only when noteDue says the news is new",
+				"两次调和、一个事件：只有 noteDue 说这是新消息时才记录 JobNotOwned"))
 		})
 
 		It("counts a running Job it controls but did not record as active, with a warning", func() {
@@ -359,7 +385,8 @@ var _ = Describe("CronJob Reconciler", func() {
 
 			got := h.get(cj)
 			Expect(got.Status.Active).To(BeEmpty())
-			Expect(got.Status.LastSuccessfulTime).To(beAt(at(10, 11, 0)), "status.lastSuccessfulTime")
+			Expect(got.Status.LastSuccessfulTime).To(beAt(at(10, 11, 0)), say.Both("status.lastSuccessfulTime",
+				"status.lastSuccessfulTime 的值"))
 			Expect(h.events()).To(ConsistOf(
 				"Normal SawCompletedJob Saw completed job: "+jobs[0].Name+", condition: Complete",
 				"Normal SawCompletedJob Saw completed job: "+jobs[1].Name+", condition: Complete",
@@ -375,7 +402,8 @@ var _ = Describe("CronJob Reconciler", func() {
 
 			h.mustReconcileAt(at(10, 6, 0), cj)
 			Expect(jobNames(h.jobs())).To(BeEmpty())
-			Expect(h.get(cj).Status.LastScheduleTime).To(beAt(at(10, 5, 0)), "status.lastScheduleTime")
+			Expect(h.get(cj).Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime",
+				"status.lastScheduleTime 的值"))
 		})
 
 		It("forgets an active Job that no longer exists", func() {
@@ -409,11 +437,14 @@ var _ = Describe("CronJob Reconciler", func() {
 			_, err := h.r.Reconcile(ctx, reconcileRequest(h.ns, "ulag"))
 			Expect(err).NotTo(HaveOccurred())
 
-			Expect(h.jobs()).To(ConsistOf(HaveField("UID", job.UID)), "the run's own Job is neither deleted nor created again")
+			Expect(h.jobs()).To(ConsistOf(HaveField("UID", job.UID)), say.Both("the run's own Job is neither deleted nor created again",
+				"这次运行自己的 Job 既没有被删除，也没有被再创建一次"))
 			got := h.get(cj)
 			Expect(got.Status.Active).To(ConsistOf(HaveField("UID", job.UID)))
-			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), "status.lastScheduleTime")
-			Expect(h.events()).To(BeEmpty(), "no UnexpectedJob: the API server's copy of the CronJob lists the Job")
+			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime",
+				"status.lastScheduleTime 的值"))
+			Expect(h.events()).To(BeEmpty(), say.Both("no UnexpectedJob: the API server's copy of the CronJob lists the Job",
+				"没有 UnexpectedJob：API 服务器上的 CronJob 副本已经列出了这个 Job"))
 		})
 
 		// Right after a run with Replace, three events are on their way to
@@ -432,7 +463,8 @@ var _ = Describe("CronJob Reconciler", func() {
 				replaced = h.jobs()[0]
 				stale = h.get(cj) // status.active: the 10:05 Job
 				h.mustReconcileAt(at(10, 10, 0), cj)
-				Expect(h.jobs()).To(ConsistOf(Not(HaveField("UID", replaced.UID))), "the 10:10 Job replaced the 10:05 one")
+				Expect(h.jobs()).To(ConsistOf(Not(HaveField("UID", replaced.UID))), say.Both("the 10:10 Job replaced the 10:05 one",
+					"10:10 的 Job 替换了 10:05 的那个"))
 				h.events()
 				h.waitForCache(cj)
 				written = h.get(cj).ResourceVersion
@@ -442,9 +474,11 @@ var _ = Describe("CronJob Reconciler", func() {
 				h.r.Client = c
 				_, err := h.r.Reconcile(ctx, reconcileRequest(h.ns, "replaced"))
 				Expect(err).NotTo(HaveOccurred())
-				Expect(h.events()).To(BeEmpty(), "no MissingJob, no UnexpectedJob, no second create")
+				Expect(h.events()).To(BeEmpty(), say.Both("no MissingJob, no UnexpectedJob, no second create",
+					"没有 MissingJob，没有 UnexpectedJob，也没有第二次创建"))
 				Expect(jobNames(h.jobs())).To(HaveLen(1))
-				Expect(h.get(cj).ResourceVersion).To(Equal(written), "the API server's copy already says it all: nothing to write")
+				Expect(h.get(cj).ResourceVersion).To(Equal(written), say.Both("the API server's copy already says it all: nothing to write",
+					"API 服务器上的副本已经说明了一切：没有要写的"))
 			}
 
 			It("has seen the new Job and the replaced one's deletion, not the status write", func() {
@@ -517,7 +551,8 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(degraded.Status).To(Equal(metav1.ConditionTrue))
 			Expect(degraded.Reason).To(Equal(batchv1.ReasonFailedCreate))
 			Expect(degraded.Message).To(ContainSubstring("spec.template.spec.containers[0].image: Required value"))
-			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 0, 0)), "status.lastScheduleTime")
+			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 0, 0)), say.Both("status.lastScheduleTime",
+				"status.lastScheduleTime 的值"))
 			Expect(h.events()).To(ContainElements(
 				"Normal SuccessfulDelete Deleted job broken-old",
 				HavePrefix("Warning FailedCreate Error creating job:"),
@@ -531,7 +566,8 @@ var _ = Describe("CronJob Reconciler", func() {
 				cj.Spec.ConcurrencyPolicy = policy
 			})
 			h.mustReconcileAt(at(10, 5, 0), cj)
-			Expect(jobNames(h.jobs())).To(HaveLen(1), "the 10:05 run starts: no Job runs yet, so every policy lets it")
+			Expect(jobNames(h.jobs())).To(HaveLen(1), say.Both("the 10:05 run starts: no Job runs yet, so every policy lets it",
+				"10:05 的运行启动了：还没有 Job 在运行，所以每种并发性规则都允许它"))
 			h.events()
 			return cj
 		}
@@ -547,9 +583,11 @@ var _ = Describe("CronJob Reconciler", func() {
 			cj := running(batchv1.ForbidConcurrent)
 			h.mustReconcileAt(at(10, 10, 0), cj)
 			h.mustReconcileAt(at(10, 10, 30), cj)
-			Expect(jobNames(h.jobs())).To(HaveLen(1), "the 10:10 run waits under Forbid while the Job of 10:05 runs")
+			Expect(jobNames(h.jobs())).To(HaveLen(1), say.Both("the 10:10 run waits under Forbid while the Job of 10:05 runs",
+				"在 Forbid 之下，10:05 的 Job 还在运行，10:10 的运行就要等"))
 			Expect(h.events()).To(ConsistOf("Normal JobAlreadyActive Not starting job because prior execution is running and concurrency policy is Forbid"),
-				"two reconciles while the run waits, one Event: record JobAlreadyActive only when noteDue says the news is new")
+				say.Both("two reconciles while the run waits, one Event: record JobAlreadyActive only when noteDue says the news is new",
+					"运行在等待期间调和两次、只有一个事件：只有 noteDue 说这是新消息时才记录 JobAlreadyActive"))
 			Expect(condition(h.get(cj), batchv1.ConditionReady).Message).To(HavePrefix("the run at 2030-01-07T10:10:00Z waits: a Job still runs"))
 
 			first := h.jobs()[0]
@@ -577,10 +615,12 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(err).To(MatchError(ContainSubstring("deleting Job " + minuteName("policy", at(10, 5, 0)))))
 			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("policy", at(10, 5, 0))}))
 			degraded := condition(h.get(cj), batchv1.ConditionDegraded)
-			Expect(degraded).To(haveStatusReason(metav1.ConditionTrue, batchv1.ReasonFailedDelete), "what failed is the delete, not a create")
+			Expect(degraded).To(haveStatusReason(metav1.ConditionTrue, batchv1.ReasonFailedDelete), say.Both("what failed is the delete, not a create",
+				"失败的是删除，而不是创建"))
 			Expect(h.events()).To(ConsistOf(HavePrefix("Warning FailedDelete Error deleting job " + minuteName("policy", at(10, 5, 0)))))
 			Expect(condition(h.get(cj), batchv1.ConditionReady)).To(HaveField("Message", "next run at 2030-01-07T10:15:00Z"),
-				"Ready is brought up to date on this path too (noteDue): the one before said 10:10")
+				say.Both("Ready is brought up to date on this path too (noteDue): the one before said 10:10",
+					"这条路径上也要把 Ready 更新到最新（noteDue）：之前那条写的是 10:10"))
 		})
 
 		It("Replace deletes the running Job and starts the new run", func() {
@@ -603,7 +643,8 @@ var _ = Describe("CronJob Reconciler", func() {
 			})
 			res := h.mustReconcileAt(at(10, 7, 0), cj)
 			Expect(jobNames(h.jobs())).To(BeEmpty())
-			Expect(res.RequeueAfter).To(BeZero(), "resuming is an update, which triggers a reconcile")
+			Expect(res.RequeueAfter).To(BeZero(), say.Both("resuming is an update, which triggers a reconcile",
+				"恢复（取消挂起）是一次更新，会触发一次调和"))
 			Expect(condition(h.get(cj), batchv1.ConditionReady)).To(haveStatusReason(metav1.ConditionTrue, batchv1.ReasonSuspended))
 
 			By("starting the most recent missed run when resumed")
@@ -619,7 +660,8 @@ var _ = Describe("CronJob Reconciler", func() {
 				cj.Spec.TimeZone = ptr.To("Mars/Olympus_Mons")
 			})
 			res, err := h.reconcileAt(at(10, 5, 0), cj)
-			Expect(err).NotTo(HaveOccurred(), "retrying cannot fix the spec")
+			Expect(err).NotTo(HaveOccurred(), say.Both("retrying cannot fix the spec",
+				"重试修不好规约"))
 			Expect(res.RequeueAfter).To(BeZero())
 			Expect(jobNames(h.jobs())).To(BeEmpty())
 			ready := condition(h.get(cj), batchv1.ConditionReady)
@@ -642,7 +684,8 @@ var _ = Describe("CronJob Reconciler", func() {
 			h.mustReconcileAt(at(10, 6, 0), cj)
 			febThirtieth := `Warning InvalidSchedule schedule "0 0 30 2 *": never fires: February has no day 30`
 			Expect(h.events()).To(ConsistOf(febThirtieth),
-				"two reconciles, one Event: report it with reportUnschedulable, which records the Event only when the Ready condition does not say this problem yet")
+				say.Both("two reconciles, one Event: report it with reportUnschedulable, which records the Event only when the Ready condition does not say this problem yet",
+					"两次调和、一个事件：用 reportUnschedulable 报告，它只在 Ready 状况还没有说出这个问题时才记录事件"))
 
 			By("recording it again when a new generation still has it")
 			got := h.get(cj)
@@ -666,7 +709,8 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(k8sClient.Delete(ctx, ns)).To(Succeed()) // envtest has no namespace controller: it stays Terminating, with the CronJob
 			res, err := h.reconcileAt(at(10, 5, 0), cj)
 			Expect(err).NotTo(HaveOccurred(),
-				"the API server refuses the Job with the cause NamespaceTerminating: the CronJob goes away with its namespace, so retrying is of no use")
+				say.Both("the API server refuses the Job with the cause NamespaceTerminating: the CronJob goes away with its namespace, so retrying is of no use",
+					"API 服务器以 NamespaceTerminating 为原因拒绝了这个 Job：CronJob 会随它的名字空间一起被删掉，重试没有用"))
 			Expect(res.RequeueAfter).To(BeZero())
 			Expect(jobNames(h.jobs())).To(BeEmpty())
 			Expect(h.events()).NotTo(ContainElement(ContainSubstring("FailedCreate")))
@@ -684,8 +728,10 @@ var _ = Describe("CronJob Reconciler", func() {
 			})
 			res := h.mustReconcileAt(at(10, 5, 0), cj)
 			Expect(jobNames(h.jobs())).To(BeEmpty(),
-				"the 10:05 run is due, but the CronJob has a deletionTimestamp: its Jobs are about to be collected with it, so start none")
-			Expect(res.RequeueAfter).To(BeZero(), "a CronJob being deleted has no next run to come back for")
+				say.Both("the 10:05 run is due, but the CronJob has a deletionTimestamp: its Jobs are about to be collected with it, so start none",
+					"10:05 的运行到期了，但 CronJob 带有 deletionTimestamp：它的 Job 即将随它一起被回收，所以一个也不要启动"))
+			Expect(res.RequeueAfter).To(BeZero(), say.Both("a CronJob being deleted has no next run to come back for",
+				"正在被删除的 CronJob 没有下一次运行，不必为它再回来"))
 		})
 	})
 
@@ -699,6 +745,7 @@ var _ = Describe("CronJob Reconciler", func() {
 
 		reborn := h.createCronJob("reborn", "@hourly", at(11, 0, 0))
 		h.mustReconcileAt(at(11, 30, 0), reborn)
-		Expect(h.get(reborn).Status.Active).To(BeEmpty(), "the old Job belongs to the old CronJob's UID")
+		Expect(h.get(reborn).Status.Active).To(BeEmpty(), say.Both("the old Job belongs to the old CronJob's UID",
+			"旧的 Job 属于旧 CronJob 的 UID"))
 	})
 })

@@ -24,6 +24,7 @@ import (
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
 
 	"cronlab.dev/cronlab/internal/leader"
+	"cronlab.dev/cronlab/test/say"
 )
 
 // What `make chaos` found with its `freeze` fault (docs/reliability.md): a
@@ -63,8 +64,10 @@ var _ = Describe("A manager that may have lost its Lease", func() {
 		By("resuming at 10:05:02, with the run of 10:05 due, after no renewal since 10:00")
 		_, err := h.reconcileAt(at(10, 5, 2), cj)
 		Expect(err).To(MatchError(leader.ErrNotLeading))
-		Expect(h.jobs()).To(BeEmpty(), "a manager that has not renewed its Lease for RenewDeadline must not create Jobs")
-		Expect(h.get(cj).Status.LastScheduleTime).To(beAt(at(10, 0, 0)), "nor write the status")
+		Expect(h.jobs()).To(BeEmpty(), say.Both("a manager that has not renewed its Lease for RenewDeadline must not create Jobs",
+			"一个管理器在 RenewDeadline 时间内没有续约它的租约，就不能再创建 Job"))
+		Expect(h.get(cj).Status.LastScheduleTime).To(beAt(at(10, 0, 0)), say.Both("nor write the status",
+			"也不能写状态"))
 
 		By("renewing the Lease: no other manager took it, so the run starts now")
 		held.RenewTime = metav1.NewTime(h.clock.Now())
@@ -91,9 +94,11 @@ var _ = Describe("A manager that may have lost its Lease", func() {
 		By("resuming at 10:05:02 and failing to renew")
 		h.clock.SetTime(at(10, 5, 2))
 		held.RenewTime = metav1.NewTime(h.clock.Now())
-		Expect(lock.Update(ctx, held)).NotTo(Succeed(), "the Lease has moved on: its resourceVersion is not ours")
+		Expect(lock.Update(ctx, held)).NotTo(Succeed(), say.Both("the Lease has moved on: its resourceVersion is not ours",
+			"租约已经往前走了：它的 resourceVersion 不是我们的"))
 		_, err = h.reconcileAt(at(10, 5, 2), cj)
 		Expect(err).To(MatchError(leader.ErrNotLeading))
-		Expect(h.jobs()).To(BeEmpty(), "the run of 10:05 is the new leader's to start")
+		Expect(h.jobs()).To(BeEmpty(), say.Both("the run of 10:05 is the new leader's to start",
+			"10:05 的运行应由新的领导者来启动"))
 	})
 })

@@ -34,6 +34,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"cronlab.dev/cronlab/test/say"
 )
 
 // The other tests call Reconcile by hand. This one runs the controller the
@@ -80,7 +82,8 @@ var _ = Describe("CronJob controller in a manager", func() {
 		}).Should(Succeed())
 		eventually(func() []string { return eventReasons(h.ns) }).Should(ContainElement("SuccessfulCreate"))
 		createdAfter, _ := skewSamples()
-		Expect(createdAfter).To(BeNumerically(">", createdBefore), "the skew histogram counts the new Job")
+		Expect(createdAfter).To(BeNumerically(">", createdBefore), say.Both("the skew histogram counts the new Job",
+			"偏差直方图计入了新的 Job"))
 		eventually(func() int { return len(h.get(cj).Status.Active) }).Should(Equal(1))
 
 		By("finishing the Job, which Owns() turns into a reconcile of the CronJob")

@@ -48,6 +48,7 @@ import (
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	"cronlab.dev/cronlab/internal/runs"
+	"cronlab.dev/cronlab/test/say"
 )
 
 // laterStageTODO matches the error of a stub of a stage after `stage`. Such
@@ -95,7 +96,8 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		jobs, err := h.r.listChildJobs(ctx, mine)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(jobNames(jobs)).To(ConsistOf("mine-a", "mine-b"),
-			"the Jobs whose controller reference (metav1.GetControllerOf) points at the CronJob, and no other")
+			say.Both("the Jobs whose controller reference (metav1.GetControllerOf) points at the CronJob, and no other",
+				"控制者引用（metav1.GetControllerOf）指向这个 CronJob 的 Job，没有别的"))
 	})
 
 	It("does not list the Jobs of an earlier CronJob of the same name", func() {
@@ -110,7 +112,8 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		jobs, err := h.r.listChildJobs(ctx, renewed)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(jobNames(jobs)).To(BeEmpty(),
-			"a Job of the deleted CronJob of the same name was listed: index the controller's UID, not its name")
+			say.Both("a Job of the deleted CronJob of the same name was listed: index the controller's UID, not its name",
+				"列出了已删除的同名 CronJob 的 Job：索引控制者的 UID，而不是它的名字"))
 	})
 
 	It("moves finished Jobs out of active and keeps the newest successful completion", func() {
@@ -122,8 +125,11 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 
 		Expect(h.r.observeJobs(ctx, cj, h.cachedJobs(cj))).To(Succeed())
 		Expect(activeNames(cj)).To(ConsistOf("still"),
-			"status.active after observeJobs: the finished Jobs older and newer leave it (removeActive), the running one stays")
-		Expect(cj.Status.LastSuccessfulTime).To(beAt(at(9, 20, 0)), "status.lastSuccessfulTime")
+			say.Both("status.active after observeJobs: the finished Jobs older and newer leave it (removeActive), the running one stays",
+				"observeJobs 之后的 status.active："+
+					"已结束的 Job（较旧的和较新的）都离开它（removeActive），运行中的那个留下"))
+		Expect(cj.Status.LastSuccessfulTime).To(beAt(at(9, 20, 0)), say.Both("status.lastSuccessfulTime",
+			"status.lastSuccessfulTime 的值"))
 		Expect(h.events()).To(ConsistOf(
 			"Normal SawCompletedJob Saw completed job: older, condition: Complete",
 			"Normal SawCompletedJob Saw completed job: newer, condition: Complete",
@@ -151,7 +157,8 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		// The cache has not seen the new Job yet: observeJobs gets no Jobs.
 		Expect(h.r.observeJobs(ctx, cj, nil)).To(Succeed())
 		Expect(cj.Status.Active).To(ConsistOf(HaveField("Name", "just-created")),
-			"an active Job that the API server still has stays active: ask r.jobGone before removing it")
+			say.Both("an active Job that the API server still has stays active: ask r.jobGone before removing it",
+				"API 服务器上还在的活跃 Job 仍然是活跃的：移除之前先问 r.jobGone"))
 		Expect(h.events()).To(BeEmpty())
 	})
 
@@ -164,19 +171,27 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		r := *h.r
 		r.APIReader = failGets{Reader: r.APIReader, passed: &reads}
 		Expect(r.observeJobs(ctx, cj, h.cachedJobs(cj))).To(Succeed())
-		Expect(activeNames(cj)).To(ConsistOf("asks-running"), "status.active after observeJobs: the finished Job leaves it, the running one stays")
+		Expect(activeNames(cj)).To(ConsistOf("asks-running"), say.Both("status.active after observeJobs: the finished Job leaves it, the running one stays",
+			"observeJobs 之后的 status.active：已结束的 Job 离开它，运行中的那个留下"))
 		Expect(reads).To(BeZero(),
-			"observeJobs read from the API server although the cache lists every Job of status.active: only a Job "+
-				"the cache lacks needs r.jobGone (a read for every Job on every reconcile is load that grows with the cluster)")
+			say.Both("observeJobs read from the API server although the cache lists every Job of status.active: only a Job "+
+				"the cache lacks needs r.jobGone (a read for every Job on every reconcile is load that grows with the cluster)",
+				"缓存里列出了 status.active 中的每个 Job，"+
+					"observeJobs 却去读了 API 服务器："+
+					"只有缓存里没有的 Job 才需要 r.jobGone（每次调和为每个 Job 读一次，"+
+					"负载会随集群增长）"))
 	})
 
 	It("leaves a finished Job that status.active does not list alone", func() {
 		cj := h.createCronJob("unlisted", "@hourly", at(10, 0, 0))
 		h.finish(h.createJob("unlisted-failed", cj), kbatchv1.JobFailed, at(9, 0, 0), at(9, 30, 0))
 		Expect(h.r.observeJobs(ctx, cj, h.cachedJobs(cj))).To(Succeed())
-		Expect(cj.Status.Active).To(BeEmpty(), "a finished Job is not running: it does not join status.active")
+		Expect(cj.Status.Active).To(BeEmpty(), say.Both("a finished Job is not running: it does not join status.active",
+			"已结束的 Job 不在运行：它不加入 status.active"))
 		Expect(h.events()).To(BeEmpty(),
-			"a finished Job that status.active does not list was seen before: neither UnexpectedJob nor SawCompletedJob, on every reconcile")
+			say.Both("a finished Job that status.active does not list was seen before: neither UnexpectedJob nor SawCompletedJob, on every reconcile",
+				"status.active 没有列出的已结束 Job 是以前见过的："+
+					"既不是 UnexpectedJob，也不是 SawCompletedJob，每次调和都一样"))
 	})
 
 	It("moves lastSuccessfulTime forward, never back", func() {
@@ -185,11 +200,13 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		older := h.createJob("forward-older", cj)
 		h.finish(older, kbatchv1.JobComplete, at(9, 0, 0), at(9, 5, 0))
 		Expect(h.r.observeJobs(ctx, cj, h.cachedJobs(cj))).To(Succeed())
-		Expect(cj.Status.LastSuccessfulTime).To(beAt(at(9, 10, 0)), "a Job that completed before status.lastSuccessfulTime does not move it back")
+		Expect(cj.Status.LastSuccessfulTime).To(beAt(at(9, 10, 0)), say.Both("a Job that completed before status.lastSuccessfulTime does not move it back",
+			"在 status.lastSuccessfulTime 之前完成的 Job 不会让它往回走"))
 		h.finish(h.createJob("forward-newer", cj), kbatchv1.JobComplete, at(9, 15, 0), at(9, 20, 0))
 		Expect(h.r.observeJobs(ctx, cj, h.cachedJobs(cj))).To(Succeed())
 		Expect(cj.Status.LastSuccessfulTime).To(beAt(at(9, 20, 0)),
-			"a Job that completed after status.lastSuccessfulTime moves it forward (compare with the time it holds, not only when it is unset)")
+			say.Both("a Job that completed after status.lastSuccessfulTime moves it forward (compare with the time it holds, not only when it is unset)",
+				"在 status.lastSuccessfulTime 之后完成的 Job 会让它往前走（要和它保存的时间比较，而不只是在它为空时才设置）"))
 	})
 
 	It("writes what it observed to the status, once per reconcile, with observedGeneration", func() {
@@ -198,13 +215,19 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		h.finish(job, kbatchv1.JobComplete, at(9, 0, 0), at(9, 30, 0))
 
 		_, err := h.reconcileAt(at(10, 1, 0), cj)
-		Expect(err == nil || laterStageTODO(err, 4)).To(BeTrue(), "unexpected error: %v", err)
+		Expect(err == nil || laterStageTODO(err, 4)).To(BeTrue(), say.Both("unexpected error: %v",
+			"意外的错误：%v", err))
 		got := h.get(cj)
 		Expect(got.Status.LastSuccessfulTime).To(beAt(at(9, 30, 0)),
-			"status.lastSuccessfulTime on the API server: step 6 writes the status with r.Status().Patch, "+
+			say.Both("status.lastSuccessfulTime on the API server: step 6 writes the status with r.Status().Patch, "+
 				"also when step 4 or 5 returned an error (status is a subresource: r.Patch and r.Update of the "+
-				"CronJob leave it as it was)")
-		Expect(got.Status.ObservedGeneration).To(Equal(got.Generation), "status.observedGeneration on the API server")
+				"CronJob leave it as it was)",
+				"API 服务器上的 status.lastSuccessfulTime："+
+					"第 6 步用 r.Status().Patch 写入状态，"+
+					"第 4 步或第 5 步返回错误时也要写（status 是子资源："+
+					"对 CronJob 的 r.Patch 和 r.Update 不会改动它）"))
+		Expect(got.Status.ObservedGeneration).To(Equal(got.Generation), say.Both("status.observedGeneration on the API server",
+			"API 服务器上的 status.observedGeneration"))
 	})
 
 	It("returns the error of a read it cannot do, and writes no status", func() {
@@ -216,19 +239,22 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 			running, vanished bool
 			change            func(r *CronJobReconciler)
 		}{
-			{"get", "the CronJob cannot be read", false, false, func(r *CronJobReconciler) {
+			{"get", say.Both("the CronJob cannot be read", "读不到 CronJob"), false, false, func(r *CronJobReconciler) {
 				r.Client = failReads{Client: r.Client, err: unavailable, get: &batchv1.CronJob{}}
 			}},
-			{"list", "its Jobs cannot be listed", false, false, func(r *CronJobReconciler) {
+			{"list", say.Both("its Jobs cannot be listed", "列举不了它的 Job"), false, false, func(r *CronJobReconciler) {
 				r.Client = failReads{Client: r.Client, err: unavailable, list: &kbatchv1.JobList{}}
 			}},
-			{"refresh", "the cached copy is stale (a running Job it does not list) and the API server cannot be read", true, false, func(r *CronJobReconciler) {
+			{"refresh", say.Both("the cached copy is stale (a running Job it does not list) and the API server cannot be read",
+				"缓存中的副本已经陈旧（没有列出一个运行中的 Job），而 API 服务器读不到"), true, false, func(r *CronJobReconciler) {
 				r.APIReader = failGets{Reader: r.APIReader, err: unavailable, like: &batchv1.CronJob{}}
 			}},
-			{"adopt", "a running Job it does not list cannot be looked up on the API server", true, false, func(r *CronJobReconciler) {
+			{"adopt", say.Both("a running Job it does not list cannot be looked up on the API server",
+				"它没有列出的运行中 Job 在 API 服务器上查不到"), true, false, func(r *CronJobReconciler) {
 				r.APIReader = failGets{Reader: r.APIReader, err: unavailable, like: &kbatchv1.Job{}}
 			}},
-			{"vanished", "a Job it lists that the cache lacks cannot be looked up on the API server", false, true, func(r *CronJobReconciler) {
+			{"vanished", say.Both("a Job it lists that the cache lacks cannot be looked up on the API server",
+				"它列出而缓存里没有的 Job 在 API 服务器上查不到"), false, true, func(r *CronJobReconciler) {
 				r.APIReader = failGets{Reader: r.APIReader, err: unavailable, like: &kbatchv1.Job{}}
 			}},
 		} {
@@ -245,9 +271,11 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 			tc.change(&r)
 			h.clock.SetTime(at(10, 1, 0))
 			_, err := r.Reconcile(ctx, reconcileRequest(h.ns, cj.Name))
-			Expect(err).To(MatchError(unavailable), "%s: Reconcile must return that error, so that the request is retried", tc.what)
+			Expect(err).To(MatchError(unavailable), say.Both("%s: Reconcile must return that error, so that the request is retried",
+				"%s：Reconcile 必须返回这个错误，这样请求会被重试", tc.what))
 			Expect(h.get(cj).Status.ObservedGeneration).To(BeZero(),
-				"%s: Reconcile wrote the status after a read failed; it must stop and return the error instead", tc.what)
+				say.Both("%s: Reconcile wrote the status after a read failed; it must stop and return the error instead",
+					"%s：读取失败之后 Reconcile 还写了状态；它应当停下来，返回这个错误", tc.what))
 		}
 	})
 
@@ -262,10 +290,14 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		r.Client = serveStaleCronJob(r.Client, stale)
 		h.clock.SetTime(at(10, 1, 0))
 		_, err := r.Reconcile(ctx, reconcileRequest(h.ns, cj.Name))
-		Expect(err == nil || laterStageTODO(err, 4)).To(BeTrue(), "unexpected error: %v", err)
+		Expect(err == nil || laterStageTODO(err, 4)).To(BeTrue(), say.Both("unexpected error: %v",
+			"意外的错误：%v", err))
 		Expect(h.events()).NotTo(ContainElement(ContainSubstring("UnexpectedJob")),
-			"the cached CronJob does not list the running Job its status write recorded: step 2 must read it "+
-				"from the API server (refreshIfStale) before observeJobs takes the Job for one it never started")
+			say.Both("the cached CronJob does not list the running Job its status write recorded: step 2 must read it "+
+				"from the API server (refreshIfStale) before observeJobs takes the Job for one it never started",
+				"缓存中的 CronJob 没有列出它的状态写入所记录的那个运行中的 Job："+
+					"第 2 步必须先从 API 服务器读取它（refreshIfStale），"+
+					"以免 observeJobs 把这个 Job 当成从未启动过的"))
 		Expect(h.get(cj).Status.Active).To(ConsistOf(HaveField("UID", job.UID)))
 	})
 
@@ -286,10 +318,12 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 			h.clock.SetTime(at(10, 1, 0))
 			_, err := r.Reconcile(ctx, reconcileRequest(h.ns, cj.Name))
 			if tc.wantErr {
-				Expect(err).To(MatchError(tc.err), "the status write failed: Reconcile must return its error, so that the request is retried")
+				Expect(err).To(MatchError(tc.err), say.Both("the status write failed: Reconcile must return its error, so that the request is retried",
+					"状态写入失败了：Reconcile 必须返回它的错误，这样请求会被重试"))
 			} else {
 				Expect(err).NotTo(HaveOccurred(),
-					"the status write found the CronJob gone (NotFound): it was deleted during the reconcile, and there is nothing left to do")
+					say.Both("the status write found the CronJob gone (NotFound): it was deleted during the reconcile, and there is nothing left to do",
+						"状态写入时发现 CronJob 不在了（NotFound）：它在调和期间被删除，没有什么可做的了"))
 			}
 		}
 	})
@@ -305,9 +339,12 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		r.Client = refuseDeletes(r.Client) // step 4 cannot delete the failed Job beyond the limit
 		h.clock.SetTime(at(10, 1, 0))
 		_, err := r.Reconcile(ctx, reconcileRequest(h.ns, cj.Name))
-		Expect(err).To(HaveOccurred(), "a step failed: Reconcile returns its error")
+		Expect(err).To(HaveOccurred(), say.Both("a step failed: Reconcile returns its error",
+			"某一步失败了：Reconcile 返回它的错误"))
 		Expect(condition(h.get(cj), batchv1.ConditionDegraded).Status).To(Equal(metav1.ConditionTrue),
-			"status.conditions Degraded on the API server: step 6 records a failed step there (setDegraded) before it writes the status")
+			say.Both("status.conditions Degraded on the API server: step 6 records a failed step there (setDegraded) before it writes the status",
+				"API 服务器上的 status.conditions Degraded："+
+					"第 6 步在写入状态之前把失败的那一步记在这里（setDegraded）"))
 	})
 
 	It("does nothing, and no error, for a CronJob that is gone", func() {
@@ -336,12 +373,14 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		Expect(job.Name).To(Equal(minuteName("build", run)))
 		Expect(job.Namespace).To(Equal(h.ns))
 		Expect(job.Labels).To(HaveKeyWithValue("app", "build"))
-		Expect(job.Labels).To(HaveKeyWithValue(batchv1.CronJobLabel, "build"), "the manager caches only Jobs with this label")
+		Expect(job.Labels).To(HaveKeyWithValue(batchv1.CronJobLabel, "build"), say.Both("the manager caches only Jobs with this label",
+			"管理器只缓存带有这个标签的 Job"))
 		Expect(job.Annotations).To(HaveKeyWithValue("team", "lab"))
 		Expect(job.Annotations).To(HaveKeyWithValue(batchv1.ScheduledTimeAnnotation, "2030-01-07T18:05:00+08:00"))
 		Expect(job.Spec.Template.Spec.Containers).To(HaveLen(1))
 		owner := metav1.GetControllerOf(job)
-		Expect(owner).NotTo(BeNil(), "the Job needs a controller reference (metav1.NewControllerRef)")
+		Expect(owner).NotTo(BeNil(), say.Both("the Job needs a controller reference (metav1.NewControllerRef)",
+			"Job 需要一个控制者引用（metav1.NewControllerRef）"))
 		Expect(*owner).To(MatchFields(IgnoreExtras, Fields{
 			"APIVersion": Equal("batch.cronlab.dev/v1"), "Kind": Equal("CronJob"), "Name": Equal("build"), "UID": Equal(cj.UID),
 		}))
@@ -356,24 +395,28 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		Expect(created).To(BeTrue())
 		Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("create", at(10, 5, 0))}))
 		Expect(activeNames(cj)).To(ConsistOf(minuteName("create", at(10, 5, 0))))
-		Expect(cj.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), "status.lastScheduleTime")
+		Expect(cj.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime",
+			"status.lastScheduleTime 的值"))
 	})
 
 	It("adopts a Job of its own that exists already, and leaves a stranger's alone", func() {
 		cj := h.createCronJob("adopt", "*/5 * * * *", at(10, 0, 0))
 		mine := h.createJob(minuteName("adopt", at(10, 5, 0)), cj)
 		created, err := h.r.createJob(ctx, cj, at(10, 5, 0))
-		Expect(err).NotTo(HaveOccurred(), "an existing Job of ours is not an error")
+		Expect(err).NotTo(HaveOccurred(), say.Both("an existing Job of ours is not an error",
+			"已经存在的、属于我们的 Job 不是错误"))
 		Expect(created).To(BeFalse())
 		Expect(cj.Status.Active).To(ConsistOf(HaveField("UID", mine.UID)))
 
 		h.createJob(minuteName("adopt", at(10, 10, 0)), nil)
 		created, err = h.r.createJob(ctx, cj, at(10, 10, 0))
 		Expect(err).To(MatchError(jobNotOwned{job: minuteName("adopt", at(10, 10, 0))}),
-			"a stranger's Job is left alone, and the answer is jobNotOwned{job: <its name>}, which startDueRun reports")
+			say.Both("a stranger's Job is left alone, and the answer is jobNotOwned{job: <its name>}, which startDueRun reports",
+				"别人的 Job 不去动它，答案是 jobNotOwned{job: <它的名字>}，由 startDueRun 报告"))
 		Expect(created).To(BeFalse())
 		Expect(cj.Status.Active).To(HaveLen(1))
-		Expect(cj.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), "status.lastScheduleTime")
+		Expect(cj.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime",
+			"status.lastScheduleTime 的值"))
 	})
 
 	It("labels an adopted Job that lacks the label, so that the cache holds it from then on", func() {
@@ -397,9 +440,9 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 			exists     bool // a Job of ours of the run's name, without the label
 			change     func(r *CronJobReconciler)
 		}{
-			{"refused", "the create is refused", false, func(r *CronJobReconciler) { r.Client = failWrites{Client: r.Client, create: unavailable} }},
-			{"unread", "the Job exists and the API server cannot be asked for it", true, func(r *CronJobReconciler) { r.APIReader = failGets{Reader: r.APIReader, err: unavailable} }},
-			{"unlabelled", "the Job exists and its label cannot be added", true, func(r *CronJobReconciler) { r.Client = failWrites{Client: r.Client, patch: unavailable} }},
+			{"refused", say.Both("the create is refused", "创建被拒绝"), false, func(r *CronJobReconciler) { r.Client = failWrites{Client: r.Client, create: unavailable} }},
+			{"unread", say.Both("the Job exists and the API server cannot be asked for it", "Job 已经存在，而无法向 API 服务器查询它"), true, func(r *CronJobReconciler) { r.APIReader = failGets{Reader: r.APIReader, err: unavailable} }},
+			{"unlabelled", say.Both("the Job exists and its label cannot be added", "Job 已经存在，而它的标签加不上"), true, func(r *CronJobReconciler) { r.Client = failWrites{Client: r.Client, patch: unavailable} }},
 		} {
 			cj := h.createCronJob("fails-"+tc.name, "*/5 * * * *", at(10, 0, 0))
 			if tc.exists {
@@ -411,10 +454,13 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 			r := *h.r
 			tc.change(&r)
 			created, err := r.createJob(ctx, cj, at(10, 5, 0))
-			Expect(err).To(MatchError(unavailable), "%s: createJob must return that error, so that the reconcile is retried", tc.what)
+			Expect(err).To(MatchError(unavailable), say.Both("%s: createJob must return that error, so that the reconcile is retried",
+				"%s：createJob 必须返回这个错误，这样调和会被重试", tc.what))
 			Expect(created).To(BeFalse(), tc.what)
-			Expect(cj.Status.Active).To(BeEmpty(), "%s: no Job is running for the run, so status.active stays empty", tc.what)
-			Expect(cj.Status.LastScheduleTime).To(beAt(at(10, 0, 0)), "%s: the run has not started, so status.lastScheduleTime stays where it was", tc.what)
+			Expect(cj.Status.Active).To(BeEmpty(), say.Both("%s: no Job is running for the run, so status.active stays empty",
+				"%s：这次运行没有 Job 在运行，所以 status.active 保持为空", tc.what))
+			Expect(cj.Status.LastScheduleTime).To(beAt(at(10, 0, 0)), say.Both("%s: the run has not started, so status.lastScheduleTime stays where it was",
+				"%s：这次运行没有启动，所以 status.lastScheduleTime 保持原样", tc.what))
 		}
 	})
 
@@ -425,7 +471,8 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		_, err := h.r.createJob(ctx, cj, at(10, 5, 0))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(cj.Status.Active).To(ConsistOf(HaveField("UID", mine.UID)),
-			"the adopted Job was in status.active already: one reference to a Job, not two")
+			say.Both("the adopted Job was in status.active already: one reference to a Job, not two",
+				"接管的 Job 已经在 status.active 里了：一个 Job 只有一条引用，不是两条"))
 	})
 
 	It("deletes nothing when the Job of that name is not the one it meant, and forgets the one it meant", func() {
@@ -435,9 +482,12 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		older.UID = "00000000-0000-0000-0000-0000000000aa" // the Job that had the name before
 		cj.Status.Active = []corev1.ObjectReference{older}
 		Expect(h.r.deleteJob(ctx, cj, h.ns, "replaced-1", older.UID)).To(Succeed(),
-			"the UID precondition failed (Conflict): the Job we meant is gone, which is what deleting it wanted")
-		Expect(jobNames(h.jobs())).To(ContainElement("replaced-1"), "the Job that took the name is not ours to delete")
-		Expect(cj.Status.Active).To(BeEmpty(), "the Job we meant is gone: status.active forgets it")
+			say.Both("the UID precondition failed (Conflict): the Job we meant is gone, which is what deleting it wanted",
+				"UID 前提条件不满足（Conflict）：我们要删的 Job 已经不在了，这正是删除它想要的结果"))
+		Expect(jobNames(h.jobs())).To(ContainElement("replaced-1"), say.Both("the Job that took the name is not ours to delete",
+			"占用了这个名字的 Job 不归我们删"))
+		Expect(cj.Status.Active).To(BeEmpty(), say.Both("the Job we meant is gone: status.active forgets it",
+			"我们要删的 Job 已经不在了：status.active 忘掉它"))
 		Expect(h.events()).NotTo(ContainElement(ContainSubstring("FailedDelete")))
 	})
 
@@ -473,7 +523,8 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		cj.Spec.FailedJobsHistoryLimit = nil // the API server defaults it; a v2 object converted may lack it
 		Expect(h.r.pruneHistory(ctx, cj, h.cachedJobs(cj))).To(Succeed())
 		Expect(jobNames(h.jobs())).To(Equal([]string{"keep-0", "keep-1", "keep-2"}),
-			"one successful Job under a limit of 3, and failed Jobs without a limit: nothing is deleted")
+			say.Both("one successful Job under a limit of 3, and failed Jobs without a limit: nothing is deleted",
+				"成功的 Job 有一个、上限为 3，失败的 Job 没有上限：什么也不删"))
 	})
 
 	It("deletes the oldest first, in whatever order the cache lists the Jobs", func() {
@@ -485,7 +536,8 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		slices.SortFunc(jobs, func(a, b kbatchv1.Job) int { return strings.Compare(b.Name, a.Name) }) // the newest first
 		Expect(h.r.pruneHistory(ctx, cj, jobs)).To(Succeed())
 		Expect(jobNames(h.jobs())).To(Equal([]string{"order-2"}),
-			"the newest successful Job stays: sort each group oldest first (olderFirst) before deleting the ones beyond the limit")
+			say.Both("the newest successful Job stays: sort each group oldest first (olderFirst) before deleting the ones beyond the limit",
+				"最新的成功 Job 留下：每组先按从旧到新排序（olderFirst），再删除超出上限的那些"))
 	})
 
 	It("does not count a Job that is already being deleted", func() {
@@ -498,7 +550,8 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		jobs[i].DeletionTimestamp = &metav1.Time{Time: at(9, 59, 0)} // as the cache shows a Job that a finalizer holds
 		Expect(h.r.pruneHistory(ctx, cj, jobs)).To(Succeed())
 		Expect(jobNames(h.jobs())).To(Equal([]string{"leaving-0", "leaving-2"}),
-			"leaving-0 is on its way out already: it is neither deleted again nor counted, so of the other two only the older goes")
+			say.Both("leaving-0 is on its way out already: it is neither deleted again nor counted, so of the other two only the older goes",
+				"leaving-0 已经在被删除的路上了：既不再删它，也不把它计数，所以另外两个中只删较旧的那个"))
 	})
 
 	It("keeps going after a failed delete, and returns the first error", func() {
@@ -510,11 +563,13 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		r.Client = refuseDeletes(r.Client)
 		err := r.pruneHistory(ctx, cj, h.cachedJobs(cj))
 		Expect(err).To(MatchError(ContainSubstring("refused-0")),
-			"both deletes are refused: pruneHistory returns the first one's error (the oldest Job's), so that the reconcile is retried")
+			say.Both("both deletes are refused: pruneHistory returns the first one's error (the oldest Job's), so that the reconcile is retried",
+				"两次删除都被拒绝：pruneHistory 返回第一个错误（最旧的那个 Job 的），这样调和会被重试"))
 		Expect(h.events()).To(ConsistOf(
 			ContainSubstring("Warning FailedDelete Error deleting job refused-0"),
 			ContainSubstring("Warning FailedDelete Error deleting job refused-1"),
-		), "after the first refusal it goes on to the next Job, and deleteJob records FailedDelete for each")
+		), say.Both("after the first refusal it goes on to the next Job, and deleteJob records FailedDelete for each",
+			"第一次被拒绝之后，它接着处理下一个 Job，并且 deleteJob 为每一个都记录 FailedDelete"))
 	})
 
 	It("deletes a running Job, forgets it in status.active and records SuccessfulDelete", func() {
@@ -522,8 +577,10 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		job := h.createJob("running-1", cj)
 		cj.Status.Active = []corev1.ObjectReference{runs.JobReference(job)}
 		Expect(h.r.deleteJob(ctx, cj, h.ns, job.Name, job.UID)).To(Succeed())
-		Expect(jobNames(h.jobs())).To(BeEmpty(), "background propagation removes the Job at once (envtest has no garbage collector for its pods)")
-		Expect(cj.Status.Active).To(BeEmpty(), "a deleted Job no longer runs: removeActive takes it out of status.active")
+		Expect(jobNames(h.jobs())).To(BeEmpty(), say.Both("background propagation removes the Job at once (envtest has no garbage collector for its pods)",
+			"后台（Background）传播策略会立刻移除 Job（envtest 没有为它的 Pod 做垃圾收集的组件）"))
+		Expect(cj.Status.Active).To(BeEmpty(), say.Both("a deleted Job no longer runs: removeActive takes it out of status.active",
+			"被删除的 Job 不再运行：removeActive 把它移出 status.active"))
 		Expect(h.events()).To(ConsistOf(ContainSubstring("Normal SuccessfulDelete Deleted job running-1")))
 	})
 
@@ -543,8 +600,11 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		Expect(IndexJobsByOwner(ctx, m.GetFieldIndexer())).To(Succeed()) // so that SetupWithManager's own registration conflicts
 		err := (&CronJobReconciler{Client: m.GetClient(), APIReader: m.GetAPIReader(), Scheme: m.GetScheme(), Recorder: h.recorder}).SetupWithManager(m)
 		Expect(err).To(MatchError(ContainSubstring("indexer conflict")),
-			"SetupWithManager went on although the field index could not be registered: return IndexJobsByOwner's error, "+
-				"for a controller whose listChildJobs has no index would fail at every reconcile")
+			say.Both("SetupWithManager went on although the field index could not be registered: return IndexJobsByOwner's error, "+
+				"for a controller whose listChildJobs has no index would fail at every reconcile",
+				"字段索引无法注册，SetupWithManager 却继续了："+
+					"要返回 IndexJobsByOwner 的错误，"+
+					"因为 listChildJobs 没有索引的控制器每次调和都会失败"))
 	})
 
 	It("registers the controller, its Job watch and the field index with a manager", func() {
@@ -555,7 +615,8 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		// The field index is registered by now, so registering it again fails
 		// (client-go: "indexer conflict").
 		Expect(IndexJobsByOwner(ctx, m.GetFieldIndexer())).NotTo(Succeed(),
-			"SetupWithManager must register IndexJobsByOwner's field index with the manager: listChildJobs lists by it")
+			say.Both("SetupWithManager must register IndexJobsByOwner's field index with the manager: listChildJobs lists by it",
+				"SetupWithManager 必须向管理器注册 IndexJobsByOwner 的字段索引：listChildJobs 按它列举"))
 
 		runCtx, stop := context.WithCancel(ctx)
 		DeferCleanup(stop)
@@ -573,8 +634,11 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		}}
 		Expect(k8sClient.Update(ctx, job)).To(Succeed())
 		Eventually(asked).WithTimeout(10*time.Second).Should(Receive(Equal(h.ns+"/ghost")),
-			"no reconcile of the CronJob that controls a Job: WatchWithOwns must watch Jobs with Owns(&kbatchv1.Job{}), "+
-				"and SetupWithManager must build the controller with it")
+			say.Both("no reconcile of the CronJob that controls a Job: WatchWithOwns must watch Jobs with Owns(&kbatchv1.Job{}), "+
+				"and SetupWithManager must build the controller with it",
+				"控制某个 Job 的 CronJob 没有被调和："+
+					"WatchWithOwns 必须用 Owns(&kbatchv1.Job{}) 监视 Job，"+
+					"SetupWithManager 必须用它构建控制器"))
 	})
 })
 

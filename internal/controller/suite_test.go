@@ -47,6 +47,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/test/say"
 	"cronlab.dev/cronlab/test/utils"
 )
 
@@ -91,7 +92,8 @@ var _ = BeforeSuite(func() {
 	})
 	Expect(err).NotTo(HaveOccurred())
 	Expect(IndexJobsByOwner(ctx, mgr.GetFieldIndexer())).To(Succeed(),
-		"IndexJobsByOwner (internal/controller/jobs.go) registers the index that listChildJobs lists by")
+		say.Both("IndexJobsByOwner (internal/controller/jobs.go) registers the index that listChildJobs lists by",
+			"IndexJobsByOwner（internal/controller/jobs.go）注册了 listChildJobs 列举时所用的索引"))
 	go func() {
 		defer GinkgoRecover()
 		Expect(mgr.Start(ctx)).To(Succeed())

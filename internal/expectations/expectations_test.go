@@ -21,6 +21,8 @@ import (
 	"time"
 
 	clocktesting "k8s.io/utils/clock/testing"
+
+	"cronlab.dev/cronlab/test/say"
 )
 
 func TestExpectations(t *testing.T) {
@@ -151,11 +153,13 @@ func TestExpectations(t *testing.T) {
 			e := New(c, 5*time.Minute)
 			tc.do(e, c)
 			if got := e.Satisfied("ns/a"); got != tc.want {
-				t.Errorf("Satisfied = %v, want %v", got, tc.want)
+				t.Error(say.Both("Satisfied = %v, want %v",
+					"Satisfied = %v，应为 %v", got, tc.want))
 			}
 			// Asking changes nothing (and leaves the lock free).
 			if again := e.Satisfied("ns/a"); again != tc.want {
-				t.Errorf("Satisfied asked again = %v, want %v", again, tc.want)
+				t.Error(say.Both("Satisfied asked again = %v, want %v",
+					"再问一次 Satisfied = %v，应为 %v", again, tc.want))
 			}
 		})
 	}
@@ -171,11 +175,13 @@ func TestARecordThatReachesZeroIsRemoved(t *testing.T) {
 	e.Expect("ns/a", 2)
 	e.Observed("ns/a")
 	if len(e.pending) != 1 {
-		t.Fatalf("one child of two seen: %d records, want 1", len(e.pending))
+		t.Fatal(say.Both("one child of two seen: %d records, want 1",
+			"两个附属对象只看到一个：有 %d 条记录，应为 1 条", len(e.pending)))
 	}
 	e.Observed("ns/a")
 	e.Observed("ns/stray")
 	if len(e.pending) != 0 {
-		t.Errorf("every child seen, and one stray: %d records kept, want none: %v", len(e.pending), e.pending)
+		t.Error(say.Both("every child seen, and one stray: %d records kept, want none: %v",
+			"每个附属对象都已看到，另外还看到一个无人预期的：留下 %d 条记录，应一条不留：%v", len(e.pending), e.pending))
 	}
 }

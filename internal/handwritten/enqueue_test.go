@@ -26,6 +26,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/test/say"
 )
 
 // TestEnqueueOwner is the part of Owns(&Job{}) that stage 16 writes by
@@ -63,7 +64,8 @@ func TestEnqueueOwner(t *testing.T) {
 				c.queue.Done(key)
 			}
 			if len(got) != len(tc.want) || (len(got) == 1 && got[0] != tc.want[0]) {
-				t.Errorf("enqueued %q, want %q", got, tc.want)
+				t.Error(say.Both("enqueued %q, want %q",
+					"入队的是 %q，应为 %q", got, tc.want))
 			}
 		})
 	}

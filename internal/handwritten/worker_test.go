@@ -34,6 +34,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/test/say"
 )
 
 // A recordingQueue is a real work queue that also notes what the worker
@@ -130,31 +131,39 @@ func TestProcessNextWorkItem(t *testing.T) {
 			const key = "team/report"
 			q.Add(key)
 			if !c.processNextWorkItem(context.Background()) {
-				t.Fatal("processNextWorkItem returned false with the queue still running")
+				t.Fatal(say.Both("processNextWorkItem returned false with the queue still running",
+					"队列还在运行，processNextWorkItem 却返回了 false"))
 			}
 			if got := len(q.rateLimited) > 0; got != tc.wantRateLimited {
-				t.Errorf("AddRateLimited %q; want it called: %v", q.rateLimited, tc.wantRateLimited)
+				t.Error(say.Both("AddRateLimited %q; want it called: %v",
+					"调用 AddRateLimited 的键：%q；应调用它：%v", q.rateLimited, tc.wantRateLimited))
 			}
 			if got := q.NumRequeues(key); (got > 0) != tc.wantRateLimited {
-				t.Errorf("the key's back-off counts %d retries after the sync; want a retry: %v", got, tc.wantRateLimited)
+				t.Error(say.Both("the key's back-off counts %d retries after the sync; want a retry: %v",
+					"sync 之后，这个键的退避记了 %d 次重试；应有重试：%v", got, tc.wantRateLimited))
 			}
 			if forgot := slices.Contains(q.forgotten, key); forgot == tc.wantRateLimited {
-				t.Errorf("Forget(%q) called: %v; a successful sync forgets the key's back-off, a failed one keeps it", key, forgot)
+				t.Error(say.Both("Forget(%q) called: %v; a successful sync forgets the key's back-off, a failed one keeps it",
+					"Forget(%q) 是否被调用：%v；sync 成功就忘掉这个键的退避，失败则保留", key, forgot))
 			}
 			if got := q.after[key]; got != tc.wantAfter {
-				t.Errorf("AddAfter(%q, %v); want %v", key, got, tc.wantAfter)
+				t.Error(say.Both("AddAfter(%q, %v); want %v",
+					"AddAfter(%q, %v)；应为 %v", key, got, tc.wantAfter))
 			}
 			if (len(reported) > 0) != tc.wantError {
-				t.Errorf("errors reported through utilruntime.HandleError: %q; want one: %v", reported, tc.wantError)
+				t.Error(say.Both("errors reported through utilruntime.HandleError: %q; want one: %v",
+					"通过 utilruntime.HandleError 报告的错误：%q；应报告一个：%v", reported, tc.wantError))
 			}
 			if tc.wantAfter == 0 && !tc.wantRateLimited && q.Len() != 0 {
-				t.Errorf("%d keys wait in the queue; a dropped key must not come back", q.Len())
+				t.Error(say.Both("%d keys wait in the queue; a dropped key must not come back",
+					"队列里有 %d 个键在等待；丢弃的键不能再回来", q.Len()))
 			}
 			// Done was called: the key can be handed out again.
 			q.Forget(key)
 			q.Add(key)
 			if q.Len() != 1 {
-				t.Errorf("after the worker, an added key is not handed out (queue length %d): was Done called?", q.Len())
+				t.Error(say.Both("after the worker, an added key is not handed out (queue length %d): was Done called?",
+					"worker 处理完之后，再加入的键没有被交出（队列长度 %d）：调用 Done 了吗？", q.Len()))
 			}
 		})
 	}
@@ -166,6 +175,7 @@ func TestProcessNextWorkItemStopsWhenTheQueueShutsDown(t *testing.T) {
 	c := &Controller{queue: workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[string]())}
 	c.queue.ShutDown()
 	if c.processNextWorkItem(context.Background()) {
-		t.Error("processNextWorkItem returned true from a queue that is shut down: its worker would never stop")
+		t.Error(say.Both("processNextWorkItem returned true from a queue that is shut down: its worker would never stop",
+			"队列已关闭，processNextWorkItem 却返回了 true：它的 worker 永远不会停下"))
 	}
 }

@@ -28,6 +28,7 @@ import (
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	"cronlab.dev/cronlab/internal/schedule"
+	"cronlab.dev/cronlab/test/say"
 )
 
 // tenAM is a Monday, 2030-01-07 10:00 UTC.
@@ -48,7 +49,8 @@ func TestJobName(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := JobName(cj, tc.run); got != tc.want {
-				t.Errorf("JobName(%s) = %q, want %q", tc.run, got, tc.want)
+				t.Error(say.Both("JobName(%s) = %q, want %q",
+					"JobName(%s) = %q，应为 %q", tc.run, got, tc.want))
 			}
 		})
 	}
@@ -76,17 +78,20 @@ func TestControllerOf(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			job := &kbatchv1.Job{ObjectMeta: metav1.ObjectMeta{OwnerReferences: []metav1.OwnerReference{tc.owner}}}
 			if got := ControllerOf(job) != nil; got != tc.want {
-				t.Errorf("ControllerOf(a Job owned by %s %s) found one: %v, want %v", tc.owner.APIVersion, tc.owner.Kind, got, tc.want)
+				t.Error(say.Both("ControllerOf(a Job owned by %s %s) found one: %v, want %v",
+					"对属主为 %s %s 的 Job 调用 ControllerOf，是否找到：%v，应为 %v", tc.owner.APIVersion, tc.owner.Kind, got, tc.want))
 			}
 			if got := ControlledBy(job, cronJob); got != tc.want {
-				t.Errorf("ControlledBy = %v, want %v", got, tc.want)
+				t.Error(say.Both("ControlledBy = %v, want %v",
+					"ControlledBy = %v，应为 %v", got, tc.want))
 			}
 		})
 	}
 	t.Run("a CronJob of the same name and another UID controls none of them", func(t *testing.T) {
 		job := &kbatchv1.Job{ObjectMeta: metav1.ObjectMeta{OwnerReferences: []metav1.OwnerReference{ref("batch.cronlab.dev/v1", "CronJob", "u0", true)}}}
 		if ControlledBy(job, cronJob) {
-			t.Error("ControlledBy compared the name, not the UID")
+			t.Error(say.Both("ControlledBy compared the name, not the UID",
+				"ControlledBy 比较的是名字，而不是 UID"))
 		}
 	})
 }
@@ -113,7 +118,8 @@ func TestJobFinished(t *testing.T) {
 			job := &kbatchv1.Job{Status: kbatchv1.JobStatus{Conditions: tc.conditions}}
 			finished, how := JobFinished(job)
 			if finished != tc.finished || how != tc.how {
-				t.Errorf("JobFinished = %v, %q; want %v, %q", finished, how, tc.finished, tc.how)
+				t.Error(say.Both("JobFinished = %v, %q; want %v, %q",
+					"JobFinished = %v, %q；应为 %v, %q", finished, how, tc.finished, tc.how))
 			}
 		})
 	}
@@ -172,8 +178,8 @@ func TestDue(t *testing.T) {
 			}
 			due := Due(cj, sched, tc.now)
 			if !due.Run.Equal(tc.wantRun) || due.TooLate != tc.tooLate || !due.Next.Equal(tc.wantNext) {
-				t.Errorf("Due = run %s (too late: %v), next %s; want run %s (too late: %v), next %s",
-					due.Run, due.TooLate, due.Next, tc.wantRun, tc.tooLate, tc.wantNext)
+				t.Error(say.Both("Due = run %s (too late: %v), next %s; want run %s (too late: %v), next %s",
+					"Due = 运行 %s（太迟：%v），下一次 %s；应为运行 %s（太迟：%v），下一次 %s", due.Run, due.TooLate, due.Next, tc.wantRun, tc.tooLate, tc.wantNext))
 			}
 		})
 	}
@@ -181,7 +187,8 @@ func TestDue(t *testing.T) {
 
 func TestRequeueDelay(t *testing.T) {
 	if got, want := RequeueDelay(tenAM, tenAM.Add(5*time.Minute)), 5*time.Minute+100*time.Millisecond; got != want {
-		t.Errorf("RequeueDelay = %v, want %v: the controller must look again just after the run is due", got, want)
+		t.Error(say.Both("RequeueDelay = %v, want %v: the controller must look again just after the run is due",
+			"RequeueDelay = %v，应为 %v：控制器必须在运行到期后紧接着再看一次", got, want))
 	}
 }
 
@@ -203,25 +210,31 @@ func TestNewJob(t *testing.T) {
 	job := NewJob(cronJob, run)
 
 	if job.Name != JobName(cronJob, run) || job.Namespace != "team" {
-		t.Errorf("the Job is %s/%s, want team/%s", job.Namespace, job.Name, JobName(cronJob, run))
+		t.Error(say.Both("the Job is %s/%s, want team/%s",
+			"Job 是 %s/%s，应为 team/%s", job.Namespace, job.Name, JobName(cronJob, run)))
 	}
 	if owner := ControllerOf(job); owner == nil || owner.UID != "u1" || !ControlledBy(job, cronJob) {
-		t.Errorf("the Job's owner references %+v do not make the CronJob its controller", job.OwnerReferences)
+		t.Error(say.Both("the Job's owner references %+v do not make the CronJob its controller",
+			"Job 的属主引用 %+v 没有把 CronJob 设为它的控制者", job.OwnerReferences))
 	}
 	if job.Labels["app"] != "report" || job.Labels[batchv1.CronJobLabel] != "report" {
-		t.Errorf("labels %v: want the template's, and %s=report over the template's own", job.Labels, batchv1.CronJobLabel)
+		t.Error(say.Both("labels %v: want the template's, and %s=report over the template's own",
+			"标签 %v：应为模板的标签，再加上 %s=report，覆盖模板自己的同名标签", job.Labels, batchv1.CronJobLabel))
 	}
 	if got := job.Annotations[batchv1.ScheduledTimeAnnotation]; got != "2030-01-07T18:00:00+08:00" || job.Annotations["owner"] != "team-a" {
-		t.Errorf("annotations %v: want the template's, and %s at the run in the CronJob's zone", job.Annotations, batchv1.ScheduledTimeAnnotation)
+		t.Error(say.Both("annotations %v: want the template's, and %s at the run in the CronJob's zone",
+			"注解 %v：应为模板的注解，再加上 %s，值为按 CronJob 的时区写出的运行时间", job.Annotations, batchv1.ScheduledTimeAnnotation))
 	}
 	if job.Spec.BackoffLimit == nil || *job.Spec.BackoffLimit != 2 {
-		t.Errorf("the Job's spec is not the template's: backoffLimit %v", job.Spec.BackoffLimit)
+		t.Error(say.Both("the Job's spec is not the template's: backoffLimit %v",
+			"Job 的 spec 与模板的不同：backoffLimit 为 %v", job.Spec.BackoffLimit))
 	}
 	// A copy: changing the Job leaves the CronJob's template alone.
 	*job.Spec.BackoffLimit = 5
 	job.Labels["app"] = "changed"
 	if *cronJob.Spec.JobTemplate.Spec.BackoffLimit != 2 || cronJob.Spec.JobTemplate.Labels["app"] != "report" {
-		t.Error("NewJob shares the template's maps or pointers: changing the Job changed the CronJob")
+		t.Error(say.Both("NewJob shares the template's maps or pointers: changing the Job changed the CronJob",
+			"NewJob 与模板共用了 map 或指针：改动 Job 也改动了 CronJob"))
 	}
 }
 
@@ -231,6 +244,7 @@ func TestJobReference(t *testing.T) {
 	job := &kbatchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: "team", Name: "report-1", UID: "j1", ResourceVersion: "42"}}
 	want := corev1.ObjectReference{APIVersion: "batch/v1", Kind: "Job", Namespace: "team", Name: "report-1", UID: "j1", ResourceVersion: "42"}
 	if got := JobReference(job); got != want {
-		t.Errorf("JobReference = %+v, want %+v", got, want)
+		t.Error(say.Both("JobReference = %+v, want %+v",
+			"JobReference = %+v，应为 %+v", got, want))
 	}
 }

@@ -20,6 +20,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"cronlab.dev/cronlab/test/say"
 )
 
 // FuzzParse feeds arbitrary schedules and time zones to Parse and to the
@@ -41,7 +43,8 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			var invalid *InvalidError
 			if !errors.As(err, &invalid) || (invalid.Field != "schedule" && invalid.Field != "timeZone") {
-				t.Fatalf("Parse(%q, %q) = %v, want an *InvalidError for schedule or timeZone", spec, zone, err)
+				t.Fatal(say.Both("Parse(%q, %q) = %v, want an *InvalidError for schedule or timeZone",
+					"Parse(%q, %q) = %v，应为针对 schedule 或 timeZone 的 *InvalidError", spec, zone, err))
 			}
 			return
 		}
@@ -49,10 +52,12 @@ func FuzzParse(f *testing.F) {
 		for _, now := range []time.Time{last, last.Add(time.Minute), last.Add(400 * 24 * time.Hour)} {
 			due := s.Due(last, now, nil)
 			if !due.Run.IsZero() && (due.Run.After(now) || !due.Run.After(last)) {
-				t.Fatalf("%q: Due(%v, %v).Run = %v, outside (last, now]", spec, last, now, due.Run)
+				t.Fatal(say.Both("%q: Due(%v, %v).Run = %v, outside (last, now]",
+					"%q：Due(%v, %v).Run = %v，不在 (last, now] 之内", spec, last, now, due.Run))
 			}
 			if !due.Next.IsZero() && !due.Next.After(now) {
-				t.Fatalf("%q: Due(%v, %v).Next = %v, not after now", spec, last, now, due.Next)
+				t.Fatal(say.Both("%q: Due(%v, %v).Next = %v, not after now",
+					"%q：Due(%v, %v).Next = %v，不在 now 之后", spec, last, now, due.Next))
 			}
 			s.Due(last, now, &deadline)
 		}

@@ -20,6 +20,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"cronlab.dev/cronlab/test/say"
 )
 
 // at reads an RFC 3339 time; tests state every instant with its offset, so
@@ -28,7 +30,8 @@ func at(t *testing.T, s string) time.Time {
 	t.Helper()
 	v, err := time.Parse(time.RFC3339, s)
 	if err != nil {
-		t.Fatalf("bad time %q in test: %v", s, err)
+		t.Fatal(say.Both("bad time %q in test: %v",
+			"测试里的时间 %q 有误：%v", s, err))
 	}
 	return v
 }
@@ -56,7 +59,8 @@ func TestParseRefusesWithAReason(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Parse(c.spec, c.zone)
 			if err == nil || err.Error() != c.want {
-				t.Errorf("Parse(%q, %q) error\n got: %v\nwant: %s", c.spec, c.zone, err, c.want)
+				t.Error(say.Both("Parse(%q, %q) error\n got: %v\nwant: %s",
+					"Parse(%q, %q) 的错误\n得到：%v\n应为：%s", c.spec, c.zone, err, c.want))
 			}
 		})
 	}
@@ -69,16 +73,19 @@ func TestParseRefusesWithAReason(t *testing.T) {
 func TestParseStandardTurnsAPanicIntoAnError(t *testing.T) {
 	s, err := parseStandard("TZ=")
 	if s != nil || err == nil || !strings.Contains(err.Error(), "the cron parser failed on it") {
-		t.Errorf(`parseStandard("TZ=") = %v, %v; want no schedule and the parser's failure`, s, err)
+		t.Error(say.Both(`parseStandard("TZ=") = %v, %v; want no schedule and the parser's failure`,
+			"parseStandard(\"TZ=\") = %v, %v；应为没有时间表，以及解析器失败的错误", s, err))
 	}
 }
 
 func TestLoadTimeZone(t *testing.T) {
 	if loc, err := LoadTimeZone(""); loc != time.Local || err != nil {
-		t.Errorf(`LoadTimeZone("") = %v, %v; want the process's local time zone`, loc, err)
+		t.Error(say.Both(`LoadTimeZone("") = %v, %v; want the process's local time zone`,
+			"LoadTimeZone(\"\") = %v, %v；应为进程的本地时区", loc, err))
 	}
 	if loc, err := LoadTimeZone("Asia/Shanghai"); err != nil || loc.String() != "Asia/Shanghai" {
-		t.Errorf(`LoadTimeZone("Asia/Shanghai") = %v, %v`, loc, err)
+		t.Error(say.Both(`LoadTimeZone("Asia/Shanghai") = %v, %v`,
+			"LoadTimeZone(\"Asia/Shanghai\") 返回 %v, %v", loc, err))
 	}
 }
 
@@ -96,7 +103,8 @@ func TestNext(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got := s.Next(at(t, c.after)); !got.Equal(at(t, c.want)) {
-			t.Errorf("%q: Next(%s) = %v, want %s", c.spec, c.after, got, c.want)
+			t.Error(say.Both("%q: Next(%s) = %v, want %s",
+				"%q：Next(%s) = %v，应为 %s", c.spec, c.after, got, c.want))
 		}
 	}
 }
@@ -109,14 +117,15 @@ func TestLatestIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases := []struct{ name, from, to, want string }{
-		{"the only run is at to", "2026-11-22T10:00:00Z", "2026-11-22T10:05:00Z", "2026-11-22T10:05:00Z"},
-		{"a run at from is not in the interval", "2026-11-22T10:05:00Z", "2026-11-22T10:09:59Z", ""},
-		{"the last of many", "2026-11-22T10:00:00Z", "2026-11-23T10:04:00Z", "2026-11-23T10:00:00Z"},
+		{say.Both("the only run is at to", "唯一的一次运行正好在 to"), "2026-11-22T10:00:00Z", "2026-11-22T10:05:00Z", "2026-11-22T10:05:00Z"},
+		{say.Both("a run at from is not in the interval", "正好在 from 的运行不在区间内"), "2026-11-22T10:05:00Z", "2026-11-22T10:09:59Z", ""},
+		{say.Both("the last of many", "多次运行中的最后一次"), "2026-11-22T10:00:00Z", "2026-11-23T10:04:00Z", "2026-11-23T10:00:00Z"},
 	}
 	for _, c := range cases {
 		got := s.latestIn(at(t, c.from), at(t, c.to))
 		if (c.want == "" && !got.IsZero()) || (c.want != "" && !got.Equal(at(t, c.want))) {
-			t.Errorf("%s: latestIn(%s, %s) = %v, want %q", c.name, c.from, c.to, got, c.want)
+			t.Error(say.Both("%s: latestIn(%s, %s) = %v, want %q",
+				"%s：latestIn(%s, %s) = %v，应为 %q", c.name, c.from, c.to, got, c.want))
 		}
 	}
 }
@@ -124,7 +133,8 @@ func TestLatestIn(t *testing.T) {
 func TestParseAccepts(t *testing.T) {
 	for _, spec := range []string{"*/5 * * * *", "0 0 29 2 *", "@hourly", "@daily", "@every 10s", "30 10,11,12 * * 1-5", "0 0 31 2 1"} {
 		if _, err := Parse(spec, "Etc/UTC"); err != nil {
-			t.Errorf("Parse(%q) = %v, want no error", spec, err)
+			t.Error(say.Both("Parse(%q) = %v, want no error",
+				"Parse(%q) = %v，应没有错误", spec, err))
 		}
 	}
 }
@@ -302,35 +312,44 @@ func TestDue(t *testing.T) {
 			}
 			s, err := Parse(c.spec, zone)
 			if err != nil {
-				t.Fatalf("Parse(%q): %v", c.spec, err)
+				t.Fatal(say.Both("Parse(%q): %v",
+					"Parse(%q) 出错：%v", c.spec, err))
 			}
 			if s.Location().String() != zone {
-				t.Errorf("Location() = %v, want %s", s.Location(), zone)
+				t.Error(say.Both("Location() = %v, want %s",
+					"Location() = %v，应为 %s", s.Location(), zone))
 			}
 			got := s.Due(at(t, c.last), at(t, c.now), c.deadline)
 
 			if c.wantRun == "" {
 				if !got.Run.IsZero() {
-					t.Errorf("Run = %v, want none", got.Run)
+					t.Error(say.Both("Run = %v, want none",
+						"Run = %v，应没有运行", got.Run))
 				}
 			} else if !got.Run.Equal(at(t, c.wantRun)) {
-				t.Errorf("Run = %v, want %v", got.Run, c.wantRun)
+				t.Error(say.Both("Run = %v, want %v",
+					"Run = %v，应为 %v", got.Run, c.wantRun))
 			}
 			if got.TooLate != c.wantTooLate {
-				t.Errorf("TooLate = %v, want %v", got.TooLate, c.wantTooLate)
+				t.Error(say.Both("TooLate = %v, want %v",
+					"TooLate = %v，应为 %v", got.TooLate, c.wantTooLate))
 			}
 			if got.Missed != c.wantMissed {
-				t.Errorf("Missed = %d, want %d", got.Missed, c.wantMissed)
+				t.Error(say.Both("Missed = %d, want %d",
+					"Missed = %d，应为 %d", got.Missed, c.wantMissed))
 			}
 			if got.TooMany() != (c.wantMissed > TooManyMissed) {
-				t.Errorf("TooMany() = %v with Missed %d", got.TooMany(), got.Missed)
+				t.Error(say.Both("TooMany() = %v with Missed %d",
+					"Missed 为 %[2]d 时 TooMany() = %[1]v", got.TooMany(), got.Missed))
 			}
 			if c.wantNext == "" {
 				if !got.Next.IsZero() {
-					t.Errorf("Next = %v, want none", got.Next)
+					t.Error(say.Both("Next = %v, want none",
+						"Next = %v，应没有下一次运行", got.Next))
 				}
 			} else if !got.Next.Equal(at(t, c.wantNext)) {
-				t.Errorf("Next = %v, want %v", got.Next, c.wantNext)
+				t.Error(say.Both("Next = %v, want %v",
+					"Next = %v，应为 %v", got.Next, c.wantNext))
 			}
 		})
 	}
@@ -356,7 +375,8 @@ func TestDueAgreesWithAWalk(t *testing.T) {
 			}
 			got := s.Due(last, now, nil)
 			if !got.Run.Equal(want) || got.Missed != min(count, TooManyMissed+1) {
-				t.Fatalf("%q after %v: Due = (%v, %d), walk = (%v, %d)", spec, gap, got.Run, got.Missed, want, count)
+				t.Fatal(say.Both("%q after %v: Due = (%v, %d), walk = (%v, %d)",
+					"%q 过了 %v 之后：Due 得到 (%v, %d)，逐个遍历得到 (%v, %d)", spec, gap, got.Run, got.Missed, want, count))
 			}
 		}
 	}
