@@ -44,6 +44,9 @@ type Failure struct {
 	// Frames are a panic's stack frames in this tree as file:line (function),
 	// the attendee's own files first.
 	Frames []string
+	// Said is, when the tests spoke Chinese, the English of the sentences
+	// in Message (gosrc.English): hints are tied to failures by English words.
+	Said string `json:"-"`
 }
 
 // Results is what one `go test -json` run of a package said.

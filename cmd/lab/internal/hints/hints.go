@@ -21,7 +21,8 @@ package hints
 // snippet; `lab hint` shows the next level each time it is asked, and `lab
 // status` counts how many were shown (never as a grade). A hint with `when`
 // is tied to a failure: it comes first when a failing test's or spec's name
-// or message contains that text, so that the failure is explained in the
+// or message contains that text (for a Chinese attendee, the English twin of
+// the message: gotest.Failure.Said), so that the failure is explained in the
 // operator's terms. Every hint has an id, "06.2" (stage, position), which
 // `lab check --json` names.
 
@@ -41,7 +42,8 @@ import (
 // level.
 func For(s stage.Stage, f gotest.Failure) stage.Hint {
 	for _, h := range s.Hints {
-		if h.When != "" && (strings.Contains(f.Name, h.When) || strings.Contains(f.Message, h.When) || strings.Contains(f.Panic, h.When)) {
+		if h.When != "" && (strings.Contains(f.Name, h.When) || strings.Contains(f.Message, h.When) ||
+			strings.Contains(f.Said, h.When) || strings.Contains(f.Panic, h.When)) {
 			return h
 		}
 	}

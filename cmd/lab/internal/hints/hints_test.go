@@ -41,6 +41,8 @@ func TestAFailureGetsTheHintTiedToItAndOtherwiseTheFirstLevel(t *testing.T) {
 		{gotest.Failure{Name: "records the warning once per problem and generation"}, "06.2"},
 		{gotest.Failure{Name: "creates the Job", Message: `jobs.batch "x" already exists: AlreadyExists`}, "06.4"},
 		{gotest.Failure{Name: "creates the Job", Panic: "AlreadyExists"}, "06.4"},
+		// A Chinese attendee's test printed the Chinese twin; the run found its English.
+		{gotest.Failure{Name: "creates the Job", Message: "已经存在", Said: "AlreadyExists"}, "06.4"},
 		{gotest.Failure{Name: "something else"}, "06.1"},
 	} {
 		if got := For(s, c.f).ID; got != c.want {

@@ -54,8 +54,8 @@ func TestResultsOfGoTests(t *testing.T) {
 	}
 	byName := failuresByName(r)
 	double := byName["TestDouble"]
-	if double.Location != "cmd/lab/internal/run/testdata/results/plain/code_test.go:10" || double.Message != "Double(2) = 5, want 4" {
-		t.Errorf("TestDouble: at %q, message %q; want code_test.go:10 and the values", double.Location, double.Message)
+	if double.Location != "cmd/lab/internal/run/testdata/results/plain/code_test.go:14" || double.Message != "Double(2) = 5, want 4" {
+		t.Errorf("TestDouble: at %q, message %q; want code_test.go:14 and the values", double.Location, double.Message)
 	}
 	owner := byName["TestOwner"]
 	if !strings.Contains(owner.Panic, "nil pointer dereference") {
@@ -64,6 +64,17 @@ func TestResultsOfGoTests(t *testing.T) {
 	if len(owner.Frames) == 0 || !strings.HasPrefix(owner.Frames[0], "cmd/lab/internal/run/testdata/results/plain/code.go:9 (plain.Owner)") ||
 		!strings.HasSuffix(owner.Frames[0], "your code") {
 		t.Errorf("TestOwner: frames %q, want the attendee's line first", owner.Frames)
+	}
+}
+
+func TestATestSpeaksTheLanguageOfTheToolAndItsEnglishIsFound(t *testing.T) {
+	dir, test := fixture(t, "plain")
+	owned := map[string]bool{"cmd/lab/internal/run/testdata/results/plain/code.go": true}
+	r, _ := runTest(i18n.Chinese, dir, []string{"LAB_LANG=zh"}, test, buildTest(dir, test, BuildOpts{}), owned, false)
+	inEnglish(i18n.Chinese, dir, test, &r)
+	double := failuresByName(r)["TestDouble"]
+	if double.Message != "Double(2) = 5，应为 4" || double.Said != "Double(2) = %d, want 4" {
+		t.Errorf("TestDouble said %q (in English %q); want the Chinese sentence, and the English format beside it", double.Message, double.Said)
 	}
 }
 

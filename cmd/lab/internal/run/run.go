@@ -19,6 +19,7 @@ package run
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -89,6 +90,18 @@ func ChecksWith(l i18n.Lang, root, dir string, s stage.Stage, v Verbosity, failF
 	return Built(l, root, dir, s, v, failFast, o, StartBuilds(dir, s, o))
 }
 
+// inEnglish finds, when the tests spoke Chinese, the English of what each
+// failure said (gotest.Failure.Said), from the test sources of t's package.
+func inEnglish(l i18n.Lang, dir string, t stage.Test, r *gotest.Results) {
+	if l != i18n.Chinese || len(r.Failures) == 0 {
+		return
+	}
+	twins := gosrc.Twins(filepath.Join(dir, t.Package))
+	for i, f := range r.Failures {
+		r.Failures[i].Said = gosrc.English(f.Message, twins)
+	}
+}
+
 // Built runs the tests of a stage as their builds finish.
 func Built(l i18n.Lang, root, dir string, s stage.Stage, v Verbosity, failFast bool, o BuildOpts, builds []chan BuildResult) ([]gotest.Results, error) {
 	owned := OwnedFiles(root, dir, s)
@@ -110,6 +123,8 @@ func Built(l i18n.Lang, root, dir string, s stage.Stage, v Verbosity, failFast b
 		env = append(env, "GOFLAGS=-overlay="+o.Overlay)
 	}
 	env = append(env, o.Env...)
+	// The tests write their sentences in the tool's language (test/say).
+	env = append(env, "LAB_LANG="+string(l))
 	shared := false
 	// Every test binary builds while the shared API server is made ready:
 	// neither needs the other until the tests run.
@@ -131,6 +146,7 @@ func Built(l i18n.Lang, root, dir string, s stage.Stage, v Verbosity, failFast b
 		if len(r.BuildErrors) > 0 && !failFast && o.Overlay == "" {
 			r, err = checkTheRest(l, dir, s, env, t, owned, r, err)
 		}
+		inEnglish(l, dir, t, &r)
 		r.Calls = calls
 		all = append(all, r)
 		if v == FullText {
