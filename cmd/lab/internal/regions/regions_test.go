@@ -56,8 +56,8 @@ func TestStubGoKeepsSignaturesAndDropsWhatOnlyTheBodyUsed(t *testing.T) {
 	got := string(out)
 	for _, want := range []string{
 		"func Greet(name string, at time.Time) (string, error) {",
-		"// TODO(lab 05): write this; see exercises/05-x/README.md",
-		`return *new(string), labTODO("TODO(lab 05): write this; see exercises/05-x/README.md")`,
+		"// TODO(lab 05): write this (在此编写); see exercises/05-x/README.md (中文: exercises/05-x/README.zh-CN.md)",
+		`return *new(string), labTODO("TODO(lab 05): write this (在此编写); see exercises/05-x/README.md (中文: exercises/05-x/README.zh-CN.md)")`,
 		"func keep() string { return fmt.Sprint(\"kept\") }",
 		"type Greeting string",
 		"\"time\"",
@@ -106,7 +106,7 @@ func TestStubTextReplacesTheRegionWithATODO(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "a: 1\n  # lab:begin chart\n  # TODO(lab 08): write this; see exercises/08-helm/README.md\n  # lab:end\nd: 4\n"
+	want := "a: 1\n  # lab:begin chart\n  # TODO(lab 08): write this (在此编写); see exercises/08-helm/README.md (中文: exercises/08-helm/README.zh-CN.md)\n  # lab:end\nd: 4\n"
 	if string(out) != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
@@ -147,7 +147,7 @@ func TestStubTextInAHelmTemplateWritesATemplateComment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "spec:\n  {{- /* lab:begin chart */}}\n  {{- /* TODO(lab 08): write this; see exercises/08-helm/README.md */}}\n  {{- /* lab:end */}}\n"
+	want := "spec:\n  {{- /* lab:begin chart */}}\n  {{- /* TODO(lab 08): write this (在此编写); see exercises/08-helm/README.md (中文: exercises/08-helm/README.zh-CN.md) */}}\n  {{- /* lab:end */}}\n"
 	if string(out) != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
@@ -190,7 +190,7 @@ func Reconcile(n int) (int, error) {
 //
 // This second paragraph stays a paragraph.
 func Reconcile(n int) (int, error) {
-	// TODO(lab 04): write this; see exercises/04-x/README.md
+	// TODO(lab 04): write this (在此编写); see exercises/04-x/README.md (中文: exercises/04-x/README.zh-CN.md)
 
 	// 1. Load it.
 
@@ -198,7 +198,7 @@ func Reconcile(n int) (int, error) {
 	// lines.
 
 	_ = n
-	return *new(int), labTODO("TODO(lab 04): write this; see exercises/04-x/README.md")
+	return *new(int), labTODO("TODO(lab 04): write this (在此编写); see exercises/04-x/README.md (中文: exercises/04-x/README.zh-CN.md)")
 }
 
 // lab:end

@@ -45,7 +45,18 @@ func (s Stub) todo(l i18n.Lang) string {
 		return fmt.Sprintf(l.Tr("TODO(lab %s): this function does not compile; bin/lab check ran this stub in its place to check the rest",
 			"TODO(lab %s)：这个函数无法编译；bin/lab check 用这个桩代替它，以便检查其余部分"), s.Stage)
 	}
-	return fmt.Sprintf("TODO(lab %s): write this; see %s", s.Stage, s.Readme)
+	// The starter is the same in both languages (a class shares its
+	// branches, and carrying code forward compares starters), so the text
+	// names both READMEs.
+	return fmt.Sprintf("TODO(lab %s): write this (在此编写); see %s (中文: %s)", s.Stage, s.Readme, readmeZh(s.Readme))
+}
+
+// readmeZh is the Chinese twin of a README.md: README.zh-CN.md beside it.
+func readmeZh(readme string) string {
+	if dir, ok := strings.CutSuffix(readme, "README.md"); ok {
+		return dir + "README.zh-CN.md"
+	}
+	return readme
 }
 
 // StubGo rewrites the regions of a Go file that stubs names:
