@@ -47,7 +47,10 @@ func Twins(dir string) []Twin {
 				return true
 			}
 			sel, ok := call.Fun.(*ast.SelectorExpr)
-			if pkg, isIdent := sel.X.(*ast.Ident); !ok || !isIdent || pkg.Name != "say" || sel.Sel.Name != "Both" {
+			if !ok || sel.Sel.Name != "Both" {
+				return true
+			}
+			if pkg, ok := sel.X.(*ast.Ident); !ok || pkg.Name != "say" {
 				return true
 			}
 			en, ok1 := stringLiteral(call.Args[0])

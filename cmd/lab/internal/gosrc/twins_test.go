@@ -32,6 +32,8 @@ func TestX(t *testing.T) {
 		"observeJobs 之后的 "+"status.active"))
 	Expect(y).To(Equal(1), say.Both("100%% of %[1]d runs", "%[1]d 次运行的 100%%", n))
 	t.Error(notSay.Both("never", "从不"))
+	Expect(ConsistOf("a", "b"), len(x)) // a call of a plain function, with two arguments
+	t.Error(w.say.Both("never", "从不"))
 }
 `
 	if err := os.WriteFile(filepath.Join(dir, "x_test.go"), []byte(src), 0o644); err != nil {
