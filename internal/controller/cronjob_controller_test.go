@@ -45,8 +45,10 @@ func at(hh, mm, ss int) time.Time {
 
 // comeBackAtTheRun explains a wrong RequeueAfter: step 7 of Reconcile
 // (stage 04) asks to come back when the next run is due.
-const comeBackAtTheRun = "step 7 returns RequeueAfter: runs.RequeueDelay(now, next), the time until the next run " +
-	"plus 100ms, so that the clock reads at least the run's time when the reconcile comes back"
+var comeBackAtTheRun = say.Both("step 7 returns RequeueAfter: runs.RequeueDelay(now, next), the time until the next run "+
+	"plus 100ms, so that the clock reads at least the run's time when the reconcile comes back",
+	"第 7 步返回 RequeueAfter：runs.RequeueDelay(now, next)，即距下一次运行的时间再加 100ms，"+
+		"这样调和回来时，时钟读数至少已到这次运行的时间")
 
 var _ = Describe("CronJob Reconciler", func() {
 	var h *harness
@@ -222,7 +224,9 @@ var _ = Describe("CronJob Reconciler", func() {
 			cj := h.createCronJob("hundred", "* * * * *", at(8, 0, 0))
 			h.mustReconcileAt(at(9, 40, 10), cj)
 			Expect(jobNames(h.jobs())).To(HaveLen(1))
-			Expect(h.events()).NotTo(ContainElement(ContainSubstring("TooManyMissedTimes")))
+			Expect(h.events()).NotTo(ContainElement(ContainSubstring("TooManyMissedTimes")),
+				say.Both("100 runs were missed (8:01 to 9:40), which is not more than 100: no TooManyMissedTimes warning (schedule.TooMany)",
+					"错过了 100 次运行（8:01 到 9:40），没有超过 100 次：不发 TooManyMissedTimes 警告（schedule.TooMany）"))
 		})
 
 		It("skips a run that is later than the starting deadline and says so", func() {
@@ -267,7 +271,9 @@ var _ = Describe("CronJob Reconciler", func() {
 			h.mustReconcileAt(at(9, 41, 10), cj) // adopts the Job by hand, which then blocks the run
 			h.mustReconcileAt(at(9, 41, 20), cj)
 			h.mustReconcileAt(at(9, 41, 30), cj)
-			Expect(jobNames(h.jobs())).To(HaveLen(1))
+			Expect(jobNames(h.jobs())).To(HaveLen(1),
+				say.Both("under Forbid, the Job made by hand runs, so the due run waits: no Job is created",
+					"在 Forbid 之下，手工创建的 Job 还在运行，所以到期的运行要等：不创建 Job"))
 			Expect(h.events()).To(ConsistOf(
 				HavePrefix("Warning UnexpectedJob"),
 				HavePrefix("Warning TooManyMissedTimes too many missed start times (more than 100)"),
