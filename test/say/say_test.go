@@ -309,3 +309,139 @@ func f() {
 		t.Errorf("twins with %%d and %%s: problems %q, want one", p)
 	}
 }
+
+// TestEveryNameHasAChineseTwin holds the names of the tests and specs of
+// every stage's package to their Chinese twins in the package's
+// testdata/names.zh-CN.yaml, which bin/lab --lang zh shows in their place
+// (names stay English in the tests, where they are identifiers: stage.yaml's
+// functions, -ginkgo.focus, go test -run):
+// a name the file lacks, or a twin whose English no test has any more, is
+// an error. A name is a segment: the text of a Ginkgo container, spec or
+// table entry, or of a Go subtest (t.Run), literal or taken from the table
+// the test ranges over.
+func TestEveryNameHasAChineseTwin(t *testing.T) {
+	for pkg := range checkedPackages(t) {
+		names := map[string]string{} // name -> where
+		files, _ := filepath.Glob(filepath.Join(root, pkg, "*_test.go"))
+		for _, file := range files {
+			fset := token.NewFileSet()
+			f, err := parser.ParseFile(fset, file, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, line := range testNames(fset, f) {
+				names[name] = fmt.Sprintf("%s:%d", filepath.ToSlash(filepath.Join(pkg, filepath.Base(file))), line)
+			}
+		}
+		twins := map[string]string{}
+		file := filepath.Join(root, pkg, "testdata", "names.zh-CN.yaml")
+		if raw, err := os.ReadFile(file); err == nil {
+			if err := yaml.UnmarshalStrict(raw, &twins); err != nil {
+				t.Errorf("%s: %v", file, err)
+				continue
+			}
+		}
+		var missing []string
+		for name, where := range names {
+			zh, ok := twins[name]
+			switch {
+			case !ok:
+				missing = append(missing, fmt.Sprintf("%s: %q", where, name))
+			case !hasHan(zh):
+				t.Errorf("%s/testdata/names.zh-CN.yaml: the twin of %q has no Chinese in it: %q", pkg, name, zh)
+			}
+		}
+		slices.Sort(missing)
+		if len(missing) > 0 {
+			t.Errorf("%s/testdata/names.zh-CN.yaml has no Chinese twin for %d names of its tests:\n%s", pkg, len(missing), strings.Join(missing, "\n"))
+		}
+		for name := range twins {
+			if _, ok := names[name]; !ok {
+				t.Errorf("%s/testdata/names.zh-CN.yaml: no test is named %q any more: remove it, or rename it as the test was", pkg, name)
+			}
+		}
+	}
+}
+
+// testNames are the names a file's tests give their specs and subtests,
+// with the line of each.
+func testNames(fset *token.FileSet, f *ast.File) map[string]int {
+	names := map[string]int{}
+	add := func(e ast.Expr) {
+		if s, ok := literal(e); ok && strings.TrimSpace(s) != "" {
+			names[s] = fset.Position(e.Pos()).Line
+		}
+	}
+	for _, decl := range f.Decls {
+		// The fields a function's subtests are named by (t.Run(tc.name, ...)).
+		fields := map[string]bool{}
+		ast.Inspect(decl, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 {
+				return true
+			}
+			var fun string
+			switch x := call.Fun.(type) {
+			case *ast.Ident:
+				fun = x.Name
+			case *ast.SelectorExpr:
+				fun = x.Sel.Name
+			}
+			switch fun {
+			case "Describe", "Context", "When", "It", "Specify", "DescribeTable", "Entry":
+				add(call.Args[0])
+			case "Run":
+				if sel, ok := call.Args[0].(*ast.SelectorExpr); ok {
+					fields[sel.Sel.Name] = true
+				} else {
+					add(call.Args[0])
+				}
+			}
+			return true
+		})
+		if len(fields) == 0 {
+			continue
+		}
+		ast.Inspect(decl, func(n ast.Node) bool {
+			table, ok := n.(*ast.CompositeLit)
+			if !ok {
+				return true
+			}
+			rows, ok := table.Type.(*ast.ArrayType)
+			if !ok {
+				return true
+			}
+			row, ok := rows.Elt.(*ast.StructType)
+			if !ok {
+				return true
+			}
+			at := map[int]bool{}
+			i := 0
+			for _, field := range row.Fields.List {
+				for _, name := range field.Names {
+					if fields[name.Name] {
+						at[i] = true
+					}
+					i++
+				}
+			}
+			for _, elt := range table.Elts {
+				values, ok := elt.(*ast.CompositeLit)
+				if !ok {
+					continue
+				}
+				for j, v := range values.Elts {
+					if kv, ok := v.(*ast.KeyValueExpr); ok {
+						if key, ok := kv.Key.(*ast.Ident); ok && fields[key.Name] {
+							add(kv.Value)
+						}
+					} else if at[j] {
+						add(v)
+					}
+				}
+			}
+			return true
+		})
+	}
+	return names
+}

@@ -31,8 +31,10 @@ import (
 	"strings"
 
 	"github.com/onsi/ginkgo/v2/types"
+	"sigs.k8s.io/yaml"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 )
 
 // A failure is one failing test or spec.
@@ -47,6 +49,53 @@ type Failure struct {
 	// Said is, when the tests spoke Chinese, the English of the sentences
 	// in Message (gosrc.English): hints are tied to failures by English words.
 	Said string `json:"-"`
+	// NameZh is Name in Chinese, when the tool speaks it: each segment by
+	// its twin in the package's testdata/names.zh-CN.yaml (ChineseName).
+	NameZh string `json:"-"`
+}
+
+// NameIn is the failure's name in l.
+func (f Failure) NameIn(l i18n.Lang) string {
+	if l == i18n.Chinese && f.NameZh != "" {
+		return f.NameZh
+	}
+	return f.Name
+}
+
+// ChineseNames are the Chinese twins of the names of the tests in the
+// package folder dir, from its testdata/names.zh-CN.yaml (the tests check
+// that every name has one: test/say), or none.
+func ChineseNames(dir string) map[string]string {
+	names := map[string]string{}
+	raw, err := os.ReadFile(filepath.Join(dir, "testdata", "names.zh-CN.yaml"))
+	if err == nil {
+		_ = yaml.Unmarshal(raw, &names) // a file that does not parse leaves the names English
+	}
+	return names
+}
+
+// ChineseName is a test's or spec's name with each segment that twins
+// translates in Chinese: the containers and text of a Ginkgo spec ("A › B"),
+// the subtests of a Go test ("TestDue/exactly_100_missed_runs", whose
+// underscores were spaces in the test). A segment without a twin, such as
+// a Go test's own name, stays as it is.
+func ChineseName(name string, twins map[string]string) string {
+	segments := strings.Split(name, " › ")
+	for i, seg := range segments {
+		goTest := strings.HasPrefix(seg, "Test") && !strings.Contains(seg, " ")
+		if zh, ok := twins[seg]; ok && !goTest {
+			segments[i] = zh
+			continue
+		}
+		parts := strings.Split(seg, "/")
+		for j, part := range parts {
+			if zh, ok := twins[strings.ReplaceAll(part, "_", " ")]; ok && j > 0 {
+				parts[j] = zh
+			}
+		}
+		segments[i] = strings.Join(parts, "/")
+	}
+	return strings.Join(segments, " › ")
 }
 
 // Results is what one `go test -json` run of a package said.

@@ -21,6 +21,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 )
 
 // What go test -json says of a package: two tests that pass and fail, and
@@ -124,5 +126,28 @@ func TestACompileErrorIsReadAndPlaced(t *testing.T) {
 	c := PlaceCompileError(tree, r.BuildErrors[0])
 	if c != (CompileError{File: "code.go", Line: 6, Function: "R.Next", Message: "undefined: nextRun"}) {
 		t.Errorf("placed as %+v", c)
+	}
+}
+
+func TestANameIsShownInChineseSegmentBySegment(t *testing.T) {
+	twins := map[string]string{
+		"Stage 04: the reconcile loop":                 "第 04 阶段：调和循环",
+		"moves lastSuccessfulTime forward, never back": "lastSuccessfulTime 只向前移动，从不后退",
+		"exactly 100 missed runs is not too many":      "错过正好 100 次运行不算太多",
+		"TestDue": "never: a Go test's own name is an identifier",
+	}
+	for _, tc := range []struct{ name, want string }{
+		{"Stage 04: the reconcile loop › moves lastSuccessfulTime forward, never back", "第 04 阶段：调和循环 › lastSuccessfulTime 只向前移动，从不后退"},
+		{"Stage 04: the reconcile loop › a spec without a twin", "第 04 阶段：调和循环 › a spec without a twin"},
+		{"TestDue/exactly_100_missed_runs_is_not_too_many", "TestDue/错过正好 100 次运行不算太多"},
+		{"TestDue", "TestDue"},
+	} {
+		if got := ChineseName(tc.name, twins); got != tc.want {
+			t.Errorf("ChineseName(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	f := Failure{Name: "TestDue/x", NameZh: "TestDue/某个"}
+	if f.NameIn(i18n.English) != "TestDue/x" || f.NameIn(i18n.Chinese) != "TestDue/某个" {
+		t.Errorf("NameIn: %q, %q", f.NameIn(i18n.English), f.NameIn(i18n.Chinese))
 	}
 }

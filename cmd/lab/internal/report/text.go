@@ -156,7 +156,7 @@ func explainFailures(l i18n.Lang, r gotest.Results, err error) {
 		if i == 5 {
 			fmt.Printf(l.Tr("       ... and %d more failing:\n", "       ……另有 %d 个未通过：\n"), len(r.Failures)-i)
 			for _, g := range r.Failures[i:] {
-				fmt.Printf("         %s\n", g.Name)
+				fmt.Printf("         %s\n", g.NameIn(l))
 			}
 			break
 		}
@@ -201,7 +201,7 @@ func explainImports(l i18n.Lang, cs []gotest.CompileError) {
 
 // ShowFailure prints a failure for `lab check`, indented.
 func ShowFailure(l i18n.Lang, f gotest.Failure, indent string) {
-	fmt.Printf("%sFAIL %s\n", indent, f.Name)
+	fmt.Printf("%sFAIL %s\n", indent, f.NameIn(l))
 	in := indent + "     "
 	if f.Panic != "" {
 		fmt.Printf("%spanic: %s\n", in, f.Panic)

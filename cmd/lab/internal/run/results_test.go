@@ -71,7 +71,7 @@ func TestATestSpeaksTheLanguageOfTheToolAndItsEnglishIsFound(t *testing.T) {
 	dir, test := fixture(t, "plain")
 	owned := map[string]bool{"cmd/lab/internal/run/testdata/results/plain/code.go": true}
 	r, _ := runTest(i18n.Chinese, dir, []string{"LAB_LANG=zh"}, test, buildTest(dir, test, BuildOpts{}), owned, false)
-	inEnglish(i18n.Chinese, dir, test, &r)
+	inBothLanguages(i18n.Chinese, dir, test, &r)
 	double := failuresByName(r)["TestDouble"]
 	if double.Message != "Double(2) = 5，应为 4" || double.Said != "Double(2) = %d, want 4" {
 		t.Errorf("TestDouble said %q (in English %q); want the Chinese sentence, and the English format beside it", double.Message, double.Said)

@@ -90,15 +90,20 @@ func ChecksWith(l i18n.Lang, root, dir string, s stage.Stage, v Verbosity, failF
 	return Built(l, root, dir, s, v, failFast, o, StartBuilds(dir, s, o))
 }
 
-// inEnglish finds, when the tests spoke Chinese, the English of what each
-// failure said (gotest.Failure.Said), from the test sources of t's package.
-func inEnglish(l i18n.Lang, dir string, t stage.Test, r *gotest.Results) {
+// inBothLanguages, when the tests spoke Chinese, finds the English of what
+// each failure said (gotest.Failure.Said), from the test sources of t's
+// package, and the Chinese of its name, from the package's testdata
+// (gotest.ChineseNames).
+func inBothLanguages(l i18n.Lang, dir string, t stage.Test, r *gotest.Results) {
 	if l != i18n.Chinese || len(r.Failures) == 0 {
 		return
 	}
-	twins := gosrc.Twins(filepath.Join(dir, t.Package))
+	pkg := filepath.Join(dir, t.Package)
+	twins := gosrc.Twins(pkg)
+	names := gotest.ChineseNames(pkg)
 	for i, f := range r.Failures {
 		r.Failures[i].Said = gosrc.English(f.Message, twins)
+		r.Failures[i].NameZh = gotest.ChineseName(f.Name, names)
 	}
 }
 
@@ -146,7 +151,7 @@ func Built(l i18n.Lang, root, dir string, s stage.Stage, v Verbosity, failFast b
 		if len(r.BuildErrors) > 0 && !failFast && o.Overlay == "" {
 			r, err = checkTheRest(l, dir, s, env, t, owned, r, err)
 		}
-		inEnglish(l, dir, t, &r)
+		inBothLanguages(l, dir, t, &r)
 		r.Calls = calls
 		all = append(all, r)
 		if v == FullText {
