@@ -221,7 +221,11 @@ func ShowFailure(l i18n.Lang, f gotest.Failure, indent string) {
 		fmt.Printf("%sat %s\n", in, f.Location)
 	}
 	if f.Message != "" {
-		fmt.Println(i18n.Indent(i18n.LimitLines(l, shortenDumps(l, f.Message, 20), 30), in))
+		msg := f.Message
+		if l == i18n.Chinese {
+			msg = gomegaInChinese(msg)
+		}
+		fmt.Println(i18n.Indent(i18n.LimitLines(l, shortenDumps(l, msg, 20), 30), in))
 	}
 }
 

@@ -52,3 +52,33 @@ func TestShortenDumpsKeepsWhatTheAssertionSays(t *testing.T) {
 		t.Error("a short message must be left whole")
 	}
 }
+
+func TestGomegasWordsAreShownInChineseAndItsValuesAsTheyAre(t *testing.T) {
+	msg := strings.Join([]string{
+		"状态写入失败了：Reconcile 必须返回它的错误",
+		"Expected",
+		"    <[]string | len:1, cap:1>: [\"to equal\"]",
+		"to equal",
+		"    <[]string | len:1, cap:1>: [\"order-2\"]",
+		"Timed out after 10.001s.",
+		"Value for field 'Time' failed to satisfy matcher.",
+		"to have length 1",
+		"to be ==",
+		"something Gomega never says",
+	}, "\n")
+	want := strings.Join([]string{
+		"状态写入失败了：Reconcile 必须返回它的错误",
+		"实际值：",
+		"    <[]string | len:1, cap:1>: [\"to equal\"]",
+		"应等于：",
+		"    <[]string | len:1, cap:1>: [\"order-2\"]",
+		"等了 10.001 秒仍未满足，超时。",
+		"字段 'Time' 的值不满足匹配器：",
+		"长度应为 1",
+		"应等于（==）：",
+		"something Gomega never says",
+	}, "\n")
+	if got := gomegaInChinese(msg); got != want {
+		t.Errorf("gomegaInChinese:\n%s\nwant:\n%s", got, want)
+	}
+}
