@@ -218,7 +218,7 @@ func ShowFailure(l i18n.Lang, f gotest.Failure, indent string) {
 		return
 	}
 	if f.Location != "" && f.Location != ":0" {
-		fmt.Printf("%sat %s\n", in, f.Location)
+		fmt.Printf(l.Tr("%sat %s\n", "%s位置：%s\n"), in, f.Location)
 	}
 	if f.Message != "" {
 		msg := f.Message
