@@ -178,7 +178,8 @@ func stageOfBranch() (string, error) {
 	}
 	branch := strings.TrimSpace(out)
 	if !strings.HasPrefix(branch, "lab/") {
-		return "", fmt.Errorf("on branch %q, not a lab/<stage> branch: say which stage, as in `lab check 06`", branch)
+		return "", i18n.Errorf("on branch %q, not a lab/<stage> branch: say which stage, as in `lab check 06`, or start one with `lab start 01`",
+			"当前在分支 %q 上，它不是 lab/<阶段> 分支：请指明阶段，例如 `lab check 06`，或者用 `lab start 01` 开始一个阶段", branch)
 	}
 	return strings.TrimPrefix(branch, "lab/"), nil
 }

@@ -130,7 +130,9 @@ const usageZh = `用法：lab <命令> [阶段]   （--lang en 显示英文；--
 func main() {
 	l, args, err := i18n.Choose(os.Args[1:], os.Getenv)
 	if err != nil {
-		base.Fail(err)
+		// Which language to speak is what failed: both.
+		fmt.Fprintf(os.Stderr, "lab: %s\nlab：%s\n", i18n.Message(i18n.English, err), i18n.Message(i18n.Chinese, err))
+		os.Exit(2)
 	}
 	if len(args) == 0 {
 		fmt.Fprint(os.Stderr, l.Tr(usage, usageZh))
@@ -166,14 +168,14 @@ func main() {
 		err = os.Chdir(root)
 	}
 	if err != nil {
-		base.Fail(err)
+		base.Fail(l, err)
 	}
 	c.root = root
 	if c.stages, err = stage.Load(root); err != nil {
-		base.Fail(err)
+		base.Fail(l, err)
 	}
 	if err := cmd.run(c); err != nil {
-		base.Fail(err)
+		base.Fail(l, err)
 	}
 }
 

@@ -66,7 +66,7 @@ func TestEveryMessageHasBothLanguages(t *testing.T) {
 				return true
 			}
 			where := fset.Position(call.Pos())
-			if len(call.Args) != 2 {
+			if len(call.Args) < 2 || (len(call.Args) != 2 && !isErrorf(call.Fun)) {
 				t.Errorf("%s: tr takes the English and the Chinese", where)
 				return true
 			}
@@ -95,15 +95,26 @@ func TestEveryMessageHasBothLanguages(t *testing.T) {
 }
 
 // isTr tells whether fun is the tool's translation, Tr, called in its own
-// package (i18n) or through a selector from another.
+// package (i18n) or through a selector from another, or i18n.Errorf.
 func isTr(fun ast.Expr) bool {
 	switch f := fun.(type) {
 	case *ast.Ident:
 		return f.Name == "Tr"
 	case *ast.SelectorExpr:
-		return f.Sel.Name == "Tr"
+		return f.Sel.Name == "Tr" || isErrorf(fun)
 	}
 	return false
+}
+
+// isErrorf tells whether fun is i18n.Errorf, an error in both languages:
+// its English and Chinese come first, then the values.
+func isErrorf(fun ast.Expr) bool {
+	f, ok := fun.(*ast.SelectorExpr)
+	if !ok || f.Sel.Name != "Errorf" {
+		return false
+	}
+	pkg, ok := f.X.(*ast.Ident)
+	return ok && pkg.Name == "i18n"
 }
 
 // wide counts the wide (Chinese) characters of s.
@@ -194,5 +205,91 @@ func TestTheUsageNamesEveryCommand(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// englishOnly are the places where the tool prints English whatever the
+// language, and why: what its maintainers and CI read, and the document
+// that `lab check --json` writes for tools.
+var englishOnly = map[string]string{
+	"internal/verify":                       "lab verify, lab mistakes and lab mutants report to CI and the lab's maintainers",
+	"internal/mutants":                      "generic mutants: lab mutants, for the maintainers",
+	"bench":                                 "make bench-lab, for the maintainers",
+	"internal/apiserver/serve.go":           "the shared API server's own log, bin/lab-state/apiserver/log",
+	"internal/stage/hint.go":                "errors in writing a stage.yaml: the maintainers'",
+	"internal/stage/mistake.go":             "errors in writing a stage.yaml's catalogue: the maintainers'",
+	"region %s is in stage %s and stage %s": "an error in writing stage.yaml: the maintainers'",
+	"lab mutants --guard takes no stage: it checks what changed since the report": "lab mutants is the maintainers'",
+	"usage: lab serve-apiserver DIR CRD-HASH":                                     "the tool starts its own server with it; nobody types it",
+	"could not run the check of stage %s: %w":                                     "lab check --json: English whatever the locale (docs/lab-json.md)",
+	"lab: could not save the result:":                                             "lab check --json: English whatever the locale (docs/lab-json.md)",
+	"%s: the stub does not parse: %w":                                             "a bug of the tool's starters, for its maintainers",
+	"%s: the stub does not format: %w":                                            "a bug of the tool's starters, for its maintainers",
+	"\treturn %s\n":                                                               "Go code, written into a stub",
+}
+
+// codeWords are words of the tool's messages that are names, not English.
+var codeWords = map[string]bool{"lab": true, "panic": true, "trace": true, "list": true}
+
+// Every message the tool prints speaks the attendee's language: printed
+// through l.Tr or made with i18n.Errorf, or in both languages at once (a
+// commit message, the stub's TODO). This finds the ones written in English
+// only, outside englishOnly.
+func TestNoMessageIsInEnglishOnly(t *testing.T) {
+	word := regexp.MustCompile(`[a-z]{3,}`)
+	code := regexp.MustCompile("`[^`]*`|\\S*[./_-]\\S*")
+	printers := map[string]bool{"fmt.Printf": true, "fmt.Println": true, "fmt.Print": true, "fmt.Fprintf": true,
+		"fmt.Fprintln": true, "fmt.Fprint": true, "fmt.Errorf": true, "errors.New": true}
+	found := 0
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		for prefix := range englishOnly {
+			if path == prefix || strings.HasPrefix(path, prefix+"/") {
+				return nil
+			}
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			pkg, ok := sel.X.(*ast.Ident)
+			if !ok || !printers[pkg.Name+"."+sel.Sel.Name] {
+				return true
+			}
+			for _, arg := range call.Args {
+				s, ok := literal(arg)
+				if !ok || wide(s) > 0 || englishOnly[s] != "" {
+					continue
+				}
+				found++
+				for _, w := range word.FindAllString(code.ReplaceAllString(verbs.ReplaceAllString(s, " "), " "), -1) {
+					if !codeWords[w] {
+						t.Errorf("%s: %q is printed in English only: write it with l.Tr(en, zh) or i18n.Errorf(en, zh, ...), or list it in englishOnly with the reason",
+							fset.Position(call.Pos()), s)
+						break
+					}
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found < 5 {
+		t.Errorf("read only %d literal messages outside l.Tr: the search is broken", found)
 	}
 }

@@ -289,7 +289,8 @@ func (s Server) Stop() error {
 			}
 		}
 	}
-	return fmt.Errorf("the shared API server (PID %d) did not stop within 30s; see %s", state.Server.PID, s.path("log"))
+	return i18n.Errorf("the shared API server (PID %d) did not stop within 30s; see %s",
+		"共享的 API 服务器（PID %d）在 30 秒内没有停止；请看 %s", state.Server.PID, s.path("log"))
 }
 
 func (s Server) touch() {

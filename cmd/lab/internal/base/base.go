@@ -25,6 +25,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 )
 
 // Traced times a step of the tool when LAB_TRACE is set, to see where a
@@ -37,8 +39,9 @@ func Traced(what string) func() {
 	return func() { fmt.Fprintf(os.Stderr, "[trace] %-28s %6.2fs\n", what, time.Since(start).Seconds()) }
 }
 
-func Fail(err error) {
-	fmt.Fprintln(os.Stderr, "lab:", err)
+// Fail prints err in l's language, and ends the tool.
+func Fail(l i18n.Lang, err error) {
+	fmt.Fprintln(os.Stderr, l.Tr("lab:", "lab："), i18n.Message(l, err))
 	os.Exit(1)
 }
 

@@ -134,7 +134,7 @@ func Into(root, dir, ref, branch string, s stage.Stage) (c Carried, err error) {
 	if _, err := base.Output(dir, "git", "add", "-A"); err != nil {
 		return c, err
 	}
-	err = base.LabCommit(dir, "--allow-empty", "-m", fmt.Sprintf("lab %s: carry my code from %s\n\n%s %s", s.ID, branch, base.ReferenceTrailer, ref))
+	err = base.LabCommit(dir, "--allow-empty", "-m", fmt.Sprintf("lab %s: carry my code from %s\n\n第 %s 阶段：带入我在 %s 上的代码\n\n%s %s", s.ID, branch, s.ID, branch, base.ReferenceTrailer, ref))
 	return c, err
 }
 
@@ -237,7 +237,8 @@ func (m merge) mergeFile(path, ours, baseFile, target string) ([]byte, int, erro
 	// a diff3 section would defeat settleImportConflicts, and the
 	// sentence that explains the markers.
 	cmd := exec.Command("git", "-c", "merge.conflictStyle=merge", "merge-file", "-p",
-		"-L", "your code ("+m.branch+")", "-L", "the reference", "-L", "the starter of stage "+m.s.ID,
+		// The labels stay in the file, whatever language the tool speaks: both.
+		"-L", "your code 你的代码 ("+m.branch+")", "-L", "the reference 参考实现", "-L", "the starter of stage "+m.s.ID+" 第 "+m.s.ID+" 阶段的起始代码",
 		ours, baseFile, target)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -250,7 +251,7 @@ func (m merge) mergeFile(path, ours, baseFile, target string) ([]byte, int, erro
 	case errors.As(mergeErr, &exit) && exit.ExitCode() > 0 && exit.ExitCode() < 128:
 		conflicts = exit.ExitCode()
 	case mergeErr != nil:
-		return nil, 0, fmt.Errorf("merging %s: %v %s", path, mergeErr, stderr.String())
+		return nil, 0, i18n.Errorf("merging %s: %v %s", "合并 %s：%v %s", path, mergeErr, stderr.String())
 	}
 	if strings.HasSuffix(path, ".go") {
 		// Both sides drop the imports their stubs no longer use, so

@@ -67,7 +67,7 @@ func CmdCheck(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, v r
 	rs, err := run.Checks(l, root, ".", s, v)
 	var setup base.SetupError
 	if errors.As(err, &setup) {
-		return fmt.Errorf(l.Tr("could not run the check of stage %s: %w", "无法运行第 %s 阶段的检查：%w"), s.ID, err)
+		return i18n.Errorf("could not run the check of stage %s: %w", "无法运行第 %s 阶段的检查：%w", s.ID, err)
 	}
 	functions.ShowFunctions(l, s, rs)
 	p := progress.Read(root)

@@ -18,10 +18,10 @@ limitations under the License.
 
 package doctor
 
-import "errors"
+import "cronlab.dev/cronlab/cmd/lab/internal/i18n"
 
 // freeBytes: the lab runs on Windows through WSL2, which is Linux; a native
 // Windows build of the lab tool cannot tell.
 func freeBytes(string) (uint64, error) {
-	return 0, errors.New("not on this system; run the lab in WSL2")
+	return 0, i18n.Errorf("not on this system; run the lab in WSL2", "在这个系统上无法判断；请在 WSL2 中运行本实验")
 }

@@ -36,7 +36,7 @@ func CmdDoctor(l i18n.Lang, root string) error {
 			return
 		}
 		ok = false
-		fmt.Printf(l.Tr("  MISSING %s: %v\n        fix: %s\n", "  缺少  %s：%v\n        解决：%s\n"), what, err, fix)
+		fmt.Printf(l.Tr("  MISSING %s: %s\n        fix: %s\n", "  缺少  %s：%s\n        解决：%s\n"), what, i18n.Message(l, err), fix)
 	}
 	for _, f := range laptopFindings(l, root) {
 		check(f.what, f.err, f.fix)
@@ -55,7 +55,7 @@ func CmdDoctor(l i18n.Lang, root string) error {
 		if f.err == nil {
 			check(f.what, nil, "")
 		} else {
-			fmt.Printf(l.Tr("  note  %s: %v\n        fix: %s\n", "  注意  %s：%v\n        解决：%s\n"), f.what, f.err, f.fix)
+			fmt.Printf(l.Tr("  note  %s: %s\n        fix: %s\n", "  注意  %s：%s\n        解决：%s\n"), f.what, i18n.Message(l, f.err), f.fix)
 		}
 	}
 	_, kwokErr := os.Stat(filepath.Join(root, "bin", "kwokctl"))

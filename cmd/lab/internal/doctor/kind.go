@@ -42,7 +42,7 @@ func makefileVar(root, name string) (string, error) {
 	}
 	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + ` \?= (\S+)`).FindSubmatch(raw)
 	if m == nil {
-		return "", fmt.Errorf("the Makefile sets no %s ?= ...", name)
+		return "", i18n.Errorf("the Makefile sets no %s ?= ...", "Makefile 没有设置 %s ?= ...", name)
 	}
 	return string(m[1]), nil
 }
@@ -91,7 +91,7 @@ func kindFinding(l i18n.Lang, kind, pinned, nodeImage string, lookErr error, out
 	if got[1] != pinned {
 		return finding{what, fmt.Errorf(l.Tr("%s is %s, which does not support that node image", "%s 是 %s，不支持这个节点镜像"), kind, got[1]), fix}
 	}
-	return finding{what: fmt.Sprintf("kind %s (%s)", got[1], kind)}
+	return finding{what: fmt.Sprintf(l.Tr("kind %s (%s)", "kind %s（%s）"), got[1], kind)}
 }
 
 // reasonOf is the first line a failed command printed, or its error.

@@ -45,7 +45,7 @@ func workshopMinor(root string) (int, error) {
 	}
 	m := regexp.MustCompile(`(?m)^KUBE_VERSION \?= v1\.(\d+)\.`).FindSubmatch(raw)
 	if m == nil {
-		return 0, fmt.Errorf("the Makefile sets no KUBE_VERSION ?= v1.N.P")
+		return 0, i18n.Errorf("the Makefile sets no KUBE_VERSION ?= v1.N.P", "Makefile 没有设置 KUBE_VERSION ?= v1.N.P")
 	}
 	return strconv.Atoi(string(m[1]))
 }
@@ -54,7 +54,7 @@ func workshopMinor(root string) (int, error) {
 func kubectlMinor(kubectl string) (int, error) {
 	out, err := exec.Command(kubectl, "version", "--client", "-o", "json").Output()
 	if err != nil {
-		return 0, fmt.Errorf("%s version --client: %w", kubectl, err)
+		return 0, i18n.Errorf("%s version --client: %w", "%s version --client 出错：%w", kubectl, err)
 	}
 	var v struct {
 		ClientVersion struct {
@@ -62,12 +62,12 @@ func kubectlMinor(kubectl string) (int, error) {
 		} `json:"clientVersion"`
 	}
 	if err := json.Unmarshal(out, &v); err != nil {
-		return 0, fmt.Errorf("%s version --client: %w", kubectl, err)
+		return 0, i18n.Errorf("%s version --client: %w", "%s version --client 出错：%w", kubectl, err)
 	}
 	// Some builds say "36+".
 	m := regexp.MustCompile(`^\d+`).FindString(v.ClientVersion.Minor)
 	if v.ClientVersion.Major != "1" || m == "" {
-		return 0, fmt.Errorf("%s says it is version %s.%s", kubectl, v.ClientVersion.Major, v.ClientVersion.Minor)
+		return 0, i18n.Errorf("%s says it is version %s.%s", "%s 说它的版本是 %s.%s", kubectl, v.ClientVersion.Major, v.ClientVersion.Minor)
 	}
 	return strconv.Atoi(m)
 }

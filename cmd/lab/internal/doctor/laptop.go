@@ -100,11 +100,11 @@ func diskFinding(l i18n.Lang, dir string, free uint64, err error, built bool) fi
 	case built:
 		return finding{what: l.Tr("free disk: the first build is done", "空闲磁盘：第一次构建已经完成")}
 	case err != nil:
-		return finding{what: fmt.Sprintf(l.Tr("%s: cannot tell (%v)", "%s：无法判断（%v）"), what, err)}
+		return finding{what: fmt.Sprintf(l.Tr("%s: cannot tell (%s)", "%s：无法判断（%s）"), what, i18n.Message(l, err))}
 	case free < firstBuildBytes:
 		return finding{what, fmt.Errorf(l.Tr("%s has %.1f GiB free", "%s 只有 %.1f GiB 空闲"), dir, float64(free)/(1<<30)),
 			l.Tr("free some space there, or move Go's cache to a disk with room: go env -w GOCACHE=/path/with/room",
 				"在那里腾出空间，或者把 Go 的缓存移到有空间的磁盘：go env -w GOCACHE=/有空间的/路径")}
 	}
-	return finding{what: fmt.Sprintf("%s (%.0f GiB free in %s)", what, float64(free)/(1<<30), dir)}
+	return finding{what: fmt.Sprintf(l.Tr("%s (%.0f GiB free in %s)", "%s（%.0f GiB 空闲，位于 %s）"), what, float64(free)/(1<<30), dir)}
 }

@@ -33,7 +33,6 @@ limitations under the License.
 package i18n
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -65,7 +64,7 @@ func Choose(args []string, getenv func(string) string) (Lang, []string, error) {
 		switch {
 		case a == "--lang" || a == "-lang":
 			if i+1 >= len(args) {
-				return "", nil, fmt.Errorf("--lang needs a language: --lang zh or --lang en")
+				return "", nil, Errorf("--lang needs a language: --lang zh or --lang en", "--lang 需要一种语言：--lang zh 或 --lang en")
 			}
 			flag = args[i+1]
 			i++
@@ -82,7 +81,7 @@ func Choose(args []string, getenv func(string) string) (Lang, []string, error) {
 		case strings.HasPrefix(l, "en"):
 			return "en", rest, nil
 		}
-		return "", nil, fmt.Errorf("unknown language %q: --lang zh (中文) or --lang en (English)", flag)
+		return "", nil, Errorf("unknown language %q: --lang zh (中文) or --lang en (English)", "不认识的语言 %q：--lang zh（中文）或 --lang en（English）", flag)
 	}
 	for _, name := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
 		if v := getenv(name); v != "" {

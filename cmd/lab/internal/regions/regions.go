@@ -29,7 +29,6 @@ package regions
 // the regions of later stages, turned into stubs that still compile.
 
 import (
-	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -37,6 +36,7 @@ import (
 	"strings"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/gosrc"
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 )
 
 var (
@@ -68,14 +68,16 @@ func Parse(path string, src []byte) ([]Region, error) {
 		n := i + 1
 		if m := beginRE.FindStringSubmatch(line); m != nil {
 			if open != nil {
-				return nil, fmt.Errorf("%s:%d: lab:begin %s inside region %s (regions do not nest)", path, n, m[2], open.Name)
+				return nil, i18n.Errorf("%s:%d: lab:begin %s inside region %s (regions do not nest): put back the lab:end of %s",
+					"%s:%d：区域 %s 的 lab:begin 位于区域 %s 之内（区域不能嵌套）：把 %s 的 lab:end 放回去", path, n, m[2], open.Name, open.Name)
 			}
 			open = &Region{Name: m[2], First: n + 1}
 			continue
 		}
 		if endRE.MatchString(line) {
 			if open == nil {
-				return nil, fmt.Errorf("%s:%d: lab:end without lab:begin", path, n)
+				return nil, i18n.Errorf("%s:%d: lab:end without lab:begin: put back the lab:begin line above it",
+					"%s:%d：lab:end 前面没有 lab:begin：把它上方的 lab:begin 行放回去", path, n)
 			}
 			open.End = n
 			out = append(out, *open)
@@ -83,7 +85,8 @@ func Parse(path string, src []byte) ([]Region, error) {
 		}
 	}
 	if open != nil {
-		return nil, fmt.Errorf("%s: region %s has no lab:end", path, open.Name)
+		return nil, i18n.Errorf("%s: region %s has no lab:end: put back its lab:end line after its code",
+			"%s：区域 %s 没有 lab:end：在它的代码之后把 lab:end 这一行放回去", path, open.Name)
 	}
 	return out, nil
 }

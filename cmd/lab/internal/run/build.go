@@ -113,9 +113,9 @@ func runTest(l i18n.Lang, dir string, env []string, t stage.Test, b BuildResult,
 	if b.Err != nil {
 		r := gotest.ParseJSON([]byte(b.buildJSON), dir, t.Package, owned, false)
 		if len(r.BuildErrors) == 0 {
-			return r, base.SetupError{Err: fmt.Errorf("building the tests of %s: %w", t.Package, b.Err)}
+			return r, base.SetupError{Err: i18n.Errorf("building the tests of %s: %w", "构建 %s 的测试：%w", t.Package, b.Err)}
 		}
-		return r, fmt.Errorf("does not compile")
+		return r, i18n.Errorf("does not compile", "无法编译")
 	}
 	args := t.BinaryArgs(failFast)
 	ginkgo := usesGinkgo(dir, t.Package)

@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 
@@ -127,7 +128,7 @@ func ListChecks(dir string, s stage.Stage) error {
 			return fmt.Errorf("%s: %v\n%s", strings.Join(t.ListArgs()[2:], " "), err, base.LastLines(out, 10))
 		}
 		if t.Labels == "" && !listedATest(out) {
-			return fmt.Errorf("%s: no test matches", strings.Join(t.ListArgs()[2:], " "))
+			return i18n.Errorf("%s: no test matches", "%s：没有匹配的测试", strings.Join(t.ListArgs()[2:], " "))
 		}
 	}
 	return nil

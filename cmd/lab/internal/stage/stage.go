@@ -151,7 +151,8 @@ func Load(root string) ([]Stage, error) {
 		stages = append(stages, s)
 	}
 	if len(stages) == 0 {
-		return nil, fmt.Errorf("no stages in %s/exercises: run lab from the root of a cronlab clone", root)
+		return nil, i18n.Errorf("no stages in %s/exercises: run lab from the root of a cronlab clone",
+			"%s/exercises 中没有阶段：请在 cronlab 克隆的根目录下运行 lab", root)
 	}
 	return stages, nil
 }
@@ -167,7 +168,7 @@ func Find(stages []Stage, name string) (Stage, error) {
 	for _, s := range stages {
 		ids = append(ids, s.ID+"-"+s.Slug)
 	}
-	return Stage{}, fmt.Errorf("no stage %q; the stages are %s", name, strings.Join(ids, ", "))
+	return Stage{}, i18n.Errorf("no stage %q; the stages are %s", "没有阶段 %q；各阶段是 %s", name, strings.Join(ids, ", "))
 }
 
 // TitleIn is the stage's title in l.

@@ -144,7 +144,7 @@ func TestAConflictIsLeftAsMarkersAndSaid(t *testing.T) {
 		t.Fatalf("conflicts: %v, want p/p.go", c.Conflicted)
 	}
 	got := string(c.Conflicts["p/p.go"])
-	for _, want := range []string{"<<<<<<< your code (lab/01)", "two, early", "=======", ">>>>>>> the starter of stage 02"} {
+	for _, want := range []string{"<<<<<<< your code 你的代码 (lab/01)", "two, early", "=======", ">>>>>>> the starter of stage 02 第 02 阶段的起始代码"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the merged file lacks %q:\n%s", want, got)
 		}
@@ -155,7 +155,7 @@ func TestAConflictIsLeftAsMarkersAndSaid(t *testing.T) {
 		t.Fatal(err)
 	}
 	p = filepath.Join(root, "p", "p.go")
-	if got := mustRead(t, p); !strings.Contains(got, "<<<<<<< your code (lab/01)") {
+	if got := mustRead(t, p); !strings.Contains(got, "<<<<<<< your code 你的代码 (lab/01)") {
 		t.Errorf("the working tree has no conflict markers:\n%s", got)
 	}
 	if committed := labtest.Git(t, root, "show", "HEAD:p/p.go"); strings.Contains(committed, "<<<<<<<") {

@@ -126,7 +126,8 @@ func Tree(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, at stri
 		}
 	}
 	if _, err = base.Output(dir, "git", "add", "-A"); err == nil {
-		err = base.LabCommit(dir, "--allow-empty", "-m", fmt.Sprintf("lab %s starter: %s\n\nMade by `lab start %s` from the reference.\n\n%s %s", s.ID, s.Title, s.ID, base.ReferenceTrailer, ref))
+		err = base.LabCommit(dir, "--allow-empty", "-m", fmt.Sprintf("lab %s starter: %s\n\nMade by `lab start %s` from the reference.\n\n第 %s 阶段的起始代码：%s\n由 `lab start %s` 从参考实现生成。\n\n%s %s",
+			s.ID, s.Title, s.ID, s.ID, s.TitleZh, s.ID, base.ReferenceTrailer, ref))
 	}
 	if err != nil {
 		cleanup()
