@@ -51,10 +51,10 @@ func TestAPassingCheckSaysSoAndIsRemembered(t *testing.T) {
 	}
 	en := labtest.Printed(t, func() error { return CmdList(i18n.English, root, stages, false) })
 	zh := labtest.Printed(t, func() error { return CmdList(i18n.Chinese, root, stages, false) })
-	if !strings.Contains(en, "pass (1/1, just now)") || !strings.Contains(en, "not checked yet") {
+	if !strings.Contains(en, "pass (1 / 1, just now)") || !strings.Contains(en, "not checked yet") {
 		t.Errorf("lab list printed\n%s", en)
 	}
-	if !strings.Contains(zh, "通过（1/1，刚刚）") || !strings.Contains(zh, "尚未检查") {
+	if !strings.Contains(zh, "通过（1 / 1，刚刚）") || !strings.Contains(zh, "尚未检查") {
 		t.Errorf("lab list --lang zh printed\n%s", zh)
 	}
 }

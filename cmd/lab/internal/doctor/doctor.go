@@ -90,5 +90,5 @@ func goVersionOK(l i18n.Lang) error {
 	if major > 1 || minor >= 26 {
 		return nil
 	}
-	return fmt.Errorf(l.Tr("this is %s", "这里是 %s"), runtime.Version())
+	return fmt.Errorf(l.Tr("this is %s", "当前是 %s"), runtime.Version())
 }

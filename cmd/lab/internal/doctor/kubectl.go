@@ -132,15 +132,15 @@ func checkKubectl(l i18n.Lang, root string) kubectlCheck {
 			// typed by hand is the one on PATH.
 			return kubectlCheck{path: cached[i], what: what,
 				err: fmt.Errorf(l.Tr("%w; the one `make cluster` built (%s, 1.%d) is right", "%w；`make cluster` 构建的那个（%s，1.%d）版本合适"), pathProblem, cached[i], minor),
-				fix: fmt.Sprintf(l.Tr("put %s first on PATH, or install %s", "把 %s 放到 PATH 的最前面，或者安装%s"), filepath.Dir(cached[i]), supported)}
+				fix: fmt.Sprintf(l.Tr("put %s first on PATH, or install %s", "把 %s 放到 PATH 的最前面，或者安装 %s"), filepath.Dir(cached[i]), supported)}
 		}
 		return kubectlCheck{path: cached[i], what: fmt.Sprintf(l.Tr("%s (%s: 1.%d; not on PATH, the Makefile uses it)", "%s（%s：1.%d；不在 PATH 上，Makefile 会用它）"), what, cached[i], minor)}
 	}
 	if pathProblem != nil {
 		return kubectlCheck{path: onPath, what: what, err: pathProblem,
 			fix: fmt.Sprintf(l.Tr("run `make cluster`, which builds a matching kubectl (the Makefile uses it), or install %s",
-				"运行 `make cluster`，它会构建一个版本匹配的 kubectl（Makefile 会用它），或者安装%s"), supported)}
+				"运行 `make cluster`，它会构建一个版本匹配的 kubectl（Makefile 会用它），或者安装 %s"), supported)}
 	}
 	return kubectlCheck{what: what, err: fmt.Errorf("%s", l.Tr("not on PATH, and `make cluster` has not built one", "不在 PATH 上，`make cluster` 也还没有构建")),
-		fix: fmt.Sprintf(l.Tr("run `make cluster`, which builds one, or install %s", "运行 `make cluster` 构建一个，或者安装%s"), supported)}
+		fix: fmt.Sprintf(l.Tr("run `make cluster`, which builds one, or install %s", "运行 `make cluster` 构建一个，或者安装 %s"), supported)}
 }

@@ -111,9 +111,9 @@ func (r StageResult) Describe(l i18n.Lang) string {
 	case r.At.IsZero():
 		return l.Tr("not checked yet", "尚未检查")
 	case r.Passed:
-		return fmt.Sprintf(l.Tr("pass (%d/%d, %s)", "通过（%d/%d，%s）"), r.Specs-r.Failed, r.Specs, ago(l, r.At))
+		return fmt.Sprintf(l.Tr("pass (%d / %d, %s)", "通过（%d / %d，%s）"), r.Specs-r.Failed, r.Specs, ago(l, r.At))
 	default:
-		return fmt.Sprintf(l.Tr("FAIL (%d/%d, %s)", "失败（%d/%d，%s）"), r.Specs-r.Failed, r.Specs, ago(l, r.At))
+		return fmt.Sprintf(l.Tr("FAIL (%d / %d, %s)", "失败（%d / %d，%s）"), r.Specs-r.Failed, r.Specs, ago(l, r.At))
 	}
 }
 

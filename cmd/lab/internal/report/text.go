@@ -207,7 +207,7 @@ func ShowFailure(l i18n.Lang, f gotest.Failure, indent string) {
 		fmt.Printf("%spanic: %s\n", in, f.Panic)
 		for i, frame := range f.Frames {
 			if i == 6 {
-				fmt.Printf(l.Tr("%s  ... %d more frames (run with -v)\n", "%s  ……另有 %d 层调用栈（加 -v 运行可以看到）\n"), in, len(f.Frames)-i)
+				fmt.Printf(l.Tr("%s  ... %d more frames (run with -v)\n", "%s  ……另有 %d 个栈帧（加 -v 运行可以看到）\n"), in, len(f.Frames)-i)
 				break
 			}
 			fmt.Printf("%s  at %s\n", in, frame)

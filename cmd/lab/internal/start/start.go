@@ -171,7 +171,7 @@ func notSwitched(l i18n.Lang, root string, s stage.Stage, branch, from string, c
 	fmt.Printf(l.Tr("Made branch %s, but did not switch to it: %s has uncommitted changes (git status shows them).\n"+
 		"Commit or stash them, then\n  git switch %s\nand bin/lab check %s.\n",
 		"已创建分支 %s，但没有切换过去：%s 有未提交的改动（git status 可以看到）。\n"+
-			"先提交或 stash 它们，然后\n  git switch %s\n再运行 bin/lab check %s。\n"), branch, cmp.Or(strings.TrimSpace(current), l.Tr("this checkout", "当前检出")), branch, s.ID)
+			"先提交或 stash 它们，然后\n  git switch %s\n再运行 bin/lab check %s。\n"), branch, cmp.Or(strings.TrimSpace(current), l.Tr("this checkout", "当前工作区")), branch, s.ID)
 }
 
 // switchTo switches to the new branch, leaves the conflicts of a carry in

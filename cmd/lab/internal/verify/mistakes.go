@@ -264,7 +264,7 @@ func overlayable(s stage.Stage) bool {
 }
 
 func (c *catalogueRun) cannotMake(l i18n.Lang, s stage.Stage, m stage.Mistake, err error) string {
-	fmt.Printf(l.Tr("  FAIL  mistake of stage %s %q cannot be made: %v\n", "  FAIL  第 %s 阶段的错误 %q 无法制造：%v\n"), s.ID, m.Name, err)
+	fmt.Printf(l.Tr("  FAIL  mistake of stage %s %q cannot be made: %v\n", "  FAIL  第 %s 阶段的错误 %q 无法植入：%v\n"), s.ID, m.Name, err)
 	return fmt.Sprintf("stage %s: %v", s.ID, err)
 }
 

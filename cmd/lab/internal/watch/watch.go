@@ -256,7 +256,7 @@ func progressLine(l i18n.Lang, rs []gotest.Results, err error) string {
 	if err != nil {
 		verdict = l.Tr("not yet", "还没有通过")
 	}
-	return fmt.Sprintf(l.Tr("%s %d/%d specs, %s", "%s %d/%d 个测试用例，%s"), progress.Bar(passed, all, 20), passed, all, verdict)
+	return fmt.Sprintf(l.Tr("%s %d / %d specs, %s", "%s %d / %d 个测试用例，%s"), progress.Bar(passed, all, 20), passed, all, verdict)
 }
 
 // watchedFiles are the files of the stage's regions in this checkout.

@@ -103,7 +103,7 @@ func TestTheFileWatcherSeesASaveByRename(t *testing.T) {
 func TestTheProgressLine(t *testing.T) {
 	l := i18n.English
 	got := progressLine(l, []gotest.Results{{Passed: 2}, {Passed: 5, Failed: 5}}, os.ErrInvalid)
-	if want := "[###########---------] 7/12 specs, not yet"; got != want {
+	if want := "[###########---------] 7 / 12 specs, not yet"; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
 }
