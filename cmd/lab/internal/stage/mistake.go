@@ -22,13 +22,26 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 )
 
 // A mistake is one or more edits of the reference: what an attendee might
 // write instead.
 type Mistake struct {
-	Name  string `json:"name"`
-	Edits []Edit `json:"edits"`
+	Name string `json:"name"`
+	// NameZh is the name in Chinese, which `lab mistakes --lang zh` shows;
+	// the English one names the mistake in CI's reports.
+	NameZh string `json:"nameZh"`
+	Edits  []Edit `json:"edits"`
+}
+
+// NameIn is the mistake's name in l.
+func (m Mistake) NameIn(l i18n.Lang) string {
+	if l == i18n.Chinese && m.NameZh != "" {
+		return m.NameZh
+	}
+	return m.Name
 }
 
 // An edit replaces a piece of a file. Replace must occur exactly once in

@@ -50,5 +50,10 @@ func TestEveryStageSpeaksBothLanguages(t *testing.T) {
 				t.Errorf("%s/stage.yaml: hint %s has no zh", s.Dir, h.ID)
 			}
 		}
+		for _, m := range s.Mistakes {
+			if strings.TrimSpace(m.NameZh) == "" {
+				t.Errorf("%s/stage.yaml: mistake %q has no nameZh", s.Dir, m.Name)
+			}
+		}
 	}
 }

@@ -237,7 +237,7 @@ func (c *catalogueRun) checkInSchema(l i18n.Lang, root, dir string, s stage.Stag
 		rs, err := runMistake(i + 1)
 		if err == nil || base.IsSetupError(err) || compileErrors(rs) != "" {
 			fmt.Printf(l.Tr("  note  the schema's check does not catch %q; it is built alone to judge it\n",
-				"  注意  错误合集的检查没有发现 %q；单独构建它来判断\n"), m.Name)
+				"  注意  错误合集的检查没有发现 %q；单独构建它来判断\n"), m.NameIn(l))
 			continue
 		}
 		caught[i] = true
@@ -264,7 +264,7 @@ func overlayable(s stage.Stage) bool {
 }
 
 func (c *catalogueRun) cannotMake(l i18n.Lang, s stage.Stage, m stage.Mistake, err error) string {
-	fmt.Printf(l.Tr("  FAIL  mistake of stage %s %q cannot be made: %v\n", "  FAIL  第 %s 阶段的错误 %q 无法植入：%v\n"), s.ID, m.Name, err)
+	fmt.Printf(l.Tr("  FAIL  mistake of stage %s %q cannot be made: %v\n", "  FAIL  第 %s 阶段的错误 %q 无法植入：%v\n"), s.ID, m.NameIn(l), err)
 	return fmt.Sprintf("stage %s: %v", s.ID, err)
 }
 
@@ -273,18 +273,18 @@ func (c *catalogueRun) cannotMake(l i18n.Lang, s stage.Stage, m stage.Mistake, e
 func (c *catalogueRun) judge(l i18n.Lang, s stage.Stage, m stage.Mistake, rs []gotest.Results, err error, start time.Time) (problems []string) {
 	switch {
 	case compileErrors(rs) != "":
-		fmt.Printf(l.Tr("  FAIL  mistake of stage %s %q does not compile: %s\n", "  FAIL  第 %s 阶段的错误 %q 无法编译：%s\n"), s.ID, m.Name, compileErrors(rs))
+		fmt.Printf(l.Tr("  FAIL  mistake of stage %s %q does not compile: %s\n", "  FAIL  第 %s 阶段的错误 %q 无法编译：%s\n"), s.ID, m.NameIn(l), compileErrors(rs))
 		return []string{fmt.Sprintf("stage %s: mistake %q does not compile, so it tests the compiler, not the check: %s", s.ID, m.Name, compileErrors(rs))}
 	case err == nil:
-		fmt.Printf(l.Tr("  FAIL  the check of stage %s passes with the mistake %q\n", "  FAIL  第 %s 阶段的检查在有错误 %q 时仍然通过\n"), s.ID, m.Name)
+		fmt.Printf(l.Tr("  FAIL  the check of stage %s passes with the mistake %q\n", "  FAIL  第 %s 阶段的检查在有错误 %q 时仍然通过\n"), s.ID, m.NameIn(l))
 		return []string{fmt.Sprintf("stage %s: the check passes with the mistake %q: add a test that catches it", s.ID, m.Name)}
 	case base.IsSetupError(err):
-		fmt.Printf(l.Tr("  FAIL  mistake of stage %s %q: the check could not run: %v\n", "  FAIL  第 %s 阶段的错误 %q：检查无法运行：%v\n"), s.ID, m.Name, err)
+		fmt.Printf(l.Tr("  FAIL  mistake of stage %s %q: the check could not run: %v\n", "  FAIL  第 %s 阶段的错误 %q：检查无法运行：%v\n"), s.ID, m.NameIn(l), err)
 		return []string{fmt.Sprintf("stage %s: mistake %q: %v", s.ID, m.Name, err)}
 	}
 	c.caught[s.ID]++
 	c.record(s, rs)
-	fmt.Printf(l.Tr("  ok    the check of stage %s catches: %s (%.0fs)\n        failing: %s\n", "  ok    第 %s 阶段的检查发现了：%s（%.0f 秒）\n        未通过：%s\n"), s.ID, m.Name, time.Since(start).Seconds(), firstFailure(rs, err))
+	fmt.Printf(l.Tr("  ok    the check of stage %s catches: %s (%.0fs)\n        failing: %s\n", "  ok    第 %s 阶段的检查发现了：%s（%.0f 秒）\n        未通过：%s\n"), s.ID, m.NameIn(l), time.Since(start).Seconds(), firstFailure(rs, err))
 	return nil
 }
 
