@@ -97,3 +97,34 @@ func TestAGoTestNamesItsSpacesAsUnderscores(t *testing.T) {
 		t.Error("a part with spaces must match a Go subtest's underscores, and only that")
 	}
 }
+
+// Stage 05: deleteJob is correct, pruneHistory still its stub. One spec of
+// deleteJob goes through pruneHistory, which calls it: deleteJob waits for
+// pruneHistory instead of failing, and pruneHistory, whose own specs fail,
+// is the one that failed.
+func TestAFunctionCheckedThroughAnUnwrittenOneWaitsForIt(t *testing.T) {
+	s := stage.Stage{Functions: []stage.Function{
+		{Name: "deleteJob", Specs: []string{"deletes a running Job", "deletes the oldest finished Jobs"}},
+		{Name: "pruneHistory", Specs: []string{"deletes the oldest finished Jobs", "keeps every Job within its limit"}},
+	}}
+	r := gotest.Results{Ginkgo: true, Outcomes: []gotest.Outcome{
+		{Name: "Stage 05 › deletes a running Job, forgets it", Status: "passed"},
+		{Name: "Stage 05 › deletes the oldest finished Jobs beyond the limits", Status: "failed"},
+		{Name: "Stage 05 › keeps every Job within its limit", Status: "failed"},
+	}}
+	frs := Verdicts(s, ".", []gotest.Results{r})
+	if frs[0].Status != "waiting" || !reflect.DeepEqual(frs[0].WaitingFor, []string{"pruneHistory"}) || frs[0].Through != "specs" {
+		t.Errorf("deleteJob: %+v, want waiting for pruneHistory through its specs", frs[0])
+	}
+	if frs[1].Status != "failed" {
+		t.Errorf("pruneHistory: %+v, want failed", frs[1])
+	}
+
+	// Once pruneHistory passes its own spec, a failure of the shared one is
+	// deleteJob's as much as pruneHistory's: both fail.
+	r.Outcomes[2].Status = "passed"
+	frs = Verdicts(s, ".", []gotest.Results{r})
+	if frs[0].Status != "failed" || frs[1].Status != "failed" {
+		t.Errorf("only the shared spec fails: %s and %s, want both failed", frs[0].Status, frs[1].Status)
+	}
+}

@@ -253,7 +253,14 @@ func progressLine(l i18n.Lang, rs []gotest.Results, err error) string {
 		all += r.Passed + r.Failed
 	}
 	verdict := l.Tr("passes: bin/lab start the next stage", "通过：用 bin/lab start 开始下一阶段")
-	if err != nil {
+	switch {
+	case err != nil && passed == all:
+		// A full bar must not stand beside "not yet" unexplained: the specs
+		// that ran pass, and something else fails (a package that does not
+		// compile runs none, go vet, conflict markers).
+		verdict = fmt.Sprintf(l.Tr("not yet: every spec that ran passes, but the check fails (%s)",
+			"还没有通过：运行了的测试用例都通过了，但检查没有通过（%s）"), i18n.Message(l, err))
+	case err != nil:
 		verdict = l.Tr("not yet", "还没有通过")
 	}
 	return fmt.Sprintf(l.Tr("%s %d / %d specs, %s", "%s %d / %d 个测试用例，%s"), progress.Bar(passed, all, 20), passed, all, verdict)

@@ -106,6 +106,17 @@ func TestTheProgressLine(t *testing.T) {
 	if want := "[###########---------] 7 / 12 specs, not yet"; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
+	// Every spec that ran passes, and the check fails all the same (a
+	// package of the stage does not compile, so it ran none): a full bar
+	// says why it is not done.
+	failing := i18n.Errorf("failing: %s", "未通过：%s", "./internal/controller")
+	got = progressLine(i18n.Chinese, []gotest.Results{{Passed: 2}, {BuildErrors: []string{"x.go:1: undefined: y"}}}, failing)
+	if want := "[####################] 2 / 2 个测试用例，还没有通过：运行了的测试用例都通过了，但检查没有通过（未通过：./internal/controller）"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	if got := progressLine(l, []gotest.Results{{Passed: 2}}, nil); got != "[####################] 2 / 2 specs, passes: bin/lab start the next stage" {
+		t.Errorf("a check that passes: %q", got)
+	}
 }
 
 // expectSave waits for the watcher's event about file.
