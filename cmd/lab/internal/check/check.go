@@ -87,7 +87,7 @@ func CmdCheck(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, v r
 			_ = p.Save(root)
 		}
 		if files := run.TodoFiles(".", "", s.ID); len(files) > 0 {
-			fmt.Printf(l.Tr("  still TODO(lab %s): %s\n", "  仍有 TODO(lab %s)：%s\n"), s.ID, strings.Join(files, ", "))
+			fmt.Printf(l.Tr("  still TODO(lab %s), stubs per file: %s\n", "  仍有 TODO(lab %s)，各文件中的桩数：%s\n"), s.ID, strings.Join(files, ", "))
 		}
 		fmt.Println(l.Tr("  run the tests yourself:", "  自己运行这些测试："))
 		for _, t := range s.Tests {
