@@ -182,3 +182,23 @@ func TestAFunctionThatCallsAFailingOneWaitsForIt(t *testing.T) {
 		t.Errorf("hint %q, want Reconcile's own (04.1)", h.ID)
 	}
 }
+
+// Stage 05 with pruneHistory unwritten: deleteJob's failing spec goes
+// through it, and the hint says so, the right way round (pruneHistory
+// calls deleteJob, not the other way).
+func TestTheHintOfAFunctionCheckedThroughAnotherNamesTheOther(t *testing.T) {
+	l := i18n.English
+	s := stage.Stage{ID: "05", Functions: []stage.Function{
+		{Name: "deleteJob", Specs: []string{"deletes a running Job", "deletes the oldest finished Jobs"}},
+		{Name: "pruneHistory", Specs: []string{"deletes the oldest finished Jobs", "keeps every Job within its limit"}},
+	}, Hints: []stage.Hint{{ID: "05.1", En: "a nudge"}}}
+	r := gotest.Results{
+		Outcomes: []gotest.Outcome{{Name: "deletes a running Job", Status: "passed"},
+			{Name: "deletes the oldest finished Jobs", Status: "failed"}, {Name: "keeps every Job within its limit", Status: "failed"}},
+		Failures: []gotest.Failure{{Name: "deletes the oldest finished Jobs"}, {Name: "keeps every Job within its limit"}},
+	}
+	h := ForCheck(l, s, []gotest.Results{r})
+	if want := "pruneHistory fails its own specs: write it first. The specs of deleteJob that fail go through it"; !strings.HasPrefix(h.Text(l), want) {
+		t.Errorf("hint %q, want it to begin %q", h.Text(l), want)
+	}
+}

@@ -158,9 +158,13 @@ func ForCheck(l i18n.Lang, s stage.Stage, rs []gotest.Results) stage.Hint {
 	// does not compile is named; one that fails its own specs gets the hint
 	// of its own failure, else one that names it.
 	var waited, waiting []string
+	through := ""
 	for _, fr := range functions.Verdicts(s, ".", rs) {
 		if fr.Status == "waiting" {
 			waiting = append(waiting, fr.Name)
+			if through == "" {
+				through = fr.Through
+			}
 			for _, w := range fr.WaitingFor {
 				if !slices.Contains(waited, w) {
 					waited = append(waited, w)
@@ -192,6 +196,11 @@ func ForCheck(l i18n.Lang, s stage.Stage, rs []gotest.Results) stage.Hint {
 				}
 			}
 		}
+	}
+	if len(waited) > 0 && through == "specs" {
+		return stage.Hint{
+			En: fmt.Sprintf("%s fails its own specs: write it first. The specs of %s that fail go through it, so their failures may be its.", functions.JoinNames(l, waited), functions.JoinNames(l, waiting)),
+			Zh: fmt.Sprintf("%s 自己的测试用例没有通过：先写它。%s 没有通过的测试用例要经过它，所以那些失败可能源自它。", functions.JoinNames(l, waited), functions.JoinNames(l, waiting))}
 	}
 	if len(waited) > 0 {
 		return stage.Hint{

@@ -262,15 +262,28 @@ func shortenDumps(l i18n.Lang, msg string, keep int) string {
 		for j < len(lines) && deep(lines[j]) {
 			j++
 		}
-		out = append(out, lines[i:min(j, i+2)]...)
-		if j-i > 2 {
+		// The first two lines, and every line that names an object (its
+		// kind, name, namespace): which object differs is what the
+		// attendee looks for first.
+		kept := 0
+		for k := i; k < j; k++ {
+			if k < i+2 || namesAnObject.MatchString(lines[k]) {
+				out = append(out, lines[k])
+				kept++
+			}
+		}
+		if j-i > kept {
 			pad := lines[i][:len(lines[i])-len(strings.TrimLeft(lines[i], " \t"))]
-			out = append(out, fmt.Sprintf(l.Tr("%s... %d more lines of this value (bin/lab check -v shows them)", "%s……这个值还有 %d 行（bin/lab check -v 可以看到）"), pad, j-i-2))
+			out = append(out, fmt.Sprintf(l.Tr("%s... %d more lines of this value (bin/lab check -v shows them)", "%s……这个值还有 %d 行（bin/lab check -v 可以看到）"), pad, j-i-kept))
 		}
 		i = j
 	}
 	return strings.Join(out, "\n")
 }
+
+// namesAnObject is a line of a Gomega dump that names an object: a field
+// Kind, Name, GenerateName or Namespace with its value.
+var namesAnObject = regexp.MustCompile(`^\s*(Kind|Name|GenerateName|Namespace): "`)
 
 // undefinedName is the compiler's "undefined: name".
 var undefinedName = regexp.MustCompile(`undefined: (\w+)$`)

@@ -48,6 +48,20 @@ func TestShortenDumpsKeepsWhatTheAssertionSays(t *testing.T) {
 	if n := strings.Count(got, "\n") + 1; n > 20 {
 		t.Errorf("%d lines, want at most 20:\n%s", n, got)
 	}
+	// A Job dumped whole keeps the lines that say which Job it is.
+	var job strings.Builder
+	job.WriteString("the Job of the 10:05 run\nExpected\n    <*v1.Job | 0xc000>: {\n        TypeMeta: {Kind: \"\", APIVersion: \"\"},\n        ObjectMeta: {\n")
+	job.WriteString("            Name: \"report-31566845\",\n            GenerateName: \"\",\n            Namespace: \"team\",\n")
+	for i := 0; i < 30; i++ {
+		job.WriteString("            Field: \"value\",\n")
+	}
+	job.WriteString("        },\n    }\nto be nil")
+	got = shortenDumps(l, job.String(), 20)
+	for _, want := range []string{`Name: "report-31566845"`, `Namespace: "team"`, "to be nil", "more lines of this value"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the shortened dump of a Job lacks %q:\n%s", want, got)
+		}
+	}
 	if short := "Expected\n    <int>: 1\nto equal\n    <int>: 2"; shortenDumps(l, short, 20) != short {
 		t.Error("a short message must be left whole")
 	}
