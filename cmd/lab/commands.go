@@ -88,7 +88,8 @@ var commands = []command{
 			})
 		}},
 	{name: "watch", run: func(c call) error {
-		return c.stageOrBranch(func(s stage.Stage) error { return watch.CmdWatch(c.l, c.root, s) })
+		follow := len(c.args) == 0 // on the branch's stage: follow the branch
+		return c.stageOrBranch(func(s stage.Stage) error { return watch.CmdWatch(c.l, c.root, c.stages, s, follow) })
 	}},
 	{name: "hint", run: func(c call) error {
 		return c.stageOrBranch(func(s stage.Stage) error { return hints.CmdHint(c.l, c.root, s) })

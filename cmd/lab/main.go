@@ -65,7 +65,8 @@ const usage = `usage: lab <command> [stage]   (--lang zh, or a Chinese locale su
                     explain each failure; -v also prints the tests' whole output; --json prints
                     the result for tools instead (docs/lab-json.md)
   watch [<stage>]   check again on every save of the stage's files, on one screen, with a
-                    progress line (LAB_WATCH_POLL=1: poll, where file events do not arrive)
+                    progress line; without a stage it follows the branch, to the next stage
+                    after bin/lab start (LAB_WATCH_POLL=1: poll, where file events do not arrive)
   hint [<stage>]    the next hint of the stage: first one for your last check's failure, then
                     the general ones, a level at a time (a nudge, where to look, a snippet)
   status            every stage: passed, in progress or not started, its last check and the
@@ -102,7 +103,8 @@ const usageZh = `用法：lab <命令> [阶段]   （--lang en 显示英文；--
   check [-v] [--json] [<阶段>]
                     运行本阶段的测试（默认是当前 lab/ 分支对应的阶段），并解释每个失败；
                     -v 同时打印测试的全部输出；--json 改为输出给工具读取的结果（docs/lab-json.md）
-  watch [<阶段>]    每次保存本阶段的文件时重新检查，结果显示在同一屏上，带进度条
+  watch [<阶段>]    每次保存本阶段的文件时重新检查，结果显示在同一屏上，带进度条；不指定阶段时
+                    它跟随当前分支，bin/lab start 之后改为检查下一阶段
                     （LAB_WATCH_POLL=1：在收不到文件事件的环境中改用轮询）
   hint [<阶段>]     本阶段的下一条提示：先是针对你上次检查失败的提示，再按级别给出通用提示
                     （点拨、该看哪里、一小段代码）

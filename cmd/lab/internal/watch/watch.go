@@ -153,15 +153,18 @@ func (pw *pollWatcher) Close() { close(pw.stop) }
 
 // watchLoop runs check at once, then after each burst of file events (once
 // the files were quiet for quiet) and on each "check" key, and shows a hint
-// on the "hint" key, until ctx ends.
-func watchLoop(ctx context.Context, events <-chan string, keys <-chan string, quiet time.Duration, check func(changed []string), hint func()) {
+// on the "hint" key, until ctx ends (it returns "") or the clone moves to
+// another stage (it returns that stage's id, from moved).
+func watchLoop(ctx context.Context, events <-chan string, keys <-chan string, moved <-chan string, quiet time.Duration, check func(changed []string), hint func()) string {
 	check(nil)
 	var changed []string
 	var settle <-chan time.Time
 	for {
 		select {
 		case <-ctx.Done():
-			return
+			return ""
+		case id := <-moved:
+			return id
 		case f, ok := <-events:
 			if !ok {
 				events = nil
@@ -188,11 +191,82 @@ func watchLoop(ctx context.Context, events <-chan string, keys <-chan string, qu
 	}
 }
 
-// CmdWatch is `lab watch`: the loop, drawing one screen per check.
-func CmdWatch(l i18n.Lang, root string, s stage.Stage) error {
+// CmdWatch is `lab watch`: the loop, drawing one screen per check. When it
+// was started on the stage of the branch checked out (follow), it follows
+// the clone: after `bin/lab start 06` in another terminal it says so and
+// checks stage 06.
+func CmdWatch(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, follow bool) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	keys := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(os.Stdin)
+		for sc.Scan() {
+			keys <- strings.TrimSpace(sc.Text())
+		}
+		close(keys)
+	}()
+	moved := make(chan string)
+	if follow {
+		go followBranch(ctx, s.ID, time.Second, currentBranch, moved)
+	}
+	news := ""
+	for {
+		id, err := watchStage(ctx, l, root, s, keys, moved, news)
+		if err != nil || id == "" {
+			if err == nil {
+				fmt.Println(l.Tr("\nstopped watching", "\n已停止监视"))
+			}
+			return err
+		}
+		next, err := stage.Find(stages, id)
+		if err != nil {
+			return err
+		}
+		news = fmt.Sprintf(l.Tr("the clone is now on lab/%s: watching stage %s instead of %s",
+			"克隆现在位于 lab/%s：改为监视第 %s 阶段（原为第 %s 阶段）"), id, next.ID, s.ID)
+		s = next
+	}
+}
+
+// currentBranch is the branch checked out in the working directory.
+func currentBranch() string {
+	out, _ := base.Output("", "git", "branch", "--show-current")
+	return strings.TrimSpace(out)
+}
+
+// followBranch sends on moved the stage of each lab/<stage> branch that the
+// clone moves to from stage id, checking every interval until ctx ends.
+// Another branch (main, a branch of the attendee's) leaves the watch where
+// it is.
+func followBranch(ctx context.Context, id string, interval time.Duration, branch func() string, moved chan<- string) {
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		next, ok := strings.CutPrefix(branch(), "lab/")
+		if !ok || next == id || strings.Contains(next, "-saved-") {
+			continue
+		}
+		select {
+		case moved <- next:
+			id = next
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// watchStage watches stage s until ctx ends ("") or the clone moves to
+// another stage (its id); news is said above the first check.
+func watchStage(ctx context.Context, l i18n.Lang, root string, s stage.Stage, keys <-chan string, moved <-chan string, news string) (string, error) {
 	files := watchedFiles(root, s)
 	if len(files) == 0 {
-		return fmt.Errorf(l.Tr("stage %s has no files to watch", "第 %s 阶段没有要监视的文件"), s.ID)
+		return "", fmt.Errorf(l.Tr("stage %s has no files to watch", "第 %s 阶段没有要监视的文件"), s.ID)
 	}
 	var w watcher
 	// File events from the Windows side do not reach WSL2 (docs/laptops.md).
@@ -208,16 +282,6 @@ func CmdWatch(l i18n.Lang, root string, s stage.Stage) error {
 	}
 	defer w.Close()
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	keys := make(chan string)
-	go func() {
-		sc := bufio.NewScanner(os.Stdin)
-		for sc.Scan() {
-			keys <- strings.TrimSpace(sc.Text())
-		}
-		close(keys)
-	}()
 	check := func(changed []string) {
 		if base.IsTerminal(os.Stdout) {
 			fmt.Print("\033[H\033[2J") // clear the screen, cursor home
@@ -227,6 +291,10 @@ func CmdWatch(l i18n.Lang, root string, s stage.Stage) error {
 		fmt.Printf(l.Tr("bin/lab watch %s: %s\nwatching %d files (%s); Enter checks again, h and Enter shows a hint, Ctrl-C stops\n",
 			"bin/lab watch %s：%s\n正在监视 %d 个文件（%s）；回车重新检查，h 加回车显示提示，Ctrl-C 退出\n"),
 			s.ID, s.TitleIn(l), len(files), w.Kind(l))
+		if news != "" {
+			fmt.Println(news)
+			news = ""
+		}
 		if len(changed) > 0 {
 			fmt.Printf(l.Tr("saved: %s\n", "已保存：%s\n"), strings.Join(relativeAll(root, unique(changed)), ", "))
 		}
@@ -240,9 +308,7 @@ func CmdWatch(l i18n.Lang, root string, s stage.Stage) error {
 		fmt.Printf(l.Tr("\n%s  (checked in %.1fs at %s)\n", "\n%s  （检查用时 %.1f 秒，于 %s）\n"), progressLine(l, rs, err), time.Since(start).Seconds(), time.Now().Format("15:04:05"))
 	}
 	hint := func() { _ = hints.CmdHint(l, root, s) }
-	watchLoop(ctx, w.Events(), keys, quietPeriod, check, hint)
-	fmt.Println(l.Tr("\nstopped watching", "\n已停止监视"))
-	return nil
+	return watchLoop(ctx, w.Events(), keys, moved, quietPeriod, check, hint), nil
 }
 
 // progressLine is the line under a check: the specs that pass, as a bar.

@@ -38,7 +38,7 @@ func TestWatchChecksOncePerBurstOfSavesAndOnAKey(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
-		watchLoop(ctx, events, keys, 20*time.Millisecond, func(c []string) { checks <- c }, func() { hints <- true })
+		watchLoop(ctx, events, keys, nil, 20*time.Millisecond, func(c []string) { checks <- c }, func() { hints <- true })
 		close(done)
 	}()
 	if got := <-checks; got != nil {
@@ -129,5 +129,48 @@ func expectSave(t *testing.T, w watcher, file string) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("no event for a save")
+	}
+}
+
+// Watch follows the clone: `bin/lab start 06` in another terminal moves it
+// to lab/06, and the loop ends with the stage to watch next. A branch that
+// is no stage's (main, a saved one) leaves it where it is.
+func TestWatchFollowsTheClonesBranch(t *testing.T) {
+	branches := make(chan string, 10)
+	for _, b := range []string{"lab/05", "main", "lab/05-saved-20261125", "lab/06", "lab/06"} {
+		branches <- b
+	}
+	last := "lab/06"
+	branch := func() string {
+		select {
+		case b := <-branches:
+			last = b
+		default:
+		}
+		return last
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	moved := make(chan string)
+	go followBranch(ctx, "05", time.Millisecond, branch, moved)
+	select {
+	case id := <-moved:
+		if id != "06" {
+			t.Errorf("moved to %q, want 06", id)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the move to lab/06 was not seen")
+	}
+	select {
+	case id := <-moved:
+		t.Errorf("moved again, to %q, while the branch stayed lab/06", id)
+	case <-time.After(50 * time.Millisecond):
+	}
+
+	checks := 0
+	id := watchLoop(ctx, nil, nil, func() <-chan string { c := make(chan string, 1); c <- "07"; return c }(), time.Millisecond,
+		func([]string) { checks++ }, func() {})
+	if id != "07" || checks != 1 {
+		t.Errorf("watchLoop returned %q after %d checks, want 07 after the first check", id, checks)
 	}
 }
