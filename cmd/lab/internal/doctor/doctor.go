@@ -22,6 +22,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
@@ -41,7 +42,11 @@ func CmdDoctor(l i18n.Lang, root string) error {
 	for _, f := range laptopFindings(l, root) {
 		check(f.what, f.err, f.fix)
 	}
-	check(fmt.Sprintf(l.Tr("Go 1.26 or newer (%s)", "Go 1.26 或更新版本（%s）"), runtime.Version()), goVersionOK(l), l.Tr("install Go 1.26 from https://go.dev/dl", "从 https://go.dev/dl 安装 Go 1.26"))
+	goWhat, goErr := goOnPath(l, runtime.Version(), func() (string, error) {
+		out, err := exec.Command("go", "env", "GOVERSION").Output()
+		return strings.TrimSpace(string(out)), err
+	})
+	check(goWhat, goErr, l.Tr("install Go 1.26 from https://go.dev/dl, and put its bin first on PATH", "从 https://go.dev/dl 安装 Go 1.26，并把它的 bin 目录放到 PATH 的最前面"))
 	_, err := exec.LookPath("git")
 	check("git", err, l.Tr("install git", "安装 git"))
 
@@ -82,13 +87,26 @@ func CmdDoctor(l i18n.Lang, root string) error {
 	return nil
 }
 
-func goVersionOK(l i18n.Lang) error {
+// goOnPath checks the go on PATH, which builds the attendee's code and
+// tests (bin/lab's own Go, built, may be another): 1.26 or newer. The line
+// says both when they differ.
+func goOnPath(l i18n.Lang, built string, goVersion func() (string, error)) (string, error) {
+	v, err := goVersion()
+	if err != nil || v == "" {
+		return l.Tr("Go 1.26 or newer on PATH", "PATH 上有 Go 1.26 或更新版本"),
+			fmt.Errorf(l.Tr("go does not run (%v)", "go 无法运行（%v）"), err)
+	}
+	what := fmt.Sprintf(l.Tr("Go 1.26 or newer on PATH (%s)", "PATH 上有 Go 1.26 或更新版本（%s）"), v)
+	if v != built {
+		what = fmt.Sprintf(l.Tr("Go 1.26 or newer on PATH (%s; bin/lab was built with %s, which builds nothing of yours)",
+			"PATH 上有 Go 1.26 或更新版本（%s；bin/lab 是用 %s 构建的，它不构建你的代码）"), v, built)
+	}
 	var major, minor int
-	if _, err := fmt.Sscanf(runtime.Version(), "go%d.%d", &major, &minor); err != nil {
-		return nil // a development build: assume it is new enough
+	if _, err := fmt.Sscanf(v, "go%d.%d", &major, &minor); err != nil {
+		return what, nil // a development build: assume it is new enough
 	}
 	if major > 1 || minor >= 26 {
-		return nil
+		return what, nil
 	}
-	return fmt.Errorf(l.Tr("this is %s", "当前是 %s"), runtime.Version())
+	return what, fmt.Errorf(l.Tr("the go on PATH is %s", "PATH 上的 go 是 %s"), v)
 }

@@ -52,3 +52,19 @@ func TestTheDoctorKnowsTheLaptop(t *testing.T) {
 		t.Errorf("WSL2 is not named: %q", got.what)
 	}
 }
+
+// The doctor checks the go that builds the attendee's code, the one on PATH,
+// not the one bin/lab was built with, and says so when they differ.
+func TestTheDoctorChecksTheGoOnPath(t *testing.T) {
+	l := i18n.English
+	what, err := goOnPath(l, "go1.26.8", func() (string, error) { return "go1.24.3", nil })
+	if err == nil || !strings.Contains(what, "go1.24.3") || !strings.Contains(what, "bin/lab was built with go1.26.8") {
+		t.Errorf("an old go on PATH: %q, %v", what, err)
+	}
+	if what, err := goOnPath(l, "go1.26.8", func() (string, error) { return "go1.26.8", nil }); err != nil || strings.Contains(what, "built with") {
+		t.Errorf("the same go: %q, %v", what, err)
+	}
+	if _, err := goOnPath(l, "go1.26.8", func() (string, error) { return "", errors.New("exec: \"go\": executable file not found in $PATH") }); err == nil {
+		t.Error("no go on PATH must fail")
+	}
+}
