@@ -201,7 +201,7 @@ func explainImports(l i18n.Lang, cs []gotest.CompileError) {
 
 // ShowFailure prints a failure for `lab check`, indented.
 func ShowFailure(l i18n.Lang, f gotest.Failure, indent string) {
-	fmt.Printf("%sFAIL %s\n", indent, f.NameIn(l))
+	fmt.Printf(l.Tr("%sFAIL %s\n", "%s失败 %s\n"), indent, f.NameIn(l))
 	in := indent + "     "
 	if f.Panic != "" {
 		fmt.Printf("%spanic: %s\n", in, f.Panic)

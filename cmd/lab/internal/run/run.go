@@ -73,7 +73,7 @@ func ChecksWith(l i18n.Lang, root, dir string, s stage.Stage, v Verbosity, failF
 	if markers := ConflictMarkers(dir, LeftOpen(dir), nil); len(markers) > 0 {
 		r := gotest.Results{Markers: markers, NoRest: "conflict markers"}
 		if v > Quiet {
-			fmt.Println(l.Tr("  FAIL  merge conflict markers are left in the code", "  FAIL  代码中还留有合并冲突标记"))
+			fmt.Println(l.Tr("  FAIL  merge conflict markers are left in the code", "  失败  代码中还留有合并冲突标记"))
 			report.Explain(l, r, nil)
 		}
 		return []gotest.Results{r}, fmt.Errorf("%s", l.Tr("merge conflict markers left in the code", "代码中留有合并冲突标记"))
@@ -158,11 +158,11 @@ func Built(l i18n.Lang, root, dir string, s stage.Stage, v Verbosity, failFast b
 			fmt.Println(r.Output)
 		}
 		if v > Quiet {
-			mark := "PASS"
+			mark := l.Tr("PASS", "通过")
 			if err != nil {
-				mark = "FAIL"
+				mark = l.Tr("FAIL", "失败")
 			}
-			fmt.Printf("  %s  %s: %s (%.0fs)\n", mark, t.Package, report.Counts(l, r), time.Since(start).Seconds())
+			fmt.Printf(l.Tr("  %s  %s: %s (%.0fs)\n", "  %s  %s：%s（%.0f 秒）\n"), mark, t.Package, report.Counts(l, r), time.Since(start).Seconds())
 			if err != nil {
 				report.Explain(l, r, err)
 			}
