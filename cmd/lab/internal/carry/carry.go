@@ -311,7 +311,7 @@ func restoreUnwritten(path, oursFile, baseFile, theirStarter, root string, solve
 		next = r.End
 		names := regions.FunctionsIn(path, string(ref), rRef[i])
 		if len(names) == 0 {
-			names = []string{"the region " + r.Name}
+			names = []string{"lab:begin " + r.Name} // a region without a function: named by its marker, in either language
 		}
 		restored = append(restored, names...)
 	}

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -195,7 +196,7 @@ func switchTo(l i18n.Lang, root string, s stage.Stage, branch string, c carry.Ca
 	if err != nil {
 		return err
 	}
-	for _, w := range toWrite(root, ref, s) {
+	for _, w := range toWrite(l, root, ref, s) {
 		fmt.Printf("           %s\n", w)
 	}
 	fmt.Print(l.Tr("  check: bin/lab check   (bin/lab check -v shows the tests' whole output)\n",
@@ -218,7 +219,7 @@ func switchTo(l i18n.Lang, root string, s stage.Stage, branch string, c carry.Ca
 // of its regions in the reference commit ref, the functions declared in the
 // regions, or the region's name where it holds no function (markers, YAML,
 // a template).
-func toWrite(root, ref string, s stage.Stage) []string {
+func toWrite(l i18n.Lang, root, ref string, s stage.Stage) []string {
 	wanted := map[string]bool{}
 	for _, r := range s.Regions {
 		wanted[r] = true
@@ -244,9 +245,13 @@ func toWrite(root, ref string, s stage.Stage) []string {
 				fns = append(fns, cmp.Or(name, fn))
 			}
 			if len(fns) == 0 {
-				fns = []string{"the region " + r.Name}
+				fns = []string{fmt.Sprintf(l.Tr("the region %s", "区域 %s"), r.Name)}
 			}
-			names = append(names, fns...)
+			for _, fn := range fns {
+				if !slices.Contains(names, fn) { // a region may come in two parts
+					names = append(names, fn)
+				}
+			}
 		}
 		lines = append(lines, fmt.Sprintf("%-44s %s", path, strings.Join(names, ", ")))
 	}
