@@ -225,11 +225,23 @@ func ShowFunctions(l i18n.Lang, s stage.Stage, rs []gotest.Results) {
 	if len(frs) == 0 || len(rs) == 0 {
 		return
 	}
+	// A row of the table may be a region without a Go function (stage 02's
+	// markers): it is named as one, and the rows are "parts", not functions.
+	label := map[string]string{}
+	parts := false
 	width := 0
 	for _, fr := range frs {
-		width = max(width, len(fr.Name))
+		label[fr.Name] = fr.Name
+		if slices.Contains(s.Regions, fr.Name) {
+			label[fr.Name], parts = fmt.Sprintf(l.Tr("the region %s", "区域 %s"), fr.Name), true
+		}
+		width = max(width, i18n.Width(label[fr.Name]))
 	}
-	fmt.Println(l.Tr("\n  Your functions:", "\n  你的函数："))
+	if parts {
+		fmt.Println(l.Tr("\n  What you write:", "\n  你要写的部分："))
+	} else {
+		fmt.Println(l.Tr("\n  Your functions:", "\n  你的函数："))
+	}
 	broken := map[string]bool{}
 	for _, fr := range frs {
 		broken[fr.Name] = fr.Status == "does not compile"
@@ -269,7 +281,7 @@ func ShowFunctions(l i18n.Lang, s stage.Stage, rs []gotest.Results) {
 			}
 			why = why || fr.setupFailed
 		}
-		fmt.Printf("    %s  %-*s  %s\n", mark, width, fr.Name, detail)
+		fmt.Printf("    %s  %s%s  %s\n", mark, label[fr.Name], strings.Repeat(" ", width-i18n.Width(label[fr.Name])), detail)
 	}
 	if why {
 		fmt.Println(l.Tr("    (specs did not run because a package does not compile, or a suite's setup failed: see above)",
@@ -281,10 +293,13 @@ func ShowFunctions(l i18n.Lang, s stage.Stage, rs []gotest.Results) {
 			done++
 		}
 	}
-	if shared(s, rs) {
+	switch {
+	case parts:
+		fmt.Printf(l.Tr("    %d of %d parts pass\n", "    %d / %d 个部分通过\n"), done, len(frs))
+	case shared(s, rs):
 		fmt.Printf(l.Tr("    %d of %d functions pass (a spec that checks several functions counts under each)\n",
 			"    %d / %d 个函数通过（检查多个函数的测试用例在每个函数下各计一次）\n"), done, len(frs))
-	} else {
+	default:
 		fmt.Printf(l.Tr("    %d of %d functions pass\n", "    %d / %d 个函数通过\n"), done, len(frs))
 	}
 	if n := len(unclaimed(s, rs, "failed")); n > 0 {

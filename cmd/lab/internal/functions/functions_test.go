@@ -17,10 +17,14 @@ limitations under the License.
 package functions
 
 import (
+	"io"
+	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 
@@ -126,5 +130,62 @@ func TestAFunctionCheckedThroughAnUnwrittenOneWaitsForIt(t *testing.T) {
 	frs = Verdicts(s, ".", []gotest.Results{r})
 	if frs[0].Status != "failed" || frs[1].Status != "failed" {
 		t.Errorf("only the shared spec fails: %s and %s, want both failed", frs[0].Status, frs[1].Status)
+	}
+}
+
+// printed is what f writes to standard output.
+func printed(t *testing.T, f func()) string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout := os.Stdout
+	os.Stdout = w
+	done := make(chan string)
+	go func() {
+		b, _ := io.ReadAll(r)
+		done <- string(b)
+	}()
+	f()
+	os.Stdout = stdout
+	w.Close()
+	return <-done
+}
+
+// What the screen says of each function adds up, in both languages: the
+// marks, a function waiting for another by name, and a total that says
+// what it counts; a region without a function is a part, named as one.
+func TestTheFunctionsScreenSaysWhatItCounts(t *testing.T) {
+	s := stage.Stage{Functions: []stage.Function{
+		{Name: "deleteJob", Specs: []string{"deletes a running Job", "deletes the oldest finished Jobs"}},
+		{Name: "pruneHistory", Specs: []string{"deletes the oldest finished Jobs", "keeps every Job within its limit"}},
+	}}
+	r := gotest.Results{Ginkgo: true, Outcomes: []gotest.Outcome{
+		{Name: "deletes a running Job", Status: "passed"},
+		{Name: "deletes the oldest finished Jobs", Status: "failed"},
+		{Name: "keeps every Job within its limit", Status: "failed"},
+	}}
+	zh := printed(t, func() { ShowFunctions(i18n.Chinese, s, []gotest.Results{r}) })
+	for _, want := range []string{"你的函数：", "等待  deleteJob", "经由 pruneHistory 检查它", "失败  pruneHistory",
+		"0 / 2 个函数通过（检查多个函数的测试用例在每个函数下各计一次）"} {
+		if !strings.Contains(zh, want) {
+			t.Errorf("the Chinese screen lacks %q:\n%s", want, zh)
+		}
+	}
+	en := printed(t, func() { ShowFunctions(i18n.English, s, []gotest.Results{r}) })
+	if !strings.Contains(en, "wait  deleteJob") || !strings.Contains(en, "0 of 2 functions pass (a spec that checks several functions counts under each)") {
+		t.Errorf("the English screen:\n%s", en)
+	}
+
+	regions := stage.Stage{Regions: []string{"api-spec", "api-status"}, Functions: []stage.Function{
+		{Name: "api-spec", Specs: []string{"TestEnumsAndDefaults"}}, {Name: "api-status", Specs: []string{"TestStatus"}},
+	}}
+	r = gotest.Results{Outcomes: []gotest.Outcome{{Name: "TestEnumsAndDefaults", Status: "failed"}, {Name: "TestStatus", Status: "passed"}}}
+	zh = printed(t, func() { ShowFunctions(i18n.Chinese, regions, []gotest.Results{r}) })
+	for _, want := range []string{"你要写的部分：", "失败  区域 api-spec", "通过  区域 api-status", "1 / 2 个部分通过"} {
+		if !strings.Contains(zh, want) {
+			t.Errorf("the screen of a stage of regions lacks %q:\n%s", want, zh)
+		}
 	}
 }
