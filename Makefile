@@ -202,6 +202,23 @@ mutants: lab ## The mistakes nobody listed: each stage's generic mutants (or MUT
 mutants-guard: lab ## What CI runs: the rows of docs/mutation.md whose stage or package changed since, checked again on a sample; fails when a score dropped. MUTANTS_GUARD_ARGS: --sample, --budget.
 	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" bin/lab mutants --guard $(MUTANTS_GUARD_ARGS)
 
+##@ A class without internet
+
+KIT_DIR ?= dist/class-kit
+KIT_PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+# The tools the Makefile installs with go install: their modules go into the kit.
+KIT_TOOLS = sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION) sigs.k8s.io/controller-tools/cmd/controller-gen@$(CONTROLLER_TOOLS_VERSION) \
+	sigs.k8s.io/controller-runtime/tools/setup-envtest@$(ENVTEST_VERSION) helm.sh/helm/v3/cmd/helm@$(HELM_VERSION) \
+	sigs.k8s.io/kwok/cmd/kwokctl@$(KWOK_VERSION) sigs.k8s.io/kwok/cmd/kwok@$(KWOK_VERSION) sigs.k8s.io/kind@$(KIND_VERSION)
+
+.PHONY: class-kit
+class-kit: ## The class kit for a room without internet: Go modules and Kubernetes binaries for KIT_PLATFORMS, in KIT_DIR (long; docs/instructor-guide.md).
+	hack/class-kit.sh "$(KIT_DIR)" "$(KUBE_VERSION)" "$(KIT_PLATFORMS)" $(KIT_TOOLS)
+
+.PHONY: class-kit-check
+class-kit-check: ## CI: a kit for this machine, then a fresh clone set up from it alone and stage 01 checked; prints times and the kit's size.
+	hack/class-kit-check.sh "$(KUBE_VERSION)" $(KIT_TOOLS)
+
 .PHONY: lab-verify
 lab-verify: lab ## For every stage: the starter compiles and vets, its tests fail, the reference passes them.
 	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" bin/lab verify $(LAB_VERIFY_ARGS)

@@ -3,8 +3,9 @@
 # holds etcd, kube-apiserver and kubectl of Kubernetes MINOR (for example 1.36).
 # Progress goes to stderr; only the path goes to stdout.
 #
-# Three ways to get the binaries, tried in order:
+# Ways to get the binaries, tried in order:
 #   1. already in setup-envtest's store (no network at all);
+#   1b. built before, or put there by a class kit, in the build cache: sideloaded;
 #   2. setup-envtest's own download (the usual kubebuilder way);
 #   3. built from source through the Go module proxy (hack/kube-binaries.sh),
 #      then handed to setup-envtest with `setup-envtest sideload`, so that the
@@ -36,7 +37,26 @@ if path=$(use -i "$minor.x") && check_dir "$path"; then
   exit 0
 fi
 
+# sideload: hand the binaries of the build cache to setup-envtest's store.
+sideload() {
+  # setup-envtest sideload takes a .tar.gz and keeps the base names of its files.
+  # The X's end the template: BSD mktemp (macOS) replaces only trailing X's.
+  tarball=$(mktemp "${TMPDIR:-/tmp}/envtest-$kube_version.XXXXXX")
+  trap 'rm -f "$tarball"' EXIT
+  tar -C "$build_cache" -czf "$tarball" etcd kube-apiserver kubectl
+  "$setup_envtest" sideload "${kube_version#v}" --bin-dir "$store" -p path < "$tarball" >/dev/null
+}
+
 mkdir -p "$store"
+# Built before, or put there by a class kit (hack/class-kit.sh): no download.
+if check_dir "$build_cache"; then
+  sideload
+  if path=$(use -i "${kube_version#v}") && check_dir "$path"; then
+    log "installed $kube_version from $build_cache into $store"
+    echo "$path"
+    exit 0
+  fi
+fi
 download_log=$store/download.log
 log "no Kubernetes $minor test binaries in $store yet; trying setup-envtest's download"
 # A download that hangs on a blocked network gives way to the build after five
@@ -52,12 +72,7 @@ log "falling back to building $kube_version from the Go module proxy (a cold bui
 
 "$here/kube-binaries.sh" "$build_cache" "$kube_version" etcd kube-apiserver kubectl
 
-# setup-envtest sideload takes a .tar.gz and keeps the base names of its files.
-# The X's end the template: BSD mktemp (macOS) replaces only trailing X's.
-tarball=$(mktemp "${TMPDIR:-/tmp}/envtest-$kube_version.XXXXXX")
-trap 'rm -f "$tarball"' EXIT
-tar -C "$build_cache" -czf "$tarball" etcd kube-apiserver kubectl
-"$setup_envtest" sideload "${kube_version#v}" --bin-dir "$store" -p path < "$tarball" >/dev/null
+sideload
 
 if path=$(use -i "${kube_version#v}") && check_dir "$path"; then
   log "installed $kube_version into $store"
