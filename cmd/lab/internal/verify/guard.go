@@ -126,7 +126,7 @@ func lostKills(l i18n.Lang, was, now mutationScore) []string {
 	for _, name := range now.Survivors {
 		if !listed[keyOf(name)] {
 			out = append(out, fmt.Sprintf(l.Tr("%s: this mutant survives its check, and the report does not list it: %s\n  give it a spec that fails, or list it in test/mutation/equivalents.yaml with the reason; then make mutants MUTANTS_STAGES=%s",
-				"%s：这个变异体通过了检查，而报告里没有列出它：%s\n  为它写一个会失败的规约，或把它连同理由列入 test/mutation/equivalents.yaml；然后运行 make mutants MUTANTS_STAGES=%s"),
+				"%s：这个变异体通过了检查，而报告里没有列出它：%s\n  为它写一个会失败的测试用例，或把它连同理由列入 test/mutation/equivalents.yaml；然后运行 make mutants MUTANTS_STAGES=%s"),
 				now.Stage, name, now.Stage))
 		}
 	}

@@ -141,7 +141,7 @@ func CmdMutants(l i18n.Lang, root string, stages []stage.Stage, only []string, r
 			return err
 		}
 		fmt.Printf(l.Tr("  %s: %d mutants, %d do not compile, %d killed, %d caught later, %d survived: %.1f%%; %d of %d specs never fail (%ds)\n",
-			"  %s：%d 个变异体，%d 个无法编译，%d 个被发现，%d 个在后面的阶段被发现，%d 个存活：%.1f%%；%d / %d 个规约从未失败（%d 秒）\n"),
+			"  %s：%d 个变异体，%d 个无法编译，%d 个被发现，%d 个在后面的阶段被发现，%d 个存活：%.1f%%；%d / %d 个测试用例从未失败（%d 秒）\n"),
 			score.Name(), score.Mutants, score.NotCompile, score.Killed, len(score.CaughtLater), len(score.Survivors), 100*score.Score(),
 			len(score.Unfailed), score.Specs, score.Seconds)
 		scores = slices.DeleteFunc(scores, func(o mutationScore) bool { return o.Stage == s.ID })
