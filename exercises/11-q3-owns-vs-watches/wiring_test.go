@@ -133,7 +133,9 @@ func TestOwnsAndWatchesEnqueueTheSameRequests(t *testing.T) {
 	step := 0
 	// endStep changes the sentinel's Job and returns what each controller
 	// was asked for since from (the sentinel's own requests left out).
-	endStep := func(from map[string]int) map[string][]string {
+	// The steps run in subtests: what fails in them fails the subtest (t),
+	// never the parent test from inside one.
+	endStep := func(t *testing.T, from map[string]int) map[string][]string {
 		step++
 		if sentinelJob == nil {
 			sentinelJob = job(ns.Name, "sentinel-job", controlledBy(sentinel))
@@ -167,18 +169,18 @@ func TestOwnsAndWatchesEnqueueTheSameRequests(t *testing.T) {
 	var owned *kbatchv1.Job
 	for _, tc := range []struct {
 		event string
-		do    func()
+		do    func(t *testing.T)
 		want  []string
 	}{{
 		event: "a Job that the CronJob controls is created",
-		do: func() {
+		do: func(t *testing.T) {
 			owned = job(ns.Name, "owned", controlledBy(owner))
 			must(t, c.Create(ctx, owned))
 		},
 		want: []string{"owner"},
 	}, {
 		event: "that Job changes",
-		do: func() {
+		do: func(t *testing.T) {
 			patch := client.MergeFrom(owned.DeepCopy())
 			owned.Labels = map[string]string{"changed": "yes"}
 			must(t, c.Patch(ctx, owned, patch))
@@ -186,7 +188,7 @@ func TestOwnsAndWatchesEnqueueTheSameRequests(t *testing.T) {
 		want: []string{"owner"},
 	}, {
 		event: "a Job that names the CronJob as an owner, but not as its controller, is created",
-		do: func() {
+		do: func(t *testing.T) {
 			ref := controlledBy(owner)
 			ref.Controller = ptr.To(false)
 			must(t, c.Create(ctx, job(ns.Name, "co-owned", ref)))
@@ -194,7 +196,7 @@ func TestOwnsAndWatchesEnqueueTheSameRequests(t *testing.T) {
 		want: nil,
 	}, {
 		event: "a Job controlled by something else (a ConfigMap) is created",
-		do: func() {
+		do: func(t *testing.T) {
 			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "other-owner", Namespace: ns.Name}}
 			must(t, c.Create(ctx, cm))
 			must(t, c.Create(ctx, job(ns.Name, "others", metav1.OwnerReference{
@@ -204,19 +206,19 @@ func TestOwnsAndWatchesEnqueueTheSameRequests(t *testing.T) {
 		want: nil,
 	}, {
 		event: "a Job without owners is created",
-		do:    func() { must(t, c.Create(ctx, job(ns.Name, "orphan"))) },
+		do:    func(t *testing.T) { must(t, c.Create(ctx, job(ns.Name, "orphan"))) },
 		want:  nil,
 	}, {
 		event: "the controlled Job is deleted",
-		do: func() {
+		do: func(t *testing.T) {
 			must(t, c.Delete(ctx, owned, client.PropagationPolicy(metav1.DeletePropagationBackground)))
 		},
 		want: []string{"owner"},
 	}} {
 		t.Run(tc.event, func(t *testing.T) {
 			from := marks()
-			tc.do()
-			got := endStep(from)
+			tc.do(t)
+			got := endStep(t, from)
 			if !slices.Equal(got["owns"], tc.want) {
 				t.Error(say.Both("Owns: got requests %q, want %q",
 					"Owns：得到的请求为 %q，应为 %q", got["owns"], tc.want))
@@ -234,16 +236,19 @@ func waitFor(t *testing.T, queues map[string]*recordingQueue, ok func(name strin
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		done := true
+		var behind []string
 		for name, q := range queues {
-			done = done && ok(name, q.snapshot())
+			if !ok(name, q.snapshot()) {
+				behind = append(behind, name)
+			}
 		}
-		if done {
+		if len(behind) == 0 {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatal(say.Both("the controllers did not see %s within 5s",
-				"控制器在 5s 内没有看到%s", what))
+			slices.Sort(behind)
+			t.Fatal(say.Both("the controllers did not see %s within 5s: %v did not (its wiring does not enqueue the CronJob that controls the changed Job)",
+				"控制器在 5 秒内没有看到%s：%v 没有看到（它的连接方式没有把被改动的 Job 映射到控制它的 CronJob）", what, behind))
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
