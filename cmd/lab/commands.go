@@ -24,6 +24,7 @@ import (
 
 	"cronlab.dev/cronlab/cmd/lab/internal/apiserver"
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
+	"cronlab.dev/cronlab/cmd/lab/internal/board"
 	"cronlab.dev/cronlab/cmd/lab/internal/check"
 	"cronlab.dev/cronlab/cmd/lab/internal/doctor"
 	"cronlab.dev/cronlab/cmd/lab/internal/hints"
@@ -49,6 +50,8 @@ type call struct {
 
 	guard   verify.GuardOptions // lab mutants --guard
 	guarded bool
+
+	board board.Options // lab board
 }
 
 // A command is one word of `lab <command>`: the flags it takes and the
@@ -115,6 +118,15 @@ var commands = []command{
 				return verify.CmdMutantsGuard(c.l, c.root, c.stages, verify.MutantsReport(c.root), c.guard)
 			}
 			return verify.CmdMutants(c.l, c.root, c.stages, c.args, verify.MutantsReport(c.root))
+		}},
+	{name: "board",
+		flags: func(fs *flag.FlagSet, c *call) {
+			fs.StringVar(&c.board.Addr, "addr", ":8080", "where the board listens (host:port)")
+			fs.StringVar(&c.board.DB, "db", "", "the board's SQLite file (default bin/lab-state/board.db)")
+			fs.StringVar(&c.board.Code, "code", "", "the class code (default: the stored one, or a new one)")
+		},
+		run: func(c call) error {
+			return board.CmdBoard(c.l, base.StateDir(c.root), boardStages(c.stages), c.board)
 		}},
 	{name: "stop", run: func(c call) error { return apiserver.CmdStop(c.l, c.root) }},
 	{name: "verify",
@@ -183,4 +195,13 @@ func stageOfBranch() (string, error) {
 			"当前在分支 %q 上，它不是 lab/<阶段> 分支：请指明阶段，例如 `lab check 06`，或者用 `lab start 01` 开始一个阶段", branch)
 	}
 	return strings.TrimPrefix(branch, "lab/"), nil
+}
+
+// boardStages are the columns of the class board.
+func boardStages(stages []stage.Stage) []board.StageInfo {
+	var out []board.StageInfo
+	for _, s := range stages {
+		out = append(out, board.StageInfo{ID: s.ID, Title: s.Title, TitleZh: s.TitleZh})
+	}
+	return out
 }

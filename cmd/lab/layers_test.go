@@ -33,12 +33,12 @@ import (
 // imports.
 var layers = [][]string{
 	{"i18n", "gosrc"},            // the two languages; reading Go source
-	{"base", "stage", "regions"}, // commands and git; stage.yaml; regions and stubs
-	{"gotest", "starter", "apiserver", "doctor", "labtest", "mutants"}, // test output; a starter; the shared API server; lab doctor; generic mutants
+	{"base", "stage", "regions", "classwire"}, // commands and git; stage.yaml; regions and stubs; what crosses to the class board
+	{"gotest", "starter", "apiserver", "doctor", "labtest", "mutants", "board"}, // test output; a starter; the shared API server; lab doctor; generic mutants; the class board
 	{"functions", "progress"},             // per-function results; the progress file
 	{"hints", "carry"},                    // which hint; carrying code forward
 	{"report"},                            // a result in words and as JSON
-	{"run"},                               // building and running a stage's tests
+	{"run", "class"},                      // building and running a stage's tests; an attendee in a class
 	{"check", "watch", "start", "verify"}, // the commands
 }
 

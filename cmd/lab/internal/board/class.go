@@ -1,0 +1,237 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package board
+
+// The class is what the board knows, rebuilt from the stored messages: each
+// attendee's checks and hands in their order. What the page shows (a
+// snapshot) is computed from it at a moment, because two of the stuck
+// flags are about time passing, not about a message arriving.
+
+import (
+	"slices"
+	"sort"
+	"time"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/classwire"
+)
+
+// Stuck thresholds (docs/class.md): the same spec failing in RepeatChecks
+// checks in a row; no check for Quiet; time on the stage above the class's
+// 75th percentile, once MinSample attendees have spent time on it.
+const (
+	RepeatChecks = 3
+	Quiet        = 10 * time.Minute
+	MinSample    = 4
+)
+
+type StageInfo struct {
+	ID      string `json:"id"`
+	Title   string `json:"title"`
+	TitleZh string `json:"titleZh"`
+}
+
+type class struct {
+	stages    []StageInfo
+	attendees map[int64]*attendee
+	order     []int64 // in the order they joined
+	version   int64   // counts changes: the page asks again when it moves
+}
+
+type attendee struct {
+	id     int64
+	name   string
+	token  string // its hash
+	joined time.Time
+	left   time.Time
+	// offset turns the laptop's clock into the board's: the least delay
+	// seen between a message's time and its arrival. A message that waited
+	// in a queue arrives late, but its own time still places it right.
+	offset    time.Duration
+	hasOffset bool
+	checks    []check // in seq order
+	hands     []hand
+	seen      map[int64]bool
+}
+
+type check struct {
+	seq      int64
+	at       time.Time // on the board's clock
+	received time.Time
+	result   classwire.Result
+}
+
+type hand struct {
+	seq     int64
+	at      time.Time
+	stage   string
+	text    string
+	lowered bool
+}
+
+func newClass(stages []StageInfo) *class {
+	return &class{stages: stages, attendees: map[int64]*attendee{}}
+}
+
+func (c *class) add(a *attendee) {
+	a.seen = map[int64]bool{}
+	c.attendees[a.id] = a
+	c.order = append(c.order, a.id)
+	c.version++
+}
+
+// apply records one message of a; a message seen before changes nothing.
+func (c *class) apply(a *attendee, m classwire.Message, received time.Time) {
+	if a.seen[m.Seq] {
+		return
+	}
+	a.seen[m.Seq] = true
+	if d := received.Sub(m.At); !a.hasOffset || d < a.offset {
+		a.offset, a.hasOffset = d, true
+	}
+	at := m.At.Add(a.offset)
+	if m.Result != nil {
+		a.checks = insertBySeq(a.checks, check{seq: m.Seq, at: at, received: received, result: *m.Result}, func(x check) int64 { return x.seq })
+	}
+	if m.Hand != nil {
+		if m.Hand.Down {
+			for i := range a.hands {
+				a.hands[i].lowered = true
+			}
+		} else {
+			a.hands = insertBySeq(a.hands, hand{seq: m.Seq, at: at, stage: m.Hand.Stage, text: m.Hand.Text}, func(x hand) int64 { return x.seq })
+		}
+	}
+	c.version++
+}
+
+func insertBySeq[T any](xs []T, x T, seq func(T) int64) []T {
+	i := sort.Search(len(xs), func(i int) bool { return seq(xs[i]) > seq(x) })
+	return slices.Insert(xs, i, x)
+}
+
+// lower takes a hand down from the board (the instructor came by).
+func (c *class) lower(a *attendee, seq int64) bool {
+	for i := range a.hands {
+		if a.hands[i].seq == seq && !a.hands[i].lowered {
+			a.hands[i].lowered = true
+			c.version++
+			return true
+		}
+	}
+	return false
+}
+
+func (a *attendee) lastSeq() int64 {
+	var last int64
+	if n := len(a.checks); n > 0 {
+		last = a.checks[n-1].seq
+	}
+	if n := len(a.hands); n > 0 && a.hands[n-1].seq > last {
+		last = a.hands[n-1].seq
+	}
+	return last
+}
+
+// current is the stage of the attendee's latest check, or of its raised
+// hand when it has not checked yet.
+func (a *attendee) current() string {
+	if n := len(a.checks); n > 0 {
+		return a.checks[n-1].result.Stage
+	}
+	if n := len(a.hands); n > 0 {
+		return a.hands[n-1].stage
+	}
+	return ""
+}
+
+// stageStart is when the attendee began stage id: as bin/lab start
+// recorded it, else its first check of the stage.
+func (a *attendee) stageStart(id string) (time.Time, bool) {
+	for i := len(a.checks) - 1; i >= 0; i-- {
+		if c := a.checks[i]; c.result.Stage == id && !c.result.StageStarted.IsZero() {
+			return c.result.StageStarted.Add(a.offset), true
+		}
+	}
+	for _, c := range a.checks {
+		if c.result.Stage == id {
+			return c.at, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// timeOn is how long a spent on stage id: until it first passed, else
+// until now.
+func (a *attendee) timeOn(id string, now time.Time) (time.Duration, bool) {
+	start, ok := a.stageStart(id)
+	if !ok {
+		return 0, false
+	}
+	for _, c := range a.checks {
+		if c.result.Stage == id && c.result.Passed && !c.at.Before(start) {
+			return c.at.Sub(start), true
+		}
+	}
+	return now.Sub(start), true
+}
+
+// latest is a's latest check of stage id.
+func (a *attendee) latest(id string) (check, bool) {
+	for i := len(a.checks) - 1; i >= 0; i-- {
+		if a.checks[i].result.Stage == id {
+			return a.checks[i], true
+		}
+	}
+	return check{}, false
+}
+
+// repeated is the spec that failed in each of a's last RepeatChecks
+// checks, all of the current stage; "" when there is none.
+func (a *attendee) repeated() (classwire.Spec, bool) {
+	n := len(a.checks)
+	if n < RepeatChecks {
+		return classwire.Spec{}, false
+	}
+	last := a.checks[n-RepeatChecks:]
+	for _, s := range last[len(last)-1].result.Failing() {
+		everywhere := true
+		for _, c := range last {
+			if c.result.Stage != last[0].result.Stage || !failsIn(c.result, s) {
+				everywhere = false
+				break
+			}
+		}
+		if everywhere {
+			return s, true
+		}
+	}
+	return classwire.Spec{}, false
+}
+
+func failsIn(r classwire.Result, s classwire.Spec) bool {
+	return slices.ContainsFunc(r.Specs, func(x classwire.Spec) bool {
+		return x.Status == "failed" && x.Name == s.Name && x.Package == s.Package
+	})
+}
+
+// percentile75 of the durations, nearest rank.
+func percentile75(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	rank := (75*len(s) + 99) / 100 // ceil(0.75 n)
+	return s[max(rank-1, 0)]
+}

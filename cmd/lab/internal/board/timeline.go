@@ -1,0 +1,127 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package board
+
+// One attendee's timeline, shown when the instructor clicks a row: every
+// check and hand in order, and a CSV of the whole class for after the
+// workshop.
+
+import (
+	"cmp"
+	"encoding/csv"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+type TimelineEntry struct {
+	Seq       int64     `json:"seq"`
+	At        time.Time `json:"at"`
+	Stage     string    `json:"stage"`
+	Kind      string    `json:"kind"` // check, hand, lowered
+	Passed    bool      `json:"passed,omitempty"`
+	Specs     int       `json:"specs,omitempty"`
+	Failed    int       `json:"failed,omitempty"`
+	Failing   []string  `json:"failing,omitempty"`
+	HintsSeen int       `json:"hintsSeen,omitempty"`
+	Text      string    `json:"text,omitempty"`
+}
+
+type Timeline struct {
+	Attendee int64           `json:"attendee"`
+	Name     string          `json:"name"`
+	Entries  []TimelineEntry `json:"entries"`
+}
+
+func (a *attendee) timeline() Timeline {
+	t := Timeline{Attendee: a.id, Name: a.name, Entries: []TimelineEntry{}}
+	for _, c := range a.checks {
+		passed, ran := c.result.Counts()
+		e := TimelineEntry{Seq: c.seq, At: c.at, Stage: c.result.Stage, Kind: "check", Passed: c.result.Passed,
+			Specs: ran, Failed: ran - passed, HintsSeen: c.result.HintsSeen}
+		for _, f := range c.result.Failing() {
+			e.Failing = append(e.Failing, f.Name)
+		}
+		t.Entries = append(t.Entries, e)
+	}
+	for _, h := range a.hands {
+		t.Entries = append(t.Entries, TimelineEntry{Seq: h.seq, At: h.at, Stage: h.stage, Kind: "hand", Text: h.text})
+	}
+	slices.SortStableFunc(t.Entries, func(x, y TimelineEntry) int { return cmp.Compare(x.Seq, y.Seq) })
+	return t
+}
+
+func (b *Board) serveTimeline(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	b.mu.Lock()
+	a := b.class.attendees[id]
+	var t Timeline
+	if a != nil {
+		t = a.timeline()
+	}
+	b.mu.Unlock()
+	if err != nil || a == nil {
+		fail(w, refuse(http.StatusNotFound, "no such attendee", "没有这个学员"))
+		return
+	}
+	answer(w, t)
+}
+
+// serveCSV is the matrix as a spreadsheet: a row per attendee and stage
+// checked, with the stuck flags of now.
+func (b *Board) serveCSV(w http.ResponseWriter, r *http.Request) {
+	s := b.Snapshot()
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=\"class-%s.csv\"", s.Now.Format("2006-01-02-1504")))
+	out := csv.NewWriter(w)
+	_ = out.Write([]string{"attendee", "name", "stage", "state", "specs passed", "specs", "compile errors", "checks", "current", "minutes on current stage", "hints seen", "stuck", "hand"})
+	for _, a := range s.Attendees {
+		for _, st := range s.Stages {
+			c, ok := a.Cells[st.ID]
+			if !ok {
+				continue
+			}
+			current, minutes, stuck, hand := "", "", "", ""
+			if st.ID == a.Current {
+				current, minutes = "yes", strconv.FormatFloat(a.OnStage/60, 'f', 1, 64)
+				var rs []string
+				for _, x := range a.Stuck {
+					rs = append(rs, x.Reason)
+				}
+				stuck = strings.Join(rs, " ")
+				if a.Hand != nil {
+					hand = a.Hand.Text
+				}
+			}
+			_ = out.Write([]string{strconv.FormatInt(a.ID, 10), cell(a.Name), st.ID, c.State, strconv.Itoa(c.Passed), strconv.Itoa(c.Ran),
+				strconv.Itoa(c.CompileErrors), strconv.Itoa(c.Checks), current, minutes, strconv.Itoa(a.HintsSeen), stuck, cell(hand)})
+		}
+	}
+	out.Flush()
+}
+
+// cell keeps an attendee's text from being read as a formula by the
+// spreadsheet that opens the file.
+func cell(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
