@@ -32,7 +32,7 @@ import (
 // each package owns; a new package takes the floor above everything it
 // imports.
 var layers = [][]string{
-	{"i18n", "gosrc"},            // the two languages; reading Go source
+	{"i18n", "gosrc"},                         // the two languages; reading Go source
 	{"base", "stage", "regions", "classwire"}, // commands and git; stage.yaml; regions and stubs; what crosses to the class board
 	{"gotest", "starter", "apiserver", "doctor", "labtest", "mutants", "board"}, // test output; a starter; the shared API server; lab doctor; generic mutants; the class board
 	{"functions", "progress"},             // per-function results; the progress file
