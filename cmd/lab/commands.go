@@ -26,6 +26,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
 	"cronlab.dev/cronlab/cmd/lab/internal/board"
 	"cronlab.dev/cronlab/cmd/lab/internal/check"
+	"cronlab.dev/cronlab/cmd/lab/internal/class"
 	"cronlab.dev/cronlab/cmd/lab/internal/doctor"
 	"cronlab.dev/cronlab/cmd/lab/internal/hints"
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
@@ -52,6 +53,8 @@ type call struct {
 	guarded bool
 
 	board board.Options // lab board
+	name  string        // lab join --name
+	down  bool          // lab hand --down
 }
 
 // A command is one word of `lab <command>`: the flags it takes and the
@@ -97,7 +100,23 @@ var commands = []command{
 	{name: "hint", run: func(c call) error {
 		return c.stageOrBranch(func(s stage.Stage) error { return hints.CmdHint(c.l, c.root, s) })
 	}},
-	{name: "status", run: func(c call) error { return progress.CmdStatus(c.l, c.root, c.stages) }},
+	{name: "status", run: func(c call) error {
+		err := progress.CmdStatus(c.l, c.root, c.stages)
+		class.CmdStatus(c.l, class.Dir(c.root))
+		return err
+	}},
+	{name: "join",
+		flags: func(fs *flag.FlagSet, c *call) {
+			fs.StringVar(&c.name, "name", "", "the name the board shows (default: a made-up one)")
+		},
+		run: func(c call) error { return class.CmdJoin(c.l, class.Dir(c.root), c.args, c.name) }},
+	{name: "leave", run: func(c call) error { return class.CmdLeave(c.l, class.Dir(c.root)) }},
+	{name: "hand",
+		flags: func(fs *flag.FlagSet, c *call) { fs.BoolVar(&c.down, "down", false, "lower the hand") },
+		run: func(c call) error {
+			id, _ := stageOfBranch()
+			return class.CmdHand(c.l, class.Dir(c.root), id, c.args, c.down)
+		}},
 	{name: "solution", run: func(c call) error {
 		return c.oneStage(func(s stage.Stage) error { return start.CmdSolution(c.l, c.root, c.stages, s) })
 	}},
@@ -137,6 +156,12 @@ var commands = []command{
 	{name: "verify-part",
 		flags: referenceTested,
 		run:   func(c call) error { return verify.CmdVerifyPart(c.l, c.root, c.stages, c.args, c.referenceTested) }},
+	{name: "class-send", run: func(c call) error {
+		if len(c.args) != 1 {
+			return fmt.Errorf("usage: lab class-send DIR")
+		}
+		return class.CmdSend(c.args[0])
+	}},
 	{name: "serve-apiserver", run: func(c call) error {
 		if len(c.args) != 2 {
 			return fmt.Errorf("usage: lab serve-apiserver DIR CRD-HASH")

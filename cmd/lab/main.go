@@ -31,6 +31,10 @@ limitations under the License.
 //	bin/lab mistakes [<stage>...]
 //	bin/lab mutants [<stage>...]
 //	bin/lab mutants --guard [--sample N] [--budget D]
+//	bin/lab join <board-url> <class-code> [--name <pseudonym>]
+//	bin/lab hand [--down] "<text>"
+//	bin/lab leave
+//	bin/lab board [--addr host:port] [--db file] [--code code]
 //	bin/lab stop
 //	bin/lab verify [--reference-tested] [<stage>...]
 //
@@ -82,6 +86,17 @@ const usage = `usage: lab <command> [stage]   (--lang zh, or a Chinese locale su
                     the scores go to docs/mutation.json and docs/mutation.md (make mutants);
                     --guard checks again (a sample of) what changed since that report, and fails
                     when a mutant it killed survives (CI)
+  join <board-url> <class-code> [--name <pseudonym>]
+                    join the instructor's class board: from then on every check and watch sends its
+                    result there in the background (what is sent: docs/class.md); bin/lab status
+                    says how many results wait when the board cannot be reached
+  hand [--down] "<text>"
+                    raise your hand on the class board, saying what you are stuck on (--down: lower it)
+  leave             stop sending results to the class board
+  board [--addr host:port] [--db file] [--code code]
+                    for the instructor: serve the class board (default :8080), a live page of who is on
+                    which stage, who is stuck and why, what the room fails, raised hands; kept in
+                    bin/lab-state/board.db across restarts (docs/class.md)
   stop              stop the API server that checks share (it also stops itself after 30 idle minutes;
                     LAB_SHARED_APISERVER=off makes every test start its own)
   verify [<stage>…] for every stage (or those named): the starter compiles and vets, its tests fail;
@@ -119,6 +134,16 @@ const usageZh = `用法：lab <命令> [阶段]   （--lang en 显示英文；--
                     像错误清单一样逐个检查；得分写入 docs/mutation.json 和 docs/mutation.md（make mutants）；
                     --guard 只重新检查自该报告以来有变化的部分（抽样），若报告中被发现的变异体
                     如今存活则失败（CI）
+  join <看板网址> <班级代码> [--name <化名>]
+                    加入讲师的班级看板：从此每次 check 和 watch 都在后台把结果发送到那里
+                    （发送的内容见 docs/class.zh-CN.md）；看板连不上时，bin/lab status 会说有多少结果在等待
+  hand [--down] "<说明>"
+                    在班级看板上举手，说明你卡在哪里（--down：放下手）
+  leave             停止向班级看板发送结果
+  board [--addr 主机:端口] [--db 文件] [--code 代码]
+                    讲师用：启动班级看板（默认 :8080），实时显示谁在哪个阶段、谁卡住了以及原因、
+                    全班在哪些测试用例上失败、谁举了手；内容保存在 bin/lab-state/board.db，重启不丢失
+                    （docs/class.zh-CN.md）
   stop              停止各次检查共用的 API 服务器（空闲 30 分钟后它也会自行停止；
                     LAB_SHARED_APISERVER=off 让每个测试各自启动自己的 API 服务器）
   verify [<阶段>…]  对每个阶段（或指定的阶段）验证：起始代码能编译并通过 vet，其测试失败；

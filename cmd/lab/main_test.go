@@ -188,7 +188,7 @@ func TestEachCommandParsesItsOwnFlags(t *testing.T) {
 // attendee or instructor types has its paragraph, in both languages, and
 // every paragraph is a command.
 func TestTheUsageNamesEveryCommand(t *testing.T) {
-	internal := map[string]bool{"verify-part": true, "serve-apiserver": true}
+	internal := map[string]bool{"verify-part": true, "serve-apiserver": true, "class-send": true}
 	for _, cmd := range commands {
 		for _, l := range []i18n.Lang{i18n.English, i18n.Chinese} {
 			got := usageOf(l, cmd.name)
@@ -221,11 +221,15 @@ var englishOnly = map[string]string{
 	"region %s is in stage %s and stage %s": "an error in writing stage.yaml: the maintainers'",
 	"lab mutants --guard takes no stage: it checks what changed since the report": "lab mutants is the maintainers'",
 	"usage: lab serve-apiserver DIR CRD-HASH":                                     "the tool starts its own server with it; nobody types it",
-	"could not run the check of stage %s: %w":                                     "lab check --json: English whatever the locale (docs/lab-json.md)",
-	"lab: could not save the result:":                                             "lab check --json: English whatever the locale (docs/lab-json.md)",
-	"%s: the stub does not parse: %w":                                             "a bug of the tool's starters, for its maintainers",
-	"%s: the stub does not format: %w":                                            "a bug of the tool's starters, for its maintainers",
-	"\treturn %s\n":                                                               "Go code, written into a stub",
+	"    bin/lab join http://%s %s --name <%s>\n":                                 "a command to type, with the placeholder in the run's language",
+	"event: changed\ndata: {\"version\":%d}\n\n":                                  "the server-sent events protocol, read by the board's page",
+	": still here\n\n":                        "a server-sent events comment that keeps the stream open",
+	"usage: lab class-send DIR":               "the tool starts its own sender with it; nobody types it",
+	"could not run the check of stage %s: %w": "lab check --json: English whatever the locale (docs/lab-json.md)",
+	"lab: could not save the result:":         "lab check --json: English whatever the locale (docs/lab-json.md)",
+	"%s: the stub does not parse: %w":         "a bug of the tool's starters, for its maintainers",
+	"%s: the stub does not format: %w":        "a bug of the tool's starters, for its maintainers",
+	"\treturn %s\n":                           "Go code, written into a stub",
 }
 
 // codeWords are words of the tool's messages that are names, not English.

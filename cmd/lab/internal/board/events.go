@@ -24,6 +24,7 @@ package board
 // redraw 40 times a second; the page still sees a change within a second.
 
 import (
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 	"fmt"
 	"net"
 	"net/http"
@@ -84,7 +85,7 @@ func (b *broadcaster) close() {
 func (b *Board) serveEvents(w http.ResponseWriter, r *http.Request) {
 	flusher, ok := w.(http.Flusher)
 	if !ok {
-		fail(w, refuse(http.StatusInternalServerError, "this server cannot stream events", "这个服务器不能推送事件流"))
+		fail(w, refuse(http.StatusInternalServerError, i18n.Errorf("this server cannot stream events", "这个服务器不能推送事件流")))
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")

@@ -145,9 +145,7 @@ type refusal struct {
 	err    error
 }
 
-func refuse(status int, en, zh string, args ...any) *refusal {
-	return &refusal{status: status, err: i18n.Errorf(en, zh, args...)}
-}
+func refuse(status int, err error) *refusal { return &refusal{status: status, err: err} }
 
 // fail answers with the reason in both languages: bin/lab prints the one of
 // its run.
@@ -169,14 +167,14 @@ func decode(w http.ResponseWriter, r *http.Request, v any) *refusal {
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
 	if err == nil && dec.Decode(&struct{}{}) != io.EOF {
-		err = errors.New("more than one JSON value")
+		err = i18n.Errorf("more than one JSON value", "不止一个 JSON 值")
 	}
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		return refuse(http.StatusRequestEntityTooLarge, "the request is larger than %d bytes", "请求超过 %d 字节", classwire.MaxBody)
+		return refuse(http.StatusRequestEntityTooLarge, i18n.Errorf("the request is larger than %d bytes", "请求超过 %d 字节", classwire.MaxBody))
 	case err != nil:
-		return refuse(http.StatusBadRequest, "the request is not the JSON the board takes: %v", "请求不是看板接受的 JSON：%v", err)
+		return refuse(http.StatusBadRequest, i18n.Errorf("the request is not the JSON the board takes: %v", "请求不是看板接受的 JSON：%v", err))
 	}
 	return nil
 }
@@ -192,7 +190,7 @@ func (b *Board) join(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if subtle.ConstantTimeCompare([]byte(strings.ToUpper(strings.TrimSpace(req.Code))), []byte(b.code)) != 1 {
-		fail(w, refuse(http.StatusForbidden, "the class code %q is not this board's: check it with the instructor", "班级代码 %q 不是这个看板的：请和讲师核对", req.Code))
+		fail(w, refuse(http.StatusForbidden, i18n.Errorf("the class code %q is not this board's: check it with the instructor", "班级代码 %q 不是这个看板的：请和讲师核对", req.Code)))
 		return
 	}
 	b.mu.Lock()
@@ -201,7 +199,7 @@ func (b *Board) join(w http.ResponseWriter, r *http.Request) {
 	now := b.now()
 	id, token, err := b.store.addAttendee(name, now)
 	if err != nil {
-		fail(w, refuse(http.StatusInternalServerError, "the board could not store you: %v", "看板无法保存你的加入：%v", err))
+		fail(w, refuse(http.StatusInternalServerError, i18n.Errorf("the board could not store you: %v", "看板无法保存你的加入：%v", err)))
 		return
 	}
 	th := tokenHash(token)
@@ -231,12 +229,12 @@ func (b *Board) freeName(name string) string {
 func (b *Board) attendeeOf(r *http.Request) (*attendee, *refusal) {
 	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if !ok {
-		return nil, refuse(http.StatusUnauthorized, "no token: run bin/lab join first", "没有令牌：先运行 bin/lab join")
+		return nil, refuse(http.StatusUnauthorized, i18n.Errorf("no token: run bin/lab join first", "没有令牌：先运行 bin/lab join"))
 	}
 	id, ok := b.tokens[tokenHash(token)]
 	if !ok {
-		return nil, refuse(http.StatusUnauthorized, "this board does not know your token (you left, or it is another class's board): run bin/lab join again",
-			"这个看板不认识你的令牌（你已离开，或者这是另一个班级的看板）：请重新运行 bin/lab join")
+		return nil, refuse(http.StatusUnauthorized, i18n.Errorf("this board does not know your token (you left, or it is another class's board): run bin/lab join again",
+			"这个看板不认识你的令牌（你已离开，或者这是另一个班级的看板）：请重新运行 bin/lab join"))
 	}
 	return b.class.attendees[id], nil
 }
@@ -261,7 +259,7 @@ func (b *Board) send(w http.ResponseWriter, r *http.Request) {
 	now := b.now()
 	fresh, err := b.store.addMessages(a.id, req.Messages, now)
 	if err != nil {
-		fail(w, refuse(http.StatusInternalServerError, "the board could not store the results: %v", "看板无法保存这些结果：%v", err))
+		fail(w, refuse(http.StatusInternalServerError, i18n.Errorf("the board could not store the results: %v", "看板无法保存这些结果：%v", err)))
 		return
 	}
 	resp := classwire.SendResponse{Stored: []int64{}}
@@ -287,7 +285,7 @@ func (b *Board) leave(w http.ResponseWriter, r *http.Request) {
 	}
 	now := b.now()
 	if err := b.store.leave(a.id, now); err != nil {
-		fail(w, refuse(http.StatusInternalServerError, "the board could not record that you left: %v", "看板无法记录你的离开：%v", err))
+		fail(w, refuse(http.StatusInternalServerError, i18n.Errorf("the board could not record that you left: %v", "看板无法记录你的离开：%v", err)))
 		return
 	}
 	a.left = now
@@ -306,8 +304,8 @@ func (b *Board) instructor(h http.HandlerFunc) http.HandlerFunc {
 			key = r.Header.Get("X-Board-Key")
 		}
 		if subtle.ConstantTimeCompare([]byte(key), []byte(b.key)) != 1 {
-			fail(w, refuse(http.StatusForbidden, "this page needs the board's key: open the URL that bin/lab board printed",
-				"这个页面需要看板的密钥：请打开 bin/lab board 打印的网址"))
+			fail(w, refuse(http.StatusForbidden, i18n.Errorf("this page needs the board's key: open the URL that bin/lab board printed",
+				"这个页面需要看板的密钥：请打开 bin/lab board 打印的网址")))
 			return
 		}
 		h(w, r)
@@ -326,11 +324,11 @@ func (b *Board) lowerHand(w http.ResponseWriter, r *http.Request) {
 	defer b.mu.Unlock()
 	a := b.class.attendees[id]
 	if err1 != nil || err2 != nil || a == nil {
-		fail(w, refuse(http.StatusNotFound, "no such attendee or hand", "没有这个学员或这次举手"))
+		fail(w, refuse(http.StatusNotFound, i18n.Errorf("no such attendee or hand", "没有这个学员或这次举手")))
 		return
 	}
 	if err := b.store.lower(id, seq, b.now()); err != nil {
-		fail(w, refuse(http.StatusInternalServerError, "the board could not store it: %v", "看板无法保存：%v", err))
+		fail(w, refuse(http.StatusInternalServerError, i18n.Errorf("the board could not store it: %v", "看板无法保存：%v", err)))
 		return
 	}
 	b.class.lower(a, seq)

@@ -31,12 +31,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	_ "modernc.org/sqlite"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/classwire"
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 )
 
 const schema = `
@@ -199,7 +199,7 @@ func (s *store) load() ([]storedAttendee, []storedMessage, map[[2]int64]time.Tim
 		m.received = time.UnixMilli(received)
 		if err := json.Unmarshal([]byte(body), &m.msg); err != nil {
 			rows.Close()
-			return nil, nil, nil, fmt.Errorf("a stored message of attendee %d: %w", m.attendee, err)
+			return nil, nil, nil, i18n.Errorf("a stored message of attendee %d: %w", "学员 %d 的一条已保存消息：%w", m.attendee, err)
 		}
 		ms = append(ms, m)
 	}

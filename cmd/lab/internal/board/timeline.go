@@ -22,6 +22,7 @@ package board
 
 import (
 	"cmp"
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 	"encoding/csv"
 	"fmt"
 	"net/http"
@@ -78,7 +79,7 @@ func (b *Board) serveTimeline(w http.ResponseWriter, r *http.Request) {
 	}
 	b.mu.Unlock()
 	if err != nil || a == nil {
-		fail(w, refuse(http.StatusNotFound, "no such attendee", "没有这个学员"))
+		fail(w, refuse(http.StatusNotFound, i18n.Errorf("no such attendee", "没有这个学员")))
 		return
 	}
 	answer(w, t)

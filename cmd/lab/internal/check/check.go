@@ -24,7 +24,9 @@ import (
 	"strings"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
+	"cronlab.dev/cronlab/cmd/lab/internal/class"
 	"cronlab.dev/cronlab/cmd/lab/internal/functions"
+	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
 	"cronlab.dev/cronlab/cmd/lab/internal/hints"
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 	"cronlab.dev/cronlab/cmd/lab/internal/progress"
@@ -86,6 +88,7 @@ func CmdCheck(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, v r
 			p.Stages[s.ID] = r
 			_ = p.Save(root)
 		}
+		toBoard(l, root, s, rs, err, p)
 		if files := run.TodoFiles(".", "", s.ID); len(files) > 0 {
 			fmt.Printf(l.Tr("  still TODO(lab %s), stubs per file: %s\n", "  仍有 TODO(lab %s)，各文件中的桩数：%s\n"), s.ID, strings.Join(files, ", "))
 		}
@@ -98,6 +101,7 @@ func CmdCheck(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, v r
 		}
 		os.Exit(1)
 	}
+	toBoard(l, root, s, rs, err, p)
 	if next, ok := stage.Next(stages, s); ok {
 		fmt.Printf(l.Tr("\nStage %s passes. Next: bin/lab start %s  (%s)\n", "\n第 %s 阶段通过。下一步：bin/lab start %s  （%s）\n"), s.ID, next.ID, next.TitleIn(l))
 	} else {
@@ -131,8 +135,21 @@ func CmdCheckJSON(root string, s stage.Stage) error {
 	if werr := report.NewCheck(".", s, rs, err).Write(stdout); werr != nil {
 		return werr
 	}
+	toBoard(l, root, s, rs, err, p)
 	if err != nil {
 		os.Exit(1)
 	}
 	return nil
+}
+
+// toBoard sends the check's result to the class board when the clone
+// joined one (bin/lab join): queued on disk here, sent by a process of its
+// own, so the check neither waits for the board nor fails with it.
+func toBoard(l i18n.Lang, root string, s stage.Stage, rs []gotest.Results, err error, p *progress.Progress) {
+	if line, queued := class.Report(l, root, s, rs, err, p); queued {
+		if line != "" {
+			fmt.Println(line)
+		}
+		class.SendInBackground(class.Dir(root))
+	}
 }

@@ -228,6 +228,9 @@ func (r *Result) validate() error {
 	return nil
 }
 
+// Validate checks a hand before it is queued, as the board will.
+func (h *Hand) Validate() error { return h.validate() }
+
 func (h *Hand) validate() error {
 	if h.Stage != "" && !stageID.MatchString(h.Stage) {
 		return i18n.Errorf("stage %q is not a stage's id (two digits)", "阶段 %q 不是阶段编号（两位数字）", h.Stage)

@@ -68,3 +68,7 @@ func Message(l Lang, err error) string {
 	}
 	return err.Error()
 }
+
+// Both is an error whose two texts were made elsewhere: a class board's
+// refusal, which comes in both languages.
+func Both(en, zh string) error { return &Error{en: errors.New(en), zh: errors.New(zh)} }

@@ -59,6 +59,9 @@ type StageResult struct {
 	// the hints `lab hint` showed, which a new check keeps.
 	Failing    []string `json:"failing,omitempty"`
 	HintsShown []string `json:"hintsShown,omitempty"`
+	// Started is when bin/lab start last began the stage in this clone: the
+	// class board counts time on a stage from it.
+	Started time.Time `json:"started,omitzero"`
 }
 
 func Path(root string) string { return filepath.Join(base.StateDir(root), "progress.json") }
@@ -90,7 +93,22 @@ func (p *Progress) Record(s stage.Stage, rs []gotest.Results, err error, failing
 	}
 	r.Failing = failing
 	r.HintsShown = p.Stages[s.ID].HintsShown
+	r.Started = p.Stages[s.ID].Started
 	p.Stages[s.ID] = r
+}
+
+// MarkStarted records that bin/lab start began stage id now. A stage
+// started twice is timed from the first start: the time spent before the
+// second counts as time on it.
+func MarkStarted(root, id string) error {
+	p := Read(root)
+	r := p.Stages[id]
+	if !r.Started.IsZero() {
+		return nil
+	}
+	r.Started = time.Now().UTC()
+	p.Stages[id] = r
+	return p.Save(root)
 }
 
 func (p *Progress) Save(root string) error {

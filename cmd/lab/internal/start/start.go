@@ -28,6 +28,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
 	"cronlab.dev/cronlab/cmd/lab/internal/carry"
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+	"cronlab.dev/cronlab/cmd/lab/internal/progress"
 	"cronlab.dev/cronlab/cmd/lab/internal/regions"
 	"cronlab.dev/cronlab/cmd/lab/internal/run"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
@@ -65,6 +66,7 @@ func CmdStart(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, fre
 	if _, err := base.Output(root, "git", "branch", "-f", branch, commit); err != nil {
 		return err
 	}
+	_ = progress.MarkStarted(root, s.ID) // only the class board's time on the stage needs it
 	if dirty, _ := base.Output(root, "git", "status", "--porcelain", "--untracked-files=no"); strings.TrimSpace(dirty) != "" {
 		notSwitched(l, root, s, branch, from, c)
 		return nil

@@ -38,6 +38,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
+	"cronlab.dev/cronlab/cmd/lab/internal/class"
 	"cronlab.dev/cronlab/cmd/lab/internal/functions"
 	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
 	"cronlab.dev/cronlab/cmd/lab/internal/hints"
@@ -305,6 +306,7 @@ func watchStage(ctx context.Context, l i18n.Lang, root string, s stage.Stage, ke
 		p := progress.Read(root)
 		p.Record(s, rs, err, hints.Tied(s, rs))
 		_ = p.Save(root)
+		toBoard(ctx, l, root, s, rs, err, p)
 		fmt.Printf(l.Tr("\n%s  (checked in %.1fs at %s)\n", "\n%s  （检查用时 %.1f 秒，于 %s）\n"), progressLine(l, rs, err), time.Since(start).Seconds(), time.Now().Format("15:04:05"))
 	}
 	hint := func() { _ = hints.CmdHint(l, root, s) }
@@ -362,4 +364,20 @@ func relativeAll(root string, paths []string) []string {
 		out[i] = p
 	}
 	return out
+}
+
+// toBoard sends the check's result to the class board when the clone
+// joined one: queued on disk, sent while the next edit is being made.
+func toBoard(ctx context.Context, l i18n.Lang, root string, s stage.Stage, rs []gotest.Results, err error, p *progress.Progress) {
+	line, queued := class.Report(l, root, s, rs, err, p)
+	if line != "" {
+		fmt.Println(line)
+	}
+	if queued {
+		go func() {
+			ctx, cancel := context.WithTimeout(ctx, class.SendBudget)
+			defer cancel()
+			_, _ = class.Flush(ctx, class.Dir(root))
+		}()
+	}
 }

@@ -1,0 +1,198 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package class
+
+// bin/lab join, leave, hand and status: the commands an attendee types.
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"math/big"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/classwire"
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+)
+
+// CmdJoin joins the class at board with the instructor's code.
+func CmdJoin(l i18n.Lang, dir string, args []string, name string) error {
+	if len(args) != 2 {
+		return i18n.Errorf("usage: bin/lab join <board-url> <class-code> [--name <pseudonym>] (the instructor gives both)",
+			"用法：bin/lab join <看板网址> <班级代码> [--name <化名>]（两者都由讲师给出）")
+	}
+	board, err := boardURL(args[0])
+	if err != nil {
+		return err
+	}
+	if name == "" {
+		name = pseudonym()
+	}
+	if err := classwire.ValidPseudonym(name); err != nil {
+		return err
+	}
+	if old, ok := ReadMember(dir); ok && old.Board != board {
+		if n := len(Waiting(dir)); n > 0 {
+			return i18n.Errorf("%d results still wait for the board at %s: run bin/lab leave first (it sends them if it can), then join",
+				"还有 %d 个结果在等待发往 %s 上的看板：先运行 bin/lab leave（能发送的它会发出），再加入", n, old.Board)
+		}
+	}
+	var resp classwire.JoinResponse
+	err = post(context.Background(), board+classwire.JoinPath, "", classwire.JoinRequest{Code: strings.TrimSpace(args[1]), Name: name}, &resp)
+	if err != nil {
+		return i18n.Errorf("could not join the class: %w", "无法加入班级：%w", err)
+	}
+	old, _ := ReadMember(dir)
+	m := Member{Board: board, Attendee: resp.Attendee, Name: resp.Name, Token: resp.Token, Joined: time.Now().UTC(), NextSeq: max(old.NextSeq, 1)}
+	if old.Board == board {
+		// The same board again: what waits was numbered for the old
+		// token; the new one starts after it, and the old files go with it.
+		m.NextSeq = old.NextSeq
+	}
+	if err := writeMember(dir, m); err != nil {
+		return err
+	}
+	fmt.Printf(l.Tr("Joined the class at %s as %s.\n", "已加入 %s 上的班级，名字是 %s。\n"), board, m.Name)
+	fmt.Println(l.Tr("From now on every bin/lab check and watch sends its result to the board, in the background; the check never waits for it.",
+		"从现在起，每次 bin/lab check 和 watch 都会在后台把结果发送给看板；检查从不等待它。"))
+	fmt.Println(l.Tr("What is sent: the stage, each spec's name, status and hint id, the functions' verdicts, counts and times; no code, no test output, no file names (docs/class.md).",
+		"发送的内容：阶段、每个测试用例的名字、状态和提示编号、各函数的结论、计数和时间；不发送代码、测试输出和文件名（docs/class.zh-CN.md）。"))
+	fmt.Println(l.Tr("Raise your hand: bin/lab hand \"what you are stuck on\"; stop sending: bin/lab leave.",
+		"举手：bin/lab hand \"你卡在哪里\"；停止发送：bin/lab leave。"))
+	return nil
+}
+
+// boardURL is the board's address as typed, made plain: http://host:port.
+func boardURL(s string) (string, error) {
+	if !strings.Contains(s, "://") {
+		s = "http://" + s
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return "", i18n.Errorf("%q is not the board's address: it looks like http://192.168.1.20:8080 (bin/lab board prints it)",
+			"%q 不是看板的地址：它形如 http://192.168.1.20:8080（bin/lab board 会打印出来）", s)
+	}
+	return u.Scheme + "://" + u.Host, nil
+}
+
+// pseudonym is a name for the board that says nothing about its owner.
+func pseudonym() string {
+	animals := []string{"fox", "owl", "yak", "elk", "emu", "ibis", "lynx", "orca", "puma", "seal", "wren", "koi"}
+	a, _ := rand.Int(rand.Reader, big.NewInt(int64(len(animals))))
+	n, _ := rand.Int(rand.Reader, big.NewInt(90))
+	return fmt.Sprintf("%s-%d", animals[a.Int64()], n.Int64()+10)
+}
+
+// CmdLeave sends what waits (briefly), tells the board, and forgets the
+// class. Results that could not be sent are said, not kept.
+func CmdLeave(l i18n.Lang, dir string) error {
+	m, ok := ReadMember(dir)
+	if !ok {
+		fmt.Println(l.Tr("This clone is in no class.", "这个克隆不在任何班级中。"))
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*RequestTimeout)
+	defer cancel()
+	_, _ = Flush(ctx, dir)
+	lost := len(Waiting(dir))
+	err := post(ctx, m.Board+classwire.LeavePath, m.Token, struct{}{}, nil)
+	if rmErr := os.RemoveAll(dir); rmErr != nil {
+		return rmErr
+	}
+	fmt.Printf(l.Tr("Left the class at %s; checks are no longer sent.\n", "已离开 %s 上的班级；检查结果不再发送。\n"), m.Board)
+	if lost > 0 {
+		fmt.Printf(l.Tr("  %d results could not be sent and were dropped.\n", "  有 %d 个结果没能发送，已丢弃。\n"), lost)
+	}
+	if err != nil {
+		fmt.Printf(l.Tr("  (the board was not told: %s; it still lists you until the instructor's page is reloaded without you)\n",
+			"  （没能通知看板：%s；看板上仍会列出你）\n"), i18n.Message(l, err))
+	}
+	return nil
+}
+
+// CmdHand raises a hand on the board (or, with down, lowers it), and waits
+// a moment to say whether the board has it.
+func CmdHand(l i18n.Lang, dir, stage string, args []string, down bool) error {
+	text := strings.TrimSpace(strings.Join(args, " "))
+	if !down && text == "" {
+		return i18n.Errorf("say what you are stuck on: bin/lab hand \"my Job is created twice\"",
+			"说一下你卡在哪里：bin/lab hand \"我的 Job 被创建了两次\"")
+	}
+	h := &classwire.Hand{Stage: stage, Text: text, Down: down}
+	if err := h.Validate(); err != nil {
+		return err
+	}
+	if _, err := Enqueue(dir, classwire.Message{At: time.Now().UTC(), Hand: h}); err != nil {
+		if errors.Is(err, errNotJoined) {
+			return notJoined()
+		}
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*RequestTimeout)
+	defer cancel()
+	_, err := Flush(ctx, dir)
+	switch {
+	case err != nil:
+		fmt.Printf(l.Tr("The board did not answer (%s): your hand waits and goes with your next check.\n",
+			"看板没有应答（%s）：你的举手会等待，随下一次检查一起发出。\n"), i18n.Message(l, err))
+	case down:
+		fmt.Println(l.Tr("Hand lowered on the board.", "已在看板上放下手。"))
+	default:
+		fmt.Println(l.Tr("Hand raised: the instructor sees it on the board.", "已举手：讲师会在看板上看到。"))
+	}
+	return nil
+}
+
+func notJoined() error {
+	return i18n.Errorf("this clone is in no class: bin/lab join <board-url> <class-code> first (the instructor gives both)",
+		"这个克隆不在任何班级中：先运行 bin/lab join <看板网址> <班级代码>（两者都由讲师给出）")
+}
+
+// CmdStatus adds the class to bin/lab status: which board, and what waits.
+func CmdStatus(l i18n.Lang, dir string) {
+	m, ok := ReadMember(dir)
+	if !ok {
+		return
+	}
+	fmt.Printf(l.Tr("\nclass: %s, as %s", "\n班级：%s，名字是 %s"), m.Board, m.Name)
+	n := len(Waiting(dir))
+	a, tried := LastAttempt(dir)
+	switch {
+	case n == 0:
+		fmt.Println(l.Tr("; every result sent", "；所有结果都已发送"))
+	case tried && a.Error != "":
+		fmt.Printf(l.Tr("; %s to be sent (last try %s: %s); they go with the next check\n",
+			"；%s等待发送（上次尝试 %s：%s）；它们会随下一次检查发出\n"), Waits(l, n), a.At.Local().Format("15:04:05"), a.why(l))
+	default:
+		fmt.Printf(l.Tr("; %s to be sent\n", "；%s等待发送\n"), Waits(l, n))
+	}
+	if tried && a.Refused > 0 {
+		fmt.Printf(l.Tr("  %d results were refused by the board and set aside in %s/refused\n", "  有 %d 个结果被看板拒绝，已放到 %s/refused 中\n"), a.Refused, dir)
+	}
+}
+
+// Waits is "1 result waits", "3 results wait" (有 3 个结果).
+func Waits(l i18n.Lang, n int) string {
+	if n == 1 {
+		return l.Tr("1 result waits", "有 1 个结果")
+	}
+	return fmt.Sprintf(l.Tr("%d results wait", "有 %d 个结果"), n)
+}
