@@ -55,19 +55,8 @@ func CmdJoin(l i18n.Lang, dir string, args []string, name string) error {
 				"还有 %d 个结果在等待发往 %s 上的看板：先运行 bin/lab leave（能发送的它会发出），再加入", n, old.Board)
 		}
 	}
-	var resp classwire.JoinResponse
-	err = post(context.Background(), board+classwire.JoinPath, "", classwire.JoinRequest{Code: strings.TrimSpace(args[1]), Name: name}, &resp)
+	m, err := Join(dir, board, args[1], name)
 	if err != nil {
-		return i18n.Errorf("could not join the class: %w", "无法加入班级：%w", err)
-	}
-	old, _ := ReadMember(dir)
-	m := Member{Board: board, Attendee: resp.Attendee, Name: resp.Name, Token: resp.Token, Joined: time.Now().UTC(), NextSeq: max(old.NextSeq, 1)}
-	if old.Board == board {
-		// The same board again: what waits was numbered for the old
-		// token; the new one starts after it, and the old files go with it.
-		m.NextSeq = old.NextSeq
-	}
-	if err := writeMember(dir, m); err != nil {
 		return err
 	}
 	fmt.Printf(l.Tr("Joined the class at %s as %s.\n", "已加入 %s 上的班级，名字是 %s。\n"), board, m.Name)
@@ -78,6 +67,21 @@ func CmdJoin(l i18n.Lang, dir string, args []string, name string) error {
 	fmt.Println(l.Tr("Raise your hand: bin/lab hand \"what you are stuck on\"; stop sending: bin/lab leave.",
 		"举手：bin/lab hand \"你卡在哪里\"；停止发送：bin/lab leave。"))
 	return nil
+}
+
+// Join asks the board at board to admit this clone with the class code,
+// and records the membership in dir.
+func Join(dir, board, code, name string) (Member, error) {
+	var resp classwire.JoinResponse
+	err := post(context.Background(), board+classwire.JoinPath, "", classwire.JoinRequest{Code: strings.TrimSpace(code), Name: name}, &resp)
+	if err != nil {
+		return Member{}, i18n.Errorf("could not join the class: %w", "无法加入班级：%w", err)
+	}
+	// A clone that joins again keeps numbering where it was: what still
+	// waits in its queue goes with the new token.
+	old, _ := ReadMember(dir)
+	m := Member{Board: board, Attendee: resp.Attendee, Name: resp.Name, Token: resp.Token, Joined: time.Now().UTC(), NextSeq: max(old.NextSeq, 1)}
+	return m, writeMember(dir, m)
 }
 
 // boardURL is the board's address as typed, made plain: http://host:port.

@@ -45,10 +45,12 @@ const RequestTimeout = 3 * time.Second
 
 // Attempt is the last try to send, kept in sent.json.
 type Attempt struct {
-	At      time.Time `json:"at"`
-	Sent    int       `json:"sent"`            // messages the board took
-	Error   string    `json:"error,omitempty"` // why the rest still wait
-	ErrorZh string    `json:"errorZh,omitempty"`
+	At   time.Time `json:"at"`
+	Sent int       `json:"sent"` // messages the board took
+	// Duplicates are those it already had: sent before, the answer lost.
+	Duplicates int    `json:"duplicates,omitempty"`
+	Error      string `json:"error,omitempty"` // why the rest still wait
+	ErrorZh    string `json:"errorZh,omitempty"`
 	// Refused counts messages the board refused as malformed (a board of
 	// another version): they are moved to refused/, not sent again.
 	Refused int `json:"refused,omitempty"`
@@ -123,6 +125,7 @@ func flushLocked(ctx context.Context, dir string) (Attempt, error) {
 				a.Sent++
 			}
 		}
+		a.Duplicates += resp.Duplicates
 		a.Error, a.ErrorZh = "", ""
 	}
 	return a, ctx.Err()
@@ -228,6 +231,10 @@ func (a Attempt) why(l i18n.Lang) string {
 func cause(err error) error {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return i18n.Errorf("no answer within %v", "%v 内没有应答", RequestTimeout)
+	}
+	var sys *os.SyscallError
+	if errors.As(err, &sys) {
+		return sys.Err
 	}
 	var op *net.OpError
 	if errors.As(err, &op) {
