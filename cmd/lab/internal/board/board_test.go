@@ -195,7 +195,11 @@ func TestABadRequestIsRefusedWithItsReasonAndChangesNothing(t *testing.T) {
 		{"no messages", classwire.SendRequest{}, 400, "no messages"},
 		{"too many messages", classwire.SendRequest{Messages: many}, 400, "at most 50"},
 		{"seq 0", func() any { m := good(); m.Seq = 0; return classwire.SendRequest{Messages: []classwire.Message{m}} }(), 400, "seq must be 1"},
-		{"a stage that is no stage", func() any { m := good(); m.Result.Stage = "6"; return classwire.SendRequest{Messages: []classwire.Message{m}} }(), 400, "two digits"},
+		{"a stage that is no stage", func() any {
+			m := good()
+			m.Result.Stage = "6"
+			return classwire.SendRequest{Messages: []classwire.Message{m}}
+		}(), 400, "two digits"},
 		{"a status that is no status", func() any {
 			m := good()
 			m.Result.Specs[0].Status = "flaky"

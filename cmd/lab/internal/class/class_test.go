@@ -187,8 +187,8 @@ func TestNoCodeNoOutputNoFileNameLeavesTheLaptop(t *testing.T) {
 	s := stage.Stage{ID: "06", Title: "six", Tests: []stage.Test{{Package: "./internal/controller"}}}
 	secret := "func (r *CronJobReconciler) secretCode() // /home/ada/cronlab/internal/controller/jobs.go:42"
 	rs := []gotest.Results{{
-		Outcomes: []gotest.Outcome{{Name: "spec one", Status: "passed"}, {Name: "spec two", Status: "failed"}},
-		Failures: []gotest.Failure{{Name: "spec two", Message: secret, Location: "internal/controller/jobs.go:42", Panic: secret}},
+		Outcomes:    []gotest.Outcome{{Name: "spec one", Status: "passed"}, {Name: "spec two", Status: "failed"}},
+		Failures:    []gotest.Failure{{Name: "spec two", Message: secret, Location: "internal/controller/jobs.go:42", Panic: secret}},
 		BuildErrors: []string{"internal/controller/jobs.go:42:3: " + secret},
 		Passed:      1, Failed: 1,
 	}}

@@ -14,16 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package class is an attendee's side of the class board: bin/lab join,
-// leave and hand, and the results every check sends once joined.
-//
-// A check never waits for the board. Its result is written to a queue on
-// disk first (bin/lab-state/class/queue/, a file per message, named by its
-// sequence number), then sent in the background: by a detached `bin/lab
-// class-send` after bin/lab check, by a goroutine in bin/lab watch. When
-// the board cannot be reached the files stay, and go with the next send, in
-// order; the board stores each sequence number once, so a message sent
-// twice (its answer lost) is counted once. docs/class.md says what is sent.
 package class
 
 import (

@@ -14,16 +14,6 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package classwire is what crosses the network between an attendee's
-// bin/lab and the instructor's board (bin/lab board): the requests, their
-// limits, and the validation both sides share. docs/class.md lists every
-// field, because it is all that leaves an attendee's laptop: the stage,
-// the specs' names, statuses and hint ids, the functions' verdicts, counts,
-// times, and a raised hand's text. No code, no test output, no file name.
-//
-// A message carries a sequence number of its attendee's, from 1: the board
-// stores each (attendee, seq) once, so a message sent twice (the answer was
-// lost, or the board was killed before answering) is counted once.
 package classwire
 
 import (
@@ -35,10 +25,8 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 )
 
-// Version is the shape's version; a board refuses a message of another.
-const Version = 1
-
-// The board's paths.
+// The board's paths: a shape that changes in a way an older board or
+// bin/lab cannot read gets /api/v2/.
 const (
 	JoinPath  = "/api/v1/join"
 	SendPath  = "/api/v1/send"
