@@ -444,3 +444,60 @@ func TestThePageIsToldOfAChange(t *testing.T) {
 		t.Errorf("after a result the page was told %s (before: %s)", second, first)
 	}
 }
+
+// A laptop that could not reach the board sends its backlog in one batch:
+// each check still lands where it happened, on the board's clock, even
+// when the laptop's clock is off.
+func TestABacklogLandsWhereItHappened(t *testing.T) {
+	tb := newTestBoard(t)
+	token := tb.join("ada")
+	skew := 7 * time.Minute // the laptop's clock is 7 minutes fast
+	laptop := tb.clock.now().Add(skew)
+	var batch []classwire.Message
+	for i, ago := range []time.Duration{30, 20, 10} {
+		m := tb.result(int64(i+1), "06", 2, "x")
+		m.At = laptop.Add(-ago * time.Minute)
+		batch = append(batch, m)
+	}
+	tb.send(token, batch...)
+	tb.clock.add(time.Minute)
+	fresh := tb.result(4, "06", 2, "x")
+	fresh.At = tb.clock.now().Add(skew)
+	tb.send(token, fresh)
+	resp, err := http.Get(fmt.Sprintf("%s/api/v1/attendees/%d/timeline?key=%s", tb.srv.URL, tb.attendee("ada").ID, tb.Key()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var tl Timeline
+	_ = json.NewDecoder(resp.Body).Decode(&tl)
+	start := tb.clock.now().Add(-time.Minute)
+	for i, want := range []time.Time{start.Add(-30 * time.Minute), start.Add(-20 * time.Minute), start.Add(-10 * time.Minute), tb.clock.now()} {
+		if got := tl.Entries[i].At; !got.Equal(want) {
+			t.Errorf("check %d at %s on the board's clock, want %s", i+1, got.Format("15:04"), want.Format("15:04"))
+		}
+	}
+	if on := tb.attendee("ada").OnStage; on != (31 * time.Minute).Seconds() {
+		t.Errorf("time on the stage %v s, want 31 minutes (from the first check of the backlog)", on)
+	}
+}
+
+// Someone who left no longer makes the class's 75th percentile grow.
+func TestWhoLeftStopsTheirClock(t *testing.T) {
+	tb := newTestBoard(t)
+	tokens := map[string]string{}
+	for _, n := range []string{"a", "b", "c", "d"} {
+		tokens[n] = tb.join(n)
+		tb.send(tokens[n], tb.result(1, "06", 2, "x"))
+	}
+	tb.clock.add(5 * time.Minute)
+	tb.post(classwire.LeavePath, tokens["a"], struct{}{})
+	for _, n := range []string{"b", "c"} {
+		tb.send(tokens[n], tb.result(2, "06", 2))
+	}
+	tb.clock.add(time.Hour)
+	// d: 65 minutes; the others 5, 5 and a's 5 until it left: d is slow.
+	if s := tb.attendee("d").Stuck; len(s) < 1 || s[0].Reason != "slow" || s[0].P75 != 5 {
+		t.Errorf("d after an hour on the stage: %+v, want slow against a 75th percentile of 5 minutes", s)
+	}
+}

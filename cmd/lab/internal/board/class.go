@@ -67,16 +67,19 @@ type attendee struct {
 	seen      map[int64]bool
 }
 
+// A check's and a hand's times are the laptop's, as sent: the board's clock
+// is found when they are read (attendee.at), with the offset known then,
+// so that a backlog sent in one batch lands where it happened.
 type check struct {
 	seq      int64
-	at       time.Time // on the board's clock
+	sent     time.Time // on the laptop's clock
 	received time.Time
 	result   classwire.Result
 }
 
 type hand struct {
 	seq     int64
-	at      time.Time
+	sent    time.Time
 	stage   string
 	text    string
 	lowered bool
@@ -102,9 +105,8 @@ func (c *class) apply(a *attendee, m classwire.Message, received time.Time) {
 	if d := received.Sub(m.At); !a.hasOffset || d < a.offset {
 		a.offset, a.hasOffset = d, true
 	}
-	at := m.At.Add(a.offset)
 	if m.Result != nil {
-		a.checks = insertBySeq(a.checks, check{seq: m.Seq, at: at, received: received, result: *m.Result}, func(x check) int64 { return x.seq })
+		a.checks = insertBySeq(a.checks, check{seq: m.Seq, sent: m.At, received: received, result: *m.Result}, func(x check) int64 { return x.seq })
 	}
 	if m.Hand != nil {
 		if m.Hand.Down {
@@ -112,7 +114,7 @@ func (c *class) apply(a *attendee, m classwire.Message, received time.Time) {
 				a.hands[i].lowered = true
 			}
 		} else {
-			a.hands = insertBySeq(a.hands, hand{seq: m.Seq, at: at, stage: m.Hand.Stage, text: m.Hand.Text}, func(x hand) int64 { return x.seq })
+			a.hands = insertBySeq(a.hands, hand{seq: m.Seq, sent: m.At, stage: m.Hand.Stage, text: m.Hand.Text}, func(x hand) int64 { return x.seq })
 		}
 	}
 	c.version++
@@ -121,6 +123,16 @@ func (c *class) apply(a *attendee, m classwire.Message, received time.Time) {
 func insertBySeq[T any](xs []T, x T, seq func(T) int64) []T {
 	i := sort.Search(len(xs), func(i int) bool { return seq(xs[i]) > seq(x) })
 	return slices.Insert(xs, i, x)
+}
+
+// raised is whether a's hand seq is up.
+func (a *attendee) raised(seq int64) bool {
+	for _, h := range a.hands {
+		if h.seq == seq {
+			return !h.lowered
+		}
+	}
+	return false
 }
 
 // lower takes a hand down from the board (the instructor came by).
@@ -134,6 +146,9 @@ func (c *class) lower(a *attendee, seq int64) bool {
 	}
 	return false
 }
+
+// at is a time of a's laptop on the board's clock.
+func (a *attendee) at(laptop time.Time) time.Time { return laptop.Add(a.offset) }
 
 func (a *attendee) lastSeq() int64 {
 	var last int64
@@ -163,28 +178,31 @@ func (a *attendee) current() string {
 func (a *attendee) stageStart(id string) (time.Time, bool) {
 	for i := len(a.checks) - 1; i >= 0; i-- {
 		if c := a.checks[i]; c.result.Stage == id && !c.result.StageStarted.IsZero() {
-			return c.result.StageStarted.Add(a.offset), true
+			return a.at(c.result.StageStarted), true
 		}
 	}
 	for _, c := range a.checks {
 		if c.result.Stage == id {
-			return c.at, true
+			return a.at(c.sent), true
 		}
 	}
 	return time.Time{}, false
 }
 
 // timeOn is how long a spent on stage id: until it first passed, else
-// until now.
+// until now (or until it left the class).
 func (a *attendee) timeOn(id string, now time.Time) (time.Duration, bool) {
 	start, ok := a.stageStart(id)
 	if !ok {
 		return 0, false
 	}
 	for _, c := range a.checks {
-		if c.result.Stage == id && c.result.Passed && !c.at.Before(start) {
-			return c.at.Sub(start), true
+		if at := a.at(c.sent); c.result.Stage == id && c.result.Passed && !at.Before(start) {
+			return at.Sub(start), true
 		}
+	}
+	if !a.left.IsZero() && a.left.Before(now) {
+		now = a.left
 	}
 	return now.Sub(start), true
 }

@@ -271,7 +271,9 @@ func (b *Board) send(w http.ResponseWriter, r *http.Request) {
 		}
 		b.class.apply(a, m, now)
 	}
-	b.changed.notify()
+	if resp.Duplicates < len(req.Messages) {
+		b.changed.notify()
+	}
 	answer(w, resp)
 }
 
@@ -323,8 +325,8 @@ func (b *Board) lowerHand(w http.ResponseWriter, r *http.Request) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	a := b.class.attendees[id]
-	if err1 != nil || err2 != nil || a == nil {
-		fail(w, refuse(http.StatusNotFound, i18n.Errorf("no such attendee or hand", "没有这个学员或这次举手")))
+	if err1 != nil || err2 != nil || a == nil || !a.raised(seq) {
+		fail(w, refuse(http.StatusNotFound, i18n.Errorf("no raised hand %s of attendee %s", "没有举起的手 %s（学员 %s）", r.PathValue("seq"), r.PathValue("id"))))
 		return
 	}
 	if err := b.store.lower(id, seq, b.now()); err != nil {

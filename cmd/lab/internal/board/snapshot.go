@@ -171,12 +171,12 @@ func (a *attendee) view(now time.Time, p75 map[string]time.Duration) AttendeeVie
 		v.HintsSeen = c.result.HintsSeen // the latest check's, of its stage
 	}
 	if n := len(a.checks); n > 0 {
-		t := a.checks[n-1].at
+		t := a.at(a.checks[n-1].sent)
 		v.LastCheck = &t
 	}
 	if n := len(a.hands); n > 0 && !a.hands[n-1].lowered {
 		h := a.hands[n-1]
-		v.Hand = &HandView{Attendee: a.id, Name: a.name, Seq: h.seq, Stage: h.stage, Text: h.text, At: h.at}
+		v.Hand = &HandView{Attendee: a.id, Name: a.name, Seq: h.seq, Stage: h.stage, Text: h.text, At: a.at(h.sent)}
 	}
 	if v.Current != "" {
 		if d, ok := a.timeOn(v.Current, now); ok {

@@ -36,13 +36,17 @@ type TimelineEntry struct {
 	Seq       int64     `json:"seq"`
 	At        time.Time `json:"at"`
 	Stage     string    `json:"stage"`
-	Kind      string    `json:"kind"` // check, hand, lowered
+	Kind      string    `json:"kind"` // check or hand
 	Passed    bool      `json:"passed,omitempty"`
 	Specs     int       `json:"specs,omitempty"`
 	Failed    int       `json:"failed,omitempty"`
 	Failing   []string  `json:"failing,omitempty"`
 	HintsSeen int       `json:"hintsSeen,omitempty"`
 	Text      string    `json:"text,omitempty"`
+	// CompileErrors of a check; Lowered: the hand is down (by the attendee
+	// or the instructor).
+	CompileErrors int  `json:"compileErrors,omitempty"`
+	Lowered       bool `json:"lowered,omitempty"`
 }
 
 type Timeline struct {
@@ -55,15 +59,15 @@ func (a *attendee) timeline() Timeline {
 	t := Timeline{Attendee: a.id, Name: a.name, Entries: []TimelineEntry{}}
 	for _, c := range a.checks {
 		passed, ran := c.result.Counts()
-		e := TimelineEntry{Seq: c.seq, At: c.at, Stage: c.result.Stage, Kind: "check", Passed: c.result.Passed,
-			Specs: ran, Failed: ran - passed, HintsSeen: c.result.HintsSeen}
+		e := TimelineEntry{Seq: c.seq, At: a.at(c.sent), Stage: c.result.Stage, Kind: "check", Passed: c.result.Passed,
+			Specs: ran, Failed: ran - passed, HintsSeen: c.result.HintsSeen, CompileErrors: c.result.CompileErrors}
 		for _, f := range c.result.Failing() {
 			e.Failing = append(e.Failing, f.Name)
 		}
 		t.Entries = append(t.Entries, e)
 	}
 	for _, h := range a.hands {
-		t.Entries = append(t.Entries, TimelineEntry{Seq: h.seq, At: h.at, Stage: h.stage, Kind: "hand", Text: h.text})
+		t.Entries = append(t.Entries, TimelineEntry{Seq: h.seq, At: a.at(h.sent), Stage: h.stage, Kind: "hand", Text: h.text, Lowered: h.lowered})
 	}
 	slices.SortStableFunc(t.Entries, func(x, y TimelineEntry) int { return cmp.Compare(x.Seq, y.Seq) })
 	return t
