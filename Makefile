@@ -87,6 +87,15 @@ test: manifests generate fmt vet setup-envtest helm kustomize ## Run unit and en
 	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" \
 		go test -p $(TEST_PARALLEL) $$(go list ./... | grep -v /test/e2e) -coverprofile cover.out
 
+.PHONY: test-board-browser
+test-board-browser: ## The class board in headless Chromium: 30 attendees replayed, matrix, stuck flags, a raised hand, a live update within a second (needs chromium: apt-get install chromium).
+	go test -tags browser -count=1 -run TestBoardInABrowser -v ./cmd/lab/internal/board/
+
+.PHONY: board-screenshot
+board-screenshot: ## The same test, writing the board's page as docs/img/board.png (1600×1000).
+	mkdir -p docs/img
+	BOARD_SCREENSHOT=$(CURDIR)/docs/img/board.png go test -tags browser -count=1 -run TestBoardInABrowser -v ./cmd/lab/internal/board/
+
 ##@ Local cluster
 
 CLUSTER_ENV = KWOKCTL=$(KWOKCTL) KWOK=$(KWOK) KWOK_VERSION=$(KWOK_VERSION) KUBE_VERSION=$(KUBE_VERSION) KUBE_BIN_CACHE=$(KUBE_BIN_CACHE)
@@ -252,9 +261,13 @@ build: manifests generate fmt vet ## Build manager binary.
 # every process of the terminal, and go run passes it on to the manager a
 # second time, which controller-runtime takes for "stop now" (exit 1). Once,
 # the manager shuts down cleanly.
+# NAMESPACE: reconcile the CronJobs of that namespace only, as each attendee
+# does on a cluster that a class shares (docs/class.md).
+NAMESPACE ?=
+
 .PHONY: run
-run: build ## Run the manager on this machine against the current kubeconfig (webhooks off).
-	ENABLE_WEBHOOKS=$${ENABLE_WEBHOOKS:-false} bin/manager
+run: build ## Run the manager on this machine against the current kubeconfig (webhooks off); NAMESPACE=<ns> watches that namespace only.
+	ENABLE_WEBHOOKS=$${ENABLE_WEBHOOKS:-false} bin/manager $(if $(NAMESPACE),--namespace $(NAMESPACE))
 
 # The API server must reach the manager's webhook server: on the local
 # cluster (make cluster) that is 127.0.0.1; for kind use the gateway of its

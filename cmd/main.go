@@ -35,6 +35,7 @@ import (
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
@@ -78,7 +79,7 @@ func init() {
 }
 
 func main() {
-	var metricsAddr, probeAddr, pprofAddr, leaderElectionNamespace, webhookCertPath string
+	var metricsAddr, probeAddr, pprofAddr, leaderElectionNamespace, webhookCertPath, namespaceFlag string
 	var secureMetrics, enableLeaderElection, enableHTTP2 bool
 	var workers, apiBurst int
 	var apiQPS float64
@@ -92,7 +93,11 @@ func main() {
 	flag.BoolVar(&enableLeaderElection, "leader-elect", false,
 		"Elect a leader, so that of several managers only one runs the controller at a time.")
 	flag.StringVar(&leaderElectionNamespace, "leader-election-namespace", "",
-		"The namespace of the leader election Lease. In a pod it defaults to the pod's namespace; outside a cluster (make run) it must be set.")
+		"The namespace of the leader election Lease. Defaults to the watched namespace when --namespace (or WATCH_NAMESPACE) is set; "+
+			"otherwise, in a pod, to the pod's namespace, and outside a cluster (make run) it must be set.")
+	flag.StringVar(&namespaceFlag, "namespace", "",
+		"The only namespace whose CronJobs the manager reconciles; empty: every namespace. "+
+			"Defaults to the WATCH_NAMESPACE environment variable; the flag wins when both are set.")
 	flag.BoolVar(&enableHTTP2, "enable-http2", false,
 		"Serve metrics over HTTP/2 too. Off by default because of the HTTP/2 Stream Cancellation and Rapid Reset CVEs.")
 	flag.StringVar(&webhookCertPath, "webhook-cert-path", "",
@@ -111,6 +116,18 @@ func main() {
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
+
+	namespace := watchNamespace(namespaceFlag, os.Getenv)
+	if namespace == "" {
+		setupLog.Info("watching every namespace")
+	} else {
+		setupLog.Info("watching one namespace only", "namespace", namespace)
+	}
+	// A scoped manager may be granted nothing outside its namespace (a Role,
+	// not a ClusterRole: config/namespaced), so its Lease goes there too.
+	if leaderElectionNamespace == "" {
+		leaderElectionNamespace = namespace
+	}
 
 	var tlsOpts []func(*tls.Config)
 	if !enableHTTP2 {
@@ -162,8 +179,9 @@ func main() {
 		LeaseDuration:                       ptr.To(leader.LeaseDuration),
 		RenewDeadline:                       ptr.To(leader.RenewDeadline),
 		RetryPeriod:                         ptr.To(leader.RetryPeriod),
-		// Only cronlab's own Jobs, without managedFields: see CacheOptions.
-		Cache: controller.CacheOptions(),
+		// Only cronlab's own Jobs, without managedFields, in one namespace
+		// when asked: see cacheOptions.
+		Cache: cacheOptions(namespace),
 	})
 	if err != nil {
 		setupLog.Error(err, "unable to create the manager: is a cluster reachable? (kubectl cluster-info)")
@@ -207,6 +225,32 @@ func main() {
 	// Ctrl-C (or SIGTERM from the kubelet) ends here, after the workers
 	// finished their reconciles: one line that says it was a clean stop.
 	setupLog.Info("manager stopped: interrupted, and every worker finished its reconcile")
+}
+
+// watchNamespace is the one namespace the manager reconciles in, or "" for
+// all of them. Many classes share one cluster, an attendee per namespace
+// (docs/class.md, "A manager scoped to one namespace"): unscoped, every
+// attendee's `make run` would reconcile everyone's CronJobs. WATCH_NAMESPACE
+// is how operators are commonly told, and how a Deployment passes its own
+// namespace (downward API: config/namespaced, the chart's `namespaced`);
+// the flag is for the command line, and wins over an exported variable.
+func watchNamespace(flagValue string, getenv func(string) string) string {
+	if flagValue != "" {
+		return flagValue
+	}
+	return getenv("WATCH_NAMESPACE")
+}
+
+// cacheOptions is the controller's cache (controller.CacheOptions), limited
+// to namespace when one is given. Every informer then lists and watches
+// that namespace only, so the manager needs no permission elsewhere, and a
+// read of another namespace from the cache fails instead of finding nothing.
+func cacheOptions(namespace string) cache.Options {
+	opts := controller.CacheOptions()
+	if namespace != "" {
+		opts.DefaultNamespaces = map[string]cache.Config{namespace: {}}
+	}
+	return opts
 }
 
 // lab:begin webhook-switch

@@ -13,6 +13,7 @@ trap cleanup EXIT
 step "helm lint, with the default values and with every switch on"
 "$helm" lint --strict "$chart"
 "$helm" lint --strict "$chart" --set webhooks.enabled=true,certManager.enabled=true,serviceMonitor.enabled=true,networkPolicy.enabled=true,replicas=2
+"$helm" lint --strict "$chart" --set namespaced=true
 
 step "bad values are refused with a message"
 expect_fail() {
@@ -31,6 +32,7 @@ expect_fail "pullPolicy" --set image.pullPolicy=Sometimes
 step "server-side dry run of the rendered chart, with the webhooks off and on (v2 served, converted by the release's Service)"
 "$kubectl" get namespace "$ns" >/dev/null 2>&1 || "$kubectl" create namespace "$ns" >/dev/null
 "$helm" template "$release" "$chart" -n "$ns" | "$kubectl" apply --server-side --dry-run=server -f - >/dev/null
+"$helm" template "$release" "$chart" -n "$ns" --set namespaced=true | "$kubectl" apply --server-side --dry-run=server -f - >/dev/null
 ca=$(openssl req -x509 -newkey rsa:2048 -nodes -keyout /dev/null -subj /CN=cronlab-chart-test -days 1 2>/dev/null | base64 | tr -d '\n')
 "$helm" template "$release" "$chart" -n "$ns" --set webhooks.enabled=true,webhooks.caBundle="$ca" |
   "$kubectl" apply --server-side --dry-run=server -f - >/dev/null

@@ -41,6 +41,9 @@ const (
 	fullname  = "CHART_FULLNAME"
 	namespace = "CHART_NAMESPACE"
 	labels    = "CHART_LABELS"
+	// A ClusterRole that becomes a Role when the chart is namespaced.
+	roleKind      = "CHART_ROLE_KIND"
+	roleNamespace = "CHART_ROLE_NAMESPACE"
 )
 
 func main() {
@@ -78,18 +81,22 @@ func run() error {
 			return err
 		}
 	}
+	// scopedBy: the value under which a file's ClusterRoles are Roles in the
+	// release's namespace instead (the manager scoped to one namespace,
+	// values.yaml). It is part of what is generated, so that `make chart`
+	// keeps it.
 	for _, t := range []struct {
-		out, condition string
-		in             []string
+		out, condition, scopedBy string
+		in                       []string
 	}{
-		{"manager-role.yaml", "", []string{"config/rbac/role.yaml"}},
-		{"cronjob-roles.yaml", "", []string{"config/rbac/cronjob_admin_role.yaml", "config/rbac/cronjob_editor_role.yaml", "config/rbac/cronjob_viewer_role.yaml"}},
-		{"webhook-configurations.yaml", ".Values.webhooks.enabled", []string{"config/webhook/manifests.yaml"}},
+		{"manager-role.yaml", "", ".Values.namespaced", []string{"config/rbac/role.yaml"}},
+		{"cronjob-roles.yaml", "", "", []string{"config/rbac/cronjob_admin_role.yaml", "config/rbac/cronjob_editor_role.yaml", "config/rbac/cronjob_viewer_role.yaml"}},
+		{"webhook-configurations.yaml", ".Values.webhooks.enabled", "", []string{"config/webhook/manifests.yaml"}},
 	} {
 		var body bytes.Buffer
 		for _, in := range t.in {
 			fmt.Fprintf(&body, header, in)
-			if err := templatize(&body, in); err != nil {
+			if err := templatize(&body, in, t.scopedBy); err != nil {
 				return fmt.Errorf("%s: %w", in, err)
 			}
 		}
@@ -106,8 +113,10 @@ func run() error {
 
 // templatize writes each object of a YAML file with its name prefixed by
 // the release's full name, the chart's labels, and webhook services that
-// point at the chart's Service.
-func templatize(w *bytes.Buffer, path string) error {
+// point at the chart's Service. With scopedBy, a condition on the values,
+// a ClusterRole is written as a Role in the release's namespace when the
+// condition holds.
+func templatize(w *bytes.Buffer, path, scopedBy string) error {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -132,6 +141,10 @@ func templatize(w *bytes.Buffer, path string) error {
 		}
 		keep[labels] = ""
 		meta["labels"] = keep
+		if scopedBy != "" && obj["kind"] == "ClusterRole" {
+			obj["kind"] = roleKind
+			meta["namespace"] = roleNamespace
+		}
 		if hooks, ok := obj["webhooks"].([]any); ok {
 			meta["annotations"] = map[string]any{"CHART_CERT_MANAGER_ANNOTATION": ""}
 			for _, h := range hooks {
@@ -146,6 +159,10 @@ func templatize(w *bytes.Buffer, path string) error {
 			return err
 		}
 		s := string(b)
+		s = strings.ReplaceAll(s, "kind: "+roleKind+"\n",
+			"kind: {{ if "+scopedBy+" }}Role{{ else }}ClusterRole{{ end }}\n")
+		s = strings.ReplaceAll(s, "  namespace: "+roleNamespace+"\n",
+			"  {{- if "+scopedBy+" }}\n  namespace: {{ .Release.Namespace }}\n  {{- end }}\n")
 		s = strings.ReplaceAll(s, "    "+labels+": \"\"\n", "    {{- include \"cronlab.labels\" . | nindent 4 }}\n")
 		s = strings.ReplaceAll(s, "    CHART_CERT_MANAGER_ANNOTATION: \"\"\n",
 			"    {{- if .Values.certManager.enabled }}\n    cert-manager.io/inject-ca-from: {{ .Release.Namespace }}/{{ include \"cronlab.certificate\" . }}\n    {{- end }}\n")

@@ -43,6 +43,10 @@ type object struct {
 		Labels      map[string]string `json:"labels"`
 	} `json:"metadata"`
 	Spec map[string]any `json:"spec"`
+	// Of RBAC objects (namespaced_test.go).
+	Rules    []any          `json:"rules"`
+	RoleRef  map[string]any `json:"roleRef"`
+	Subjects []any          `json:"subjects"`
 }
 
 // build runs bin/kustomize (make kustomize) on a directory of config/.
