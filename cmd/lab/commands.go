@@ -31,6 +31,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/hints"
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 	"cronlab.dev/cronlab/cmd/lab/internal/progress"
+	"cronlab.dev/cronlab/cmd/lab/internal/roster"
 	"cronlab.dev/cronlab/cmd/lab/internal/run"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 	"cronlab.dev/cronlab/cmd/lab/internal/start"
@@ -55,6 +56,8 @@ type call struct {
 	board board.Options // lab board
 	name  string        // lab join --name
 	down  bool          // lab hand --down
+
+	roster roster.Flags // lab class
 }
 
 // A command is one word of `lab <command>`: the flags it takes and the
@@ -147,6 +150,13 @@ var commands = []command{
 		run: func(c call) error {
 			return board.CmdBoard(c.l, base.StateDir(c.root), boardStages(c.stages), c.board)
 		}},
+	{name: "class",
+		flags: func(fs *flag.FlagSet, c *call) {
+			fs.StringVar(&c.roster.Class, "class", "lab", "the class's name: each attendee's namespace is <class>-<name>")
+			fs.StringVar(&c.roster.Out, "out", "", "where the kubeconfigs go (default dist/class/<class>)")
+			fs.Float64Var(&c.roster.Hours, "hours", 12, "how many hours the attendees' tokens last")
+		},
+		run: func(c call) error { return roster.CmdClass(c.l, c.root, c.args, c.roster) }},
 	{name: "stop", run: func(c call) error { return apiserver.CmdStop(c.l, c.root) }},
 	{name: "verify",
 		flags: referenceTested,

@@ -34,7 +34,7 @@ import (
 var layers = [][]string{
 	{"i18n", "gosrc"},                         // the two languages; reading Go source
 	{"base", "stage", "regions", "classwire"}, // commands and git; stage.yaml; regions and stubs; what crosses to the class board
-	{"gotest", "starter", "apiserver", "doctor", "labtest", "mutants", "board"}, // test output; a starter; the shared API server; lab doctor; generic mutants; the class board
+	{"gotest", "starter", "apiserver", "doctor", "labtest", "mutants", "board", "roster"}, // test output; a starter; the shared API server; lab doctor; generic mutants; the class board; a class on one cluster
 	{"functions", "progress"},             // per-function results; the progress file
 	{"hints", "carry"},                    // which hint; carrying code forward
 	{"report"},                            // a result in words and as JSON

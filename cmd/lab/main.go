@@ -35,6 +35,8 @@ limitations under the License.
 //	bin/lab hand [--down] "<text>"
 //	bin/lab leave
 //	bin/lab board [--addr host:port] [--db file] [--code code]
+//	bin/lab class setup <roster> [--class lab] [--out dir] [--hours 12]
+//	bin/lab class teardown [--class lab]
 //	bin/lab stop
 //	bin/lab verify [--reference-tested] [<stage>...]
 //
@@ -97,6 +99,13 @@ const usage = `usage: lab <command> [stage]   (--lang zh, or a Chinese locale su
                     for the instructor: serve the class board (default :8080), a live page of who is on
                     which stage, who is stuck and why, what the room fails, raised hands; kept in
                     bin/lab-state/board.db across restarts (docs/class.md)
+  class setup <roster> [--class lab] [--out dir] [--hours 12]
+  class teardown [--class lab]
+                    for the instructor, on the current kubeconfig's cluster: the CRD once, and for each name
+                    of the roster (one per line) a namespace <class>-<name>, a ServiceAccount, a Role with
+                    what the lab needs there, a RoleBinding, and a kubeconfig with a time-bound token
+                    (dist/class/<class>/<name>.kubeconfig) to hand out; teardown removes what setup made
+                    (docs/class.md)
   stop              stop the API server that checks share (it also stops itself after 30 idle minutes;
                     LAB_SHARED_APISERVER=off makes every test start its own)
   verify [<stage>…] for every stage (or those named): the starter compiles and vets, its tests fail;
@@ -144,6 +153,12 @@ const usageZh = `用法：lab <命令> [阶段]   （--lang en 显示英文；--
                     讲师用：启动班级看板（默认 :8080），实时显示谁在哪个阶段、谁卡住了以及原因、
                     全班在哪些测试用例上失败、谁举了手；内容保存在 bin/lab-state/board.db，重启不丢失
                     （docs/class.zh-CN.md）
+  class setup <名单> [--class lab] [--out 目录] [--hours 12]
+  class teardown [--class lab]
+                    讲师用，作用于当前 kubeconfig 的集群：安装一次 CRD，并为名单（每行一个名字）中的每个人
+                    创建名字空间 <class>-<名字>、ServiceAccount、一个只含实验所需权限的 Role、RoleBinding，
+                    以及带有限时令牌的 kubeconfig（dist/class/<class>/<名字>.kubeconfig），供分发给学员；
+                    teardown 移除 setup 创建的一切（docs/class.zh-CN.md）
   stop              停止各次检查共用的 API 服务器（空闲 30 分钟后它也会自行停止；
                     LAB_SHARED_APISERVER=off 让每个测试各自启动自己的 API 服务器）
   verify [<阶段>…]  对每个阶段（或指定的阶段）验证：起始代码能编译并通过 vet，其测试失败；

@@ -77,6 +77,11 @@ func CmdDoctor(l i18n.Lang, root string) error {
 			err = fmt.Errorf("%s", base.LastLines(out, 1))
 		}
 		check(l.Tr("a reachable cluster (current kubeconfig context)", "可以连接的集群（当前 kubeconfig 上下文）"), err, l.Tr("start one: `make cluster` (no Docker) or `make kind-cluster`", "启动一个：`make cluster`（不需要 Docker）或 `make kind-cluster`"))
+		context, _ := base.Output(root, kubectl.path, "config", "current-context")
+		ns, _ := base.Output(root, kubectl.path, "config", "view", "--minify", "-o", "jsonpath={.contexts[0].context.namespace}")
+		if f, ok := classFinding(l, strings.TrimSpace(context), strings.TrimSpace(ns), kubectlCanI(kubectl.path)); ok {
+			check(f.what, f.err, f.fix)
+		}
 	}
 	_, err = os.Stat(filepath.Join(root, "bin", "envtest-assets-path"))
 	check(l.Tr("envtest binaries (etcd, kube-apiserver)", "envtest 的二进制文件（etcd、kube-apiserver）"), err, l.Tr("run `make setup-envtest` (downloads, or builds them from the Go module proxy once)", "运行 `make setup-envtest`（下载它们，或者从 Go 模块代理构建一次）"))
