@@ -199,9 +199,27 @@ chaos: build install ## Faults at the top of a minute on the local cluster (make
 	@$(KUBECTL) cluster-info >/dev/null 2>&1 || { echo "No cluster reachable: start one with 'make cluster' (no Docker needed)."; exit 1; }
 	go run ./hack/chaos -manager bin/manager -out bin/chaos $(CHAOS_ARGS)
 
+.PHONY: class-cluster
+class-cluster: build lab install ## A class on one cluster (make cluster first): 30 attendees' scoped managers, a */1 CronJob each, for 3 minutes; isolation checks; writes docs/bench/class-cluster.md (long).
+	@$(KUBECTL) cluster-info >/dev/null 2>&1 || { echo "No cluster reachable: start one with 'make cluster' (no Docker needed)."; exit 1; }
+	go run ./cmd/lab/classrun -manager bin/manager -lab bin/lab -kubectl $(KUBECTL) -attendees 30 -for 3m -out docs/bench/class-cluster.md
+
+.PHONY: class-cluster-ci
+class-cluster-ci: build lab install ## What CI runs: the isolation checks and 3 attendees for 2 minutes; fails on a refusal that did not happen, a run missed or started twice, or a foreign Job.
+	@$(KUBECTL) cluster-info >/dev/null 2>&1 || { echo "No cluster reachable: start one with 'make cluster' (no Docker needed)."; exit 1; }
+	go run ./cmd/lab/classrun -manager bin/manager -lab bin/lab -kubectl $(KUBECTL) -attendees 3 -for 2m
+
 .PHONY: bench-lab
 bench-lab: setup-envtest ## Time `bin/lab check` after a one-line edit, with and without the shared API server, in a clone of HEAD (BENCH_LAB_ARGS: -stages, -runs, -make-test).
 	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" go run ./cmd/lab/bench $(BENCH_LAB_ARGS)
+
+.PHONY: board-load
+board-load: lab ## The class board under load: 200 attendees checking every 5 s for 5 min, the board SIGKILLed halfway and restarted; writes docs/bench/board-load.md (long).
+	go run ./cmd/lab/boardload -lab bin/lab -attendees 200 -every 5s -for 5m -out docs/bench/board-load.md
+
+.PHONY: board-load-ci
+board-load-ci: lab ## What CI runs: 30 attendees every 2 s for 40 s, the board SIGKILLed at 20 s; fails on a lost or doubly counted result.
+	go run ./cmd/lab/boardload -lab bin/lab -attendees 30 -every 2s -for 40s -kill-at 20s
 
 .PHONY: mutants
 mutants: lab ## The mistakes nobody listed: each stage's generic mutants (or MUTANTS_STAGES="04 06"), checked; writes docs/mutation.md. Long.

@@ -74,7 +74,11 @@ type check struct {
 	seq      int64
 	sent     time.Time // on the laptop's clock
 	received time.Time
-	result   classwire.Result
+	// result is the check as sent, without its passed specs and its
+	// functions, which the page does not show: a long class holds many
+	// thousands of checks, and SQLite keeps them whole.
+	result      classwire.Result
+	passed, ran int // its specs
 }
 
 type hand struct {
@@ -106,7 +110,10 @@ func (c *class) apply(a *attendee, m classwire.Message, received time.Time) {
 		a.offset, a.hasOffset = d, true
 	}
 	if m.Result != nil {
-		a.checks = insertBySeq(a.checks, check{seq: m.Seq, sent: m.At, received: received, result: *m.Result}, func(x check) int64 { return x.seq })
+		c := check{seq: m.Seq, sent: m.At, received: received, result: *m.Result}
+		c.passed, c.ran = m.Result.Counts()
+		c.result.Specs, c.result.Functions = m.Result.Failing(), nil
+		a.checks = insertBySeq(a.checks, c, func(x check) int64 { return x.seq })
 	}
 	if m.Hand != nil {
 		if m.Hand.Down {
@@ -173,38 +180,37 @@ func (a *attendee) current() string {
 	return ""
 }
 
-// stageStart is when the attendee began stage id: as bin/lab start
-// recorded it, else its first check of the stage.
-func (a *attendee) stageStart(id string) (time.Time, bool) {
-	for i := len(a.checks) - 1; i >= 0; i-- {
-		if c := a.checks[i]; c.result.Stage == id && !c.result.StageStarted.IsZero() {
-			return a.at(c.result.StageStarted), true
-		}
-	}
+// spans are the times a spent on each stage it checked: from when it
+// began the stage (as bin/lab start recorded it, else its first check of
+// the stage) until it first passed, else until now (or until it left the
+// class). One walk over the checks serves every stage: the page asks for
+// all of them, for every attendee, several times a second.
+func (a *attendee) spans(now time.Time) map[string]time.Duration {
+	start := map[string]time.Time{}
 	for _, c := range a.checks {
-		if c.result.Stage == id {
-			return a.at(c.sent), true
-		}
-	}
-	return time.Time{}, false
-}
-
-// timeOn is how long a spent on stage id: until it first passed, else
-// until now (or until it left the class).
-func (a *attendee) timeOn(id string, now time.Time) (time.Duration, bool) {
-	start, ok := a.stageStart(id)
-	if !ok {
-		return 0, false
-	}
-	for _, c := range a.checks {
-		if at := a.at(c.sent); c.result.Stage == id && c.result.Passed && !at.Before(start) {
-			return at.Sub(start), true
+		id := c.result.Stage
+		if !c.result.StageStarted.IsZero() {
+			start[id] = a.at(c.result.StageStarted) // the latest start wins
+		} else if _, ok := start[id]; !ok {
+			start[id] = a.at(c.sent)
 		}
 	}
 	if !a.left.IsZero() && a.left.Before(now) {
 		now = a.left
 	}
-	return now.Sub(start), true
+	out := map[string]time.Duration{}
+	for _, c := range a.checks {
+		id := c.result.Stage
+		if _, done := out[id]; !done && c.result.Passed && !a.at(c.sent).Before(start[id]) {
+			out[id] = a.at(c.sent).Sub(start[id])
+		}
+	}
+	for id, t := range start {
+		if _, done := out[id]; !done {
+			out[id] = now.Sub(t)
+		}
+	}
+	return out
 }
 
 // latest is a's latest check of stage id.

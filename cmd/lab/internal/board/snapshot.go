@@ -142,10 +142,8 @@ func (a *attendee) present() bool { return a.left.IsZero() }
 func (c *class) percentiles(now time.Time) map[string]time.Duration {
 	times := map[string][]time.Duration{}
 	for _, a := range c.attendees {
-		for _, st := range c.stages {
-			if d, ok := a.timeOn(st.ID, now); ok {
-				times[st.ID] = append(times[st.ID], d)
-			}
+		for id, d := range a.spans(now) {
+			times[id] = append(times[id], d)
 		}
 	}
 	p75 := map[string]time.Duration{}
@@ -162,8 +160,7 @@ func (a *attendee) view(now time.Time, p75 map[string]time.Duration) AttendeeVie
 		Checks: len(a.checks), Cells: map[string]Cell{}}
 	for _, c := range a.checks {
 		cell := v.Cells[c.result.Stage]
-		passed, ran := c.result.Counts()
-		cell = Cell{State: "failing", Passed: passed, Ran: ran, CompileErrors: c.result.CompileErrors, Checks: cell.Checks + 1}
+		cell = Cell{State: "failing", Passed: c.passed, Ran: c.ran, CompileErrors: c.result.CompileErrors, Checks: cell.Checks + 1}
 		if c.result.Passed {
 			cell.State = "passed"
 		}
@@ -179,7 +176,7 @@ func (a *attendee) view(now time.Time, p75 map[string]time.Duration) AttendeeVie
 		v.Hand = &HandView{Attendee: a.id, Name: a.name, Seq: h.seq, Stage: h.stage, Text: h.text, At: a.at(h.sent)}
 	}
 	if v.Current != "" {
-		if d, ok := a.timeOn(v.Current, now); ok {
+		if d, ok := a.spans(now)[v.Current]; ok {
 			v.OnStage = d.Seconds()
 		}
 	}

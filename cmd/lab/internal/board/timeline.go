@@ -58,9 +58,8 @@ type Timeline struct {
 func (a *attendee) timeline() Timeline {
 	t := Timeline{Attendee: a.id, Name: a.name, Entries: []TimelineEntry{}}
 	for _, c := range a.checks {
-		passed, ran := c.result.Counts()
 		e := TimelineEntry{Seq: c.seq, At: a.at(c.sent), Stage: c.result.Stage, Kind: "check", Passed: c.result.Passed,
-			Specs: ran, Failed: ran - passed, HintsSeen: c.result.HintsSeen, CompileErrors: c.result.CompileErrors}
+			Specs: c.ran, Failed: c.ran - c.passed, HintsSeen: c.result.HintsSeen, CompileErrors: c.result.CompileErrors}
 		for _, f := range c.result.Failing() {
 			e.Failing = append(e.Failing, f.Name)
 		}

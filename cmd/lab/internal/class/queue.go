@@ -88,11 +88,14 @@ func Enqueue(dir string, m classwire.Message) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := base.WriteFileAtomic(filepath.Join(queueDir(dir), queueName(m.Seq)), raw); err != nil {
+	// The number is taken before the message is written: a crash between
+	// the two leaves a gap, which the board does not mind, never the same
+	// number on two results, which it would count as one.
+	member.NextSeq++
+	if err := writeMember(dir, member); err != nil {
 		return 0, err
 	}
-	member.NextSeq++
-	return m.Seq, writeMember(dir, member)
+	return m.Seq, base.WriteFileAtomic(filepath.Join(queueDir(dir), queueName(m.Seq)), raw)
 }
 
 var errNotJoined = i18n.Errorf("not in a class", "不在班级中")
