@@ -216,6 +216,7 @@ var englishOnly = map[string]string{
 	"internal/mutants":                      "generic mutants: lab mutants, for the maintainers",
 	"bench":                                 "make bench-lab, for the maintainers",
 	"boardload":                             "make board-load: the class board's load and fault run, for the maintainers and CI",
+	"classrun":                              "make class-cluster: a class on one cluster, run and measured, for the maintainers and CI",
 	"internal/apiserver/serve.go":           "the shared API server's own log, bin/lab-state/apiserver/log",
 	"internal/stage/hint.go":                "errors in writing a stage.yaml: the maintainers'",
 	"internal/stage/mistake.go":             "errors in writing a stage.yaml's catalogue: the maintainers'",

@@ -66,7 +66,7 @@ func classFinding(l i18n.Lang, context, ns string, ask canI) (finding, bool) {
 	if !strings.HasPrefix(context, classContextPrefix) {
 		return finding{}, false
 	}
-	f := finding{what: l.Tr("the class kubeconfig (namespace ", "班级 kubeconfig（名字空间 ") + ns + l.Tr("): what the lab needs there", ")：实验在那里需要的权限")}
+	f := finding{what: l.Tr("the class kubeconfig (namespace ", "班级 kubeconfig（名字空间 ") + ns + l.Tr("): what the lab needs there", "）：实验在那里需要的权限")}
 	var refused []string
 	for _, need := range classNeeds {
 		yes, err := ask(ns, need...)

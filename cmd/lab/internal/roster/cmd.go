@@ -48,10 +48,18 @@ func CmdClass(l i18n.Lang, root string, args []string, f Flags) error {
 	if args[0] == "teardown" {
 		fmt.Printf(l.Tr("Removing the class %q from the cluster of context %s ...\n", "正在移除班级 %q（上下文 %s 的集群）……\n"), f.Class, c.Context)
 		gone, err := Teardown(ctx, l, c, f.Class)
-		if err == nil && len(gone) == 0 {
-			fmt.Println(l.Tr("Nothing of this class is on the cluster.", "集群上没有这个班级的任何东西。"))
+		if err != nil || len(gone) == 0 {
+			if err == nil {
+				fmt.Println(l.Tr("Nothing of this class is on the cluster.", "集群上没有这个班级的任何东西。"))
+			}
+			return err
 		}
-		return err
+		fmt.Println(l.Tr("Waiting until the namespaces are gone (their contents are deleted first) ...", "正在等待这些名字空间消失（其中的内容会先被删除）……"))
+		if err := WaitGone(ctx, l, c, f.Class, 2*time.Minute); err != nil {
+			return err
+		}
+		fmt.Println(l.Tr("The class is gone from the cluster.", "这个班级已从集群中移除。"))
+		return nil
 	}
 	names, err := ReadNames(args[1])
 	if err != nil {

@@ -123,7 +123,12 @@ type issued struct {
 func prepare(ctx context.Context, c *Cluster, o Options, name string) (issued, error) {
 	apply := metav1.ApplyOptions{FieldManager: FieldManager, Force: true}
 	ns := Namespace(o.Class, name)
-	if existing, err := c.Kube.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{}); err == nil && existing.Labels[ClassLabel] != o.Class {
+	existing, err := c.Kube.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
+	if err == nil && existing.DeletionTimestamp != nil {
+		return issued{}, i18n.Errorf("the namespace %s is still being deleted (a teardown): run setup again once it is gone (kubectl get namespace %s)",
+			"名字空间 %s 还在删除中（之前的 teardown）：等它消失后再运行 setup（kubectl get namespace %s）", ns, ns)
+	}
+	if err == nil && existing.Labels[ClassLabel] != o.Class {
 		// A namespace of the same name that setup did not make (or made
 		// for another class): taking it over would let teardown delete it.
 		return issued{}, i18n.Errorf("the namespace %s exists and is not this class's (label %s=%q): choose another --class",
@@ -232,7 +237,9 @@ func established(crd *unstructured.Unstructured) bool {
 }
 
 // Teardown deletes the namespaces of the class (and with them everything
-// in them), and the CRD if this class's setup installed it.
+// in them), and the CRD if this class's setup installed it. It does not
+// wait: the namespace controller empties a namespace before it goes
+// (WaitGone).
 func Teardown(ctx context.Context, l i18n.Lang, c *Cluster, class string) ([]string, error) {
 	list, err := c.Kube.CoreV1().Namespaces().List(ctx, metav1.ListOptions{LabelSelector: ClassLabel + "=" + class})
 	if err != nil {
@@ -262,4 +269,24 @@ func Teardown(ctx context.Context, l i18n.Lang, c *Cluster, class string) ([]str
 		fmt.Printf(l.Tr("  deleting the CRD %s (this class's setup installed it)\n", "  正在删除 CRD %s（它是这个班级的 setup 安装的）\n"), crd.GetName())
 	}
 	return gone, nil
+}
+
+// WaitGone waits until no namespace of the class is left, at most wait,
+// and says how many still are.
+func WaitGone(ctx context.Context, l i18n.Lang, c *Cluster, class string, wait time.Duration) error {
+	deadline := time.Now().Add(wait)
+	for {
+		list, err := c.Kube.CoreV1().Namespaces().List(ctx, metav1.ListOptions{LabelSelector: ClassLabel + "=" + class})
+		if err != nil {
+			return err
+		}
+		if len(list.Items) == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return i18n.Errorf("%d namespaces of the class are still being deleted after %v: kubectl get namespaces -l %s=%s shows them",
+				"%d 个班级名字空间在 %v 之后仍在删除中：kubectl get namespaces -l %s=%s 可以查看", len(list.Items), wait, ClassLabel, class)
+		}
+		time.Sleep(time.Second)
+	}
 }
