@@ -56,7 +56,7 @@ func CmdBoard(l i18n.Lang, stateDir string, stages []StageInfo, o Options) error
 	err = b.Serve(o.Addr, func(actual string) { announce(l, b, actual, o.DB) }, stop)
 	if err != nil {
 		return i18n.Errorf("the board could not listen on %s: %w (choose another with --addr :8081)",
-			"看板无法在 %s 上监听：%w（用 --addr :8081 换一个）", o.Addr, err)
+			"看板无法使用地址 %s：%w（用 --addr :8081 换一个）", o.Addr, err)
 	}
 	fmt.Println(l.Tr("Board stopped; everything is kept in", "看板已停止；所有内容都保存在"), o.DB)
 	return nil
