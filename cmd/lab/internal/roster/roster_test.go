@@ -18,6 +18,7 @@ package roster
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,6 +33,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	"sigs.k8s.io/yaml"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 )
@@ -152,6 +154,59 @@ func TestAClassOfTwoOnOneAPIServer(t *testing.T) {
 	if got, err := admin.Kube.CoreV1().Namespaces().Get(ctx, "not-the-class", metav1.GetOptions{}); err != nil || got.DeletionTimestamp != nil {
 		t.Errorf("teardown touched a namespace that is not the class's: %v", err)
 	}
+	theirsLeftAlone(ctx, t, admin, o)
+}
+
+// A CRD someone installed before the class (make install, the chart) is
+// theirs: setup neither changes nor owns it, and teardown leaves it.
+func theirsLeftAlone(ctx context.Context, t *testing.T, admin *Cluster, o Options) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(o.CRDDir, "batch.cronlab.dev_cronjobs.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	crd := &unstructured.Unstructured{}
+	if err := yaml.Unmarshal(raw, &crd.Object); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitDeleted(ctx, admin, crd.GetName()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.Dynamic.Resource(crdResource).Create(ctx, crd, metav1.CreateOptions{FieldManager: "make-install"}); err != nil {
+		t.Fatal(err)
+	}
+	o.Class = "later"
+	if _, err := Setup(ctx, i18n.English, admin, []string{"cy"}, o); err != nil {
+		t.Fatal(err)
+	}
+	got, err := admin.Dynamic.Resource(crdResource).Get(ctx, crd.GetName(), metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := got.GetAnnotations()[InstalledBy]; ok {
+		t.Error("setup marked a CRD it did not install as its own")
+	}
+	for _, m := range got.GetManagedFields() {
+		if m.Manager == FieldManager {
+			t.Errorf("setup took over fields of a CRD it did not install: %+v", m)
+		}
+	}
+	if _, err := Teardown(ctx, i18n.English, admin, "later"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.Dynamic.Resource(crdResource).Get(ctx, crd.GetName(), metav1.GetOptions{}); err != nil {
+		t.Errorf("teardown deleted a CRD the class did not install: %v", err)
+	}
+}
+
+// waitDeleted waits until a deleted CRD is gone (its CronJobs removed first).
+func waitDeleted(ctx context.Context, c *Cluster, name string) error {
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if _, err := c.Dynamic.Resource(crdResource).Get(ctx, name, metav1.GetOptions{}); apierrors.IsNotFound(err) {
+			return nil
+		}
+	}
+	return fmt.Errorf("the CRD %s was not deleted within 30s", name)
 }
 
 func TestTheRosterSaysWhichLineIsWrong(t *testing.T) {

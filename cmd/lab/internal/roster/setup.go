@@ -30,7 +30,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -161,8 +160,12 @@ var crdResource = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Ver
 // it: teardown removes the CRD only then, as it removes only what setup made.
 const InstalledBy = "class.cronlab.dev/installed-by"
 
-// installCRD applies the clone's CRDs and waits until the API server serves
-// them, so that an attendee can create a CronJob at once.
+// installCRD creates the clone's CRDs that the cluster lacks, and waits
+// until the API server serves them, so that an attendee can create a
+// CronJob at once. A CRD already there is left as it is: it belongs to
+// whoever installed it (make install, the chart), who may have served v2
+// through the webhook, and taking its fields over would make their next
+// server-side apply conflict.
 func installCRD(ctx context.Context, l i18n.Lang, c *Cluster, o Options) error {
 	files, err := filepath.Glob(filepath.Join(o.CRDDir, "*.yaml"))
 	if err != nil || len(files) == 0 {
@@ -177,35 +180,24 @@ func installCRD(ctx context.Context, l i18n.Lang, c *Cluster, o Options) error {
 		if err := yaml.Unmarshal(raw, &crd.Object); err != nil {
 			return fmt.Errorf("%s: %w", f, err)
 		}
-		existing, err := c.Dynamic.Resource(crdResource).Get(ctx, crd.GetName(), metav1.GetOptions{})
-		annotations := crd.GetAnnotations()
-		if annotations == nil {
-			annotations = map[string]string{}
-		}
+		_, err = c.Dynamic.Resource(crdResource).Get(ctx, crd.GetName(), metav1.GetOptions{})
 		switch {
+		case err == nil:
+			fmt.Printf(l.Tr("  the CRD %s is installed already: left as it is\n", "  CRD %s 已经安装：保持原样\n"), crd.GetName())
 		case apierrors.IsNotFound(err):
+			annotations := crd.GetAnnotations()
+			if annotations == nil {
+				annotations = map[string]string{}
+			}
 			annotations[InstalledBy] = o.Class
 			crd.SetAnnotations(annotations)
 			fmt.Printf(l.Tr("  installing the CRD %s\n", "  正在安装 CRD %s\n"), crd.GetName())
-		case err != nil:
-			return err
-		default:
-			// Applied again without the annotation, server-side apply
-			// would remove it (this field manager set it): keep it.
-			if by, ok := existing.GetAnnotations()[InstalledBy]; ok {
-				annotations[InstalledBy] = by
-				crd.SetAnnotations(annotations)
+			if _, err := c.Dynamic.Resource(crdResource).Create(ctx, crd, metav1.CreateOptions{FieldManager: FieldManager}); err != nil {
+				return i18n.Errorf("installing the CRD %s: %w (the kubeconfig's user must be allowed to; cluster-admin is)",
+					"安装 CRD %s 时出错：%w（kubeconfig 中的用户必须有这个权限；cluster-admin 有）", crd.GetName(), err)
 			}
-			fmt.Printf(l.Tr("  the CRD %s is installed: brought up to date with this clone's\n", "  CRD %s 已经安装：已更新为本克隆中的版本\n"), crd.GetName())
-		}
-		body, err := crd.MarshalJSON()
-		if err != nil {
+		default:
 			return err
-		}
-		if _, err := c.Dynamic.Resource(crdResource).Patch(ctx, crd.GetName(), types.ApplyPatchType, body,
-			metav1.PatchOptions{FieldManager: FieldManager, Force: ptr.To(true)}); err != nil {
-			return i18n.Errorf("installing the CRD %s: %w (the kubeconfig's user must be allowed to; cluster-admin is)",
-				"安装 CRD %s 时出错：%w（kubeconfig 中的用户必须有这个权限；cluster-admin 有）", crd.GetName(), err)
 		}
 		if err := waitEstablished(ctx, c, crd.GetName()); err != nil {
 			return err
