@@ -223,7 +223,7 @@ var englishOnly = map[string]string{
 	"region %s is in stage %s and stage %s": "an error in writing stage.yaml: the maintainers'",
 	"lab mutants --guard takes no stage: it checks what changed since the report": "lab mutants is the maintainers'",
 	"usage: lab serve-apiserver DIR CRD-HASH":                                     "the tool starts its own server with it; nobody types it",
-	"    bin/lab join http://%s %s --name <%s>\n":                                 "a command to type, with the placeholder in the run's language",
+	"    bin/lab join http://%s %s --name %s\n":                                   "a command to type, with the placeholder in the run's language",
 	"event: changed\ndata: {\"version\":%d}\n\n":                                  "the server-sent events protocol, read by the board's page",
 	": still here\n\n": "a server-sent events comment that keeps the stream open",
 	"    export KUBECONFIG=$PWD/%s.kubeconfig\n    bin/lab doctor\n    make run NAMESPACE=%s\n": "commands to type",

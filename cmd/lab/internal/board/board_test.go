@@ -341,8 +341,9 @@ func TestTheStuckFlags(t *testing.T) {
 	if got := reasons("e"); got != "" {
 		t.Errorf("two failing checks and 16 minutes: %q, want none yet", got)
 	}
-	tb.send(tokens["e"], tb.result(3, "06", 3, "x"))
-	// Now e: x failed 3 times in a row; 16 minutes on the stage, where
+	tb.send(tokens["e"], tb.result(3, "06", 3, "x", "y"))
+	// Now e: x failed 3 times in a row, and no more specs pass than 3
+	// checks ago; 16 minutes on the stage, where
 	// the class's 75th percentile of (10, 12, 14, 16, 16) is 16: not above.
 	if got := reasons("e"); got != "repeat" {
 		t.Errorf("x failing in 3 checks in a row: %q, want repeat", got)
@@ -399,9 +400,9 @@ func TestTheCSVHasARowPerAttendeeAndStageAndNoFormulas(t *testing.T) {
 		lines = append(lines, sc.Text())
 	}
 	want := []string{
-		"attendee,name,stage,state,specs passed,specs,compile errors,checks,current,minutes on current stage,hints seen,stuck,hand",
-		"1,'=cmd|calc,05,passed,2,2,0,1,,,0,,",
-		"1,'=cmd|calc,06,failing,3,4,0,1,yes,0.0,0,,",
+		"attendee,name,left,stage,state,specs passed,specs,compile errors,checks,current,minutes on current stage,hints seen,stuck,hand",
+		"1,'=cmd|calc,,05,passed,2,2,0,1,,,0,,",
+		"1,'=cmd|calc,,06,failing,3,4,0,1,yes,0.0,0,,",
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("the CSV is\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
@@ -499,5 +500,32 @@ func TestWhoLeftStopsTheirClock(t *testing.T) {
 	// d: 65 minutes; the others 5, 5 and a's 5 until it left: d is slow.
 	if s := tb.attendee("d").Stuck; len(s) < 1 || s[0].Reason != "slow" || s[0].P75 != 5 {
 		t.Errorf("d after an hour on the stage: %+v, want slow against a 75th percentile of 5 minutes", s)
+	}
+}
+
+// An attendee who makes progress is not stuck on a spec that they have not
+// reached yet, however often it fails on the way.
+func TestProgressIsNotStuck(t *testing.T) {
+	tb := newTestBoard(t)
+	token := tb.join("ada")
+	for i, failing := range [][]string{{"a", "b", "c", "z"}, {"b", "c", "z"}, {"c", "z"}} {
+		tb.send(token, tb.result(int64(i+1), "06", 5, failing...))
+	}
+	if s := tb.attendee("ada").Stuck; len(s) != 0 {
+		t.Errorf("z failed in 3 checks while 1, then 2, then 3 specs passed: %+v, want not stuck", s)
+	}
+	tb.send(token, tb.result(4, "06", 5, "c", "z"), tb.result(5, "06", 5, "c", "z"))
+	if s := tb.attendee("ada").Stuck; len(s) != 1 || s[0].Spec != "c" {
+		t.Errorf("3 checks without progress (3, 3, 3 passing): %+v, want stuck on c, the first of the two that fail in each", s)
+	}
+}
+
+// A second board on the same file would serve a class it is never told
+// of: it is refused.
+func TestASecondBoardOnTheSameFileIsRefused(t *testing.T) {
+	tb := newTestBoard(t)
+	if b, err := Open(tb.path, testStages, "", tb.clock.now); err == nil {
+		b.Close()
+		t.Fatal("a second board opened the file the first one serves")
 	}
 }

@@ -817,8 +817,13 @@ func TestBoardInABrowser(t *testing.T) {
 		waitFor("the page says it needs the key", `!document.getElementById('error').hidden`, 5*time.Second)
 		var msg string
 		eval(`document.getElementById('error').textContent`, &msg)
-		if msg != "This page needs the board's key: open the URL that bin/lab board printed" {
+		if msg != "this is not this board's key (a board of another --db?): open the URL that bin/lab board printed" {
 			t.Errorf("with a wrong key the page says %q", msg)
+		}
+		var live string
+		eval(`document.getElementById('live').dataset.state`, &live)
+		if live != "off" {
+			t.Errorf("with a wrong key the live mark is %q, want off: the stream cannot come", live)
 		}
 	}
 

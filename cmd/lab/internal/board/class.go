@@ -224,13 +224,18 @@ func (a *attendee) latest(id string) (check, bool) {
 }
 
 // repeated is the spec that failed in each of a's last RepeatChecks
-// checks, all of the current stage; "" when there is none.
+// checks, all of the current stage, while no more specs passed at the end
+// than at the start: a spec that is failing only because the attendee has
+// not reached it yet fails in every check of someone making progress.
 func (a *attendee) repeated() (classwire.Spec, bool) {
 	n := len(a.checks)
 	if n < RepeatChecks {
 		return classwire.Spec{}, false
 	}
 	last := a.checks[n-RepeatChecks:]
+	if last[len(last)-1].passed > last[0].passed {
+		return classwire.Spec{}, false
+	}
 	for _, s := range last[len(last)-1].result.Failing() {
 		everywhere := true
 		for _, c := range last {

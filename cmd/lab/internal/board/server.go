@@ -209,13 +209,12 @@ func (b *Board) join(w http.ResponseWriter, r *http.Request) {
 	answer(w, classwire.JoinResponse{Attendee: id, Name: name, Token: token})
 }
 
-// freeName is name, or name-2, name-3 ... when someone present has it.
+// freeName is name, or name-2, name-3 ... when someone of the class
+// (present or gone: their rows stay on the board) has it.
 func (b *Board) freeName(name string) string {
 	taken := map[string]bool{}
 	for _, a := range b.class.attendees {
-		if a.present() {
-			taken[a.name] = true
-		}
+		taken[a.name] = true
 	}
 	for i, n := 2, name; ; i++ {
 		if !taken[n] {
@@ -305,9 +304,14 @@ func (b *Board) instructor(h http.HandlerFunc) http.HandlerFunc {
 		if key == "" {
 			key = r.Header.Get("X-Board-Key")
 		}
-		if subtle.ConstantTimeCompare([]byte(key), []byte(b.key)) != 1 {
+		switch {
+		case key == "":
 			fail(w, refuse(http.StatusForbidden, i18n.Errorf("this page needs the board's key: open the URL that bin/lab board printed",
 				"这个页面需要看板的密钥：请打开 bin/lab board 打印的网址")))
+			return
+		case subtle.ConstantTimeCompare([]byte(key), []byte(b.key)) != 1:
+			fail(w, refuse(http.StatusForbidden, i18n.Errorf("this is not this board's key (a board of another --db?): open the URL that bin/lab board printed",
+				"这不是这个看板的密钥（是另一个 --db 的看板吗？）：请打开 bin/lab board 打印的网址")))
 			return
 		}
 		h(w, r)
@@ -326,7 +330,7 @@ func (b *Board) lowerHand(w http.ResponseWriter, r *http.Request) {
 	defer b.mu.Unlock()
 	a := b.class.attendees[id]
 	if err1 != nil || err2 != nil || a == nil || !a.raised(seq) {
-		fail(w, refuse(http.StatusNotFound, i18n.Errorf("no raised hand %s of attendee %s", "没有举起的手 %s（学员 %s）", r.PathValue("seq"), r.PathValue("id"))))
+		fail(w, refuse(http.StatusNotFound, i18n.Errorf("no raised hand %s of attendee %s", "没有举着的手 %s（学员 %s）", r.PathValue("seq"), r.PathValue("id"))))
 		return
 	}
 	if err := b.store.lower(id, seq, b.now()); err != nil {

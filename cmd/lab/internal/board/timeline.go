@@ -95,7 +95,7 @@ func (b *Board) serveCSV(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=\"class-%s.csv\"", s.Now.Format("2006-01-02-1504")))
 	out := csv.NewWriter(w)
-	_ = out.Write([]string{"attendee", "name", "stage", "state", "specs passed", "specs", "compile errors", "checks", "current", "minutes on current stage", "hints seen", "stuck", "hand"})
+	_ = out.Write([]string{"attendee", "name", "left", "stage", "state", "specs passed", "specs", "compile errors", "checks", "current", "minutes on current stage", "hints seen", "stuck", "hand"})
 	for _, a := range s.Attendees {
 		for _, st := range s.Stages {
 			c, ok := a.Cells[st.ID]
@@ -114,7 +114,11 @@ func (b *Board) serveCSV(w http.ResponseWriter, r *http.Request) {
 					hand = a.Hand.Text
 				}
 			}
-			_ = out.Write([]string{strconv.FormatInt(a.ID, 10), cell(a.Name), st.ID, c.State, strconv.Itoa(c.Passed), strconv.Itoa(c.Ran),
+			left := ""
+			if a.Left {
+				left = "yes"
+			}
+			_ = out.Write([]string{strconv.FormatInt(a.ID, 10), cell(a.Name), left, st.ID, c.State, strconv.Itoa(c.Passed), strconv.Itoa(c.Ran),
 				strconv.Itoa(c.CompileErrors), strconv.Itoa(c.Checks), current, minutes, strconv.Itoa(a.HintsSeen), stuck, cell(hand)})
 		}
 	}

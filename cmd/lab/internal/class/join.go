@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"net/http"
 	"net/url"
 	"os"
 	"strings"
@@ -39,6 +40,9 @@ func CmdJoin(l i18n.Lang, dir string, args []string, name string) error {
 		return i18n.Errorf("usage: bin/lab join <board-url> <class-code> [--name <pseudonym>] (the instructor gives both)",
 			"用法：bin/lab join <看板网址> <班级代码> [--name <化名>]（两者都由讲师给出）")
 	}
+	if !strings.ContainsAny(args[0], ":./") && strings.ContainsAny(args[1], ":./") {
+		return i18n.Errorf("the board's address comes first: bin/lab join %s %s", "看板地址要写在前面：bin/lab join %s %s", args[1], args[0])
+	}
 	board, err := boardURL(args[0])
 	if err != nil {
 		return err
@@ -47,12 +51,19 @@ func CmdJoin(l i18n.Lang, dir string, args []string, name string) error {
 		name = pseudonym()
 	}
 	if err := classwire.ValidPseudonym(name); err != nil {
-		return err
+		return i18n.Errorf("could not join the class: %w (leave --name out for a made-up name)", "无法加入班级：%w（不写 --name 就会得到一个随机化名）", err)
 	}
-	if old, ok := ReadMember(dir); ok && old.Board != board {
-		if n := len(Waiting(dir)); n > 0 {
-			return i18n.Errorf("%d results still wait for the board at %s: run bin/lab leave first (it sends them if it can), then join",
-				"还有 %d 个结果在等待发往 %s 上的看板：先运行 bin/lab leave（能发送的它会发出），再加入", n, old.Board)
+	if old, ok := ReadMember(dir); ok {
+		if old.Board == board && !forgotten(dir) {
+			// Joining again would make a second attendee of this clone on
+			// the board, the first one never checking again.
+			fmt.Printf(l.Tr("This clone is in the class at %s already, as %s: nothing to do (bin/lab leave first to join under another name).\n",
+				"这个克隆已经在 %s 上的班级中，名字是 %s：无需再加入（要换名字，先运行 bin/lab leave）。\n"), board, old.Name)
+			return nil
+		}
+		if n := len(Waiting(dir)); n > 0 && old.Board != board {
+			return i18n.Errorf("%s for the board at %s: run bin/lab leave first (it sends them if it can), then join",
+				"%s在等待发往 %s 上的看板：先运行 bin/lab leave（能发送的它会发出），再加入", Waits(l, n), old.Board)
 		}
 	}
 	m, err := Join(dir, board, args[1], name)
@@ -60,6 +71,14 @@ func CmdJoin(l i18n.Lang, dir string, args []string, name string) error {
 		return err
 	}
 	fmt.Printf(l.Tr("Joined the class at %s as %s.\n", "已加入 %s 上的班级，名字是 %s。\n"), board, m.Name)
+	if n := len(Waiting(dir)); n > 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*RequestTimeout)
+		a, err := Flush(ctx, dir)
+		cancel()
+		if err == nil {
+			fmt.Printf(l.Tr("  %d waiting from before were sent.\n", "  之前等待的 %d 条已发出。\n"), a.Sent)
+		}
+	}
 	fmt.Println(l.Tr("From now on every bin/lab check and watch sends its result to the board, in the background; the check never waits for it.",
 		"从现在起，每次 bin/lab check 和 watch 都会在后台把结果发送给看板；检查从不等待它。"))
 	fmt.Println(l.Tr("What is sent: the stage, each spec's name, status and hint id, the functions' verdicts, counts and times; no code, no test output, no file names (docs/class.md).",
@@ -69,18 +88,34 @@ func CmdJoin(l i18n.Lang, dir string, args []string, name string) error {
 	return nil
 }
 
+// forgotten is whether the board answered the last send that it does not
+// know this clone's token (its file was replaced): joining again is then
+// the fix, not a second attendee.
+func forgotten(dir string) bool {
+	a, ok := LastAttempt(dir)
+	return ok && a.Status == http.StatusUnauthorized
+}
+
 // Join asks the board at board to admit this clone with the class code,
 // and records the membership in dir.
 func Join(dir, board, code, name string) (Member, error) {
 	var resp classwire.JoinResponse
 	err := post(context.Background(), board+classwire.JoinPath, "", classwire.JoinRequest{Code: strings.TrimSpace(code), Name: name}, &resp)
-	if err != nil {
+	var refused *Refused
+	switch {
+	case errors.As(err, &refused):
 		return Member{}, i18n.Errorf("could not join the class: %w", "无法加入班级：%w", err)
+	case err != nil:
+		return Member{}, i18n.Errorf("could not join the class: %w; is the address the one the instructor gave, is this laptop on the same network, and does %s open in a browser?",
+			"无法加入班级：%w；地址和讲师给的一致吗？这台笔记本在同一个网络里吗？浏览器能打开 %s 吗？", err, board)
 	}
 	// A clone that joins again keeps numbering where it was: what still
 	// waits in its queue goes with the new token.
 	old, _ := ReadMember(dir)
 	m := Member{Board: board, Attendee: resp.Attendee, Name: resp.Name, Token: resp.Token, Joined: time.Now().UTC(), NextSeq: max(old.NextSeq, 1)}
+	if old.Board == board {
+		m.Hand = old.Hand // a hand that waits in the queue goes up with the new token
+	}
 	return m, writeMember(dir, m)
 }
 
@@ -123,11 +158,11 @@ func CmdLeave(l i18n.Lang, dir string) error {
 	}
 	fmt.Printf(l.Tr("Left the class at %s; checks are no longer sent.\n", "已离开 %s 上的班级；检查结果不再发送。\n"), m.Board)
 	if lost > 0 {
-		fmt.Printf(l.Tr("  %d results could not be sent and were dropped.\n", "  有 %d 个结果没能发送，已丢弃。\n"), lost)
+		fmt.Printf(l.Tr("  Could not be sent, and dropped: %d (results and hands).\n", "  没能发送、已丢弃的结果和举手：%d 条。\n"), lost)
 	}
 	if err != nil {
-		fmt.Printf(l.Tr("  (the board was not told: %s; it still lists you until the instructor's page is reloaded without you)\n",
-			"  （没能通知看板：%s；看板上仍会列出你）\n"), i18n.Message(l, err))
+		fmt.Printf(l.Tr("  (the board was not told: %s; it still shows you as in the class)\n",
+			"  （没能通知看板：%s；看板上仍显示你在班级中）\n"), i18n.Message(l, err))
 	}
 	return nil
 }
@@ -136,7 +171,10 @@ func CmdLeave(l i18n.Lang, dir string) error {
 // a moment to say whether the board has it.
 func CmdHand(l i18n.Lang, dir, stage string, args []string, down bool) error {
 	text := strings.TrimSpace(strings.Join(args, " "))
-	if !down && text == "" {
+	switch {
+	case down && text != "":
+		return i18n.Errorf("bin/lab hand --down takes no text: it lowers your hand", "bin/lab hand --down 不带说明：它只是放下你的手")
+	case !down && text == "":
 		return i18n.Errorf("say what you are stuck on: bin/lab hand \"my Job is created twice\"",
 			"说一下你卡在哪里：bin/lab hand \"我的 Job 被创建了两次\"")
 	}
@@ -144,21 +182,26 @@ func CmdHand(l i18n.Lang, dir, stage string, args []string, down bool) error {
 	if err := h.Validate(); err != nil {
 		return err
 	}
+	if _, ok := ReadMember(dir); !ok {
+		return notJoined()
+	}
 	if _, err := Enqueue(dir, classwire.Message{At: time.Now().UTC(), Hand: h}); err != nil {
-		if errors.Is(err, errNotJoined) {
-			return notJoined()
-		}
+		return err
+	}
+	if err := setHand(dir, text); err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*RequestTimeout)
 	defer cancel()
 	_, err := Flush(ctx, dir)
+	var refused *Refused
 	switch {
+	case errors.As(err, &refused):
+		fmt.Printf(l.Tr("The board refused it: %s\n", "看板拒绝了它：%s\n"), i18n.Message(l, err))
 	case err != nil:
-		fmt.Printf(l.Tr("The board did not answer (%s): your hand waits and goes with your next check.\n",
-			"看板没有应答（%s）：你的举手会等待，随下一次检查一起发出。\n"), i18n.Message(l, err))
+		fmt.Printf(l.Tr("%s: it waits, and goes with your next check.\n", "%s：它会等待，随你的下一次检查一起发出。\n"), i18n.Message(l, err))
 	case down:
-		fmt.Println(l.Tr("Hand lowered on the board.", "已在看板上放下手。"))
+		fmt.Println(l.Tr("Your hand is down on the board.", "你的手在看板上已放下。"))
 	default:
 		fmt.Println(l.Tr("Hand raised: the instructor sees it on the board.", "已举手：讲师会在看板上看到。"))
 	}
@@ -181,22 +224,30 @@ func CmdStatus(l i18n.Lang, dir string) {
 	a, tried := LastAttempt(dir)
 	switch {
 	case n == 0:
-		fmt.Println(l.Tr("; every result sent", "；所有结果都已发送"))
+		fmt.Println(l.Tr("; nothing waits to be sent", "；没有等待发送的内容"))
+	case tried && a.Status == http.StatusUnauthorized:
+		fmt.Printf(l.Tr("; %s to be sent, which the board refused at %s: %s\n",
+			"；%s等待发送，看板在 %s 拒绝了它们：%s\n"), Waits(l, n), a.At.Local().Format("15:04:05"), a.why(l))
 	case tried && a.Error != "":
 		fmt.Printf(l.Tr("; %s to be sent (last try %s: %s); they go with the next check\n",
 			"；%s等待发送（上次尝试 %s：%s）；它们会随下一次检查发出\n"), Waits(l, n), a.At.Local().Format("15:04:05"), a.why(l))
 	default:
 		fmt.Printf(l.Tr("; %s to be sent\n", "；%s等待发送\n"), Waits(l, n))
 	}
+	if m.Hand != "" {
+		fmt.Printf(l.Tr("  your hand is up: %q (the instructor may have lowered it on the board; bin/lab hand --down lowers it)\n",
+			"  你举着手：%q（讲师可能已在看板上放下它；bin/lab hand --down 放下）\n"), m.Hand)
+	}
 	if tried && a.Refused > 0 {
 		fmt.Printf(l.Tr("  %d results were refused by the board and set aside in %s/refused\n", "  有 %d 个结果被看板拒绝，已放到 %s/refused 中\n"), a.Refused, dir)
 	}
 }
 
-// Waits is "1 result waits", "3 results wait" (有 3 个结果).
+// Waits is "1 message waits", "3 messages wait" (有 3 条消息): results of
+// checks, and raised hands.
 func Waits(l i18n.Lang, n int) string {
 	if n == 1 {
-		return l.Tr("1 result waits", "有 1 个结果")
+		return l.Tr("1 message (a result or a hand) waits", "有 1 条消息（结果或举手）")
 	}
-	return fmt.Sprintf(l.Tr("%d results wait", "有 %d 个结果"), n)
+	return fmt.Sprintf(l.Tr("%d messages (results and hands) wait", "有 %d 条消息（结果和举手）"), n)
 }

@@ -40,6 +40,9 @@ type Member struct {
 	Token    string    `json:"token"`
 	Joined   time.Time `json:"joined"`
 	NextSeq  int64     `json:"nextSeq"`
+	// Hand is the text of the hand this clone raised last, "" once it
+	// lowered it (the instructor may have lowered it on the board too).
+	Hand string `json:"hand,omitempty"`
 }
 
 // Dir is where a clone keeps its class: bin/lab-state/class.
@@ -144,3 +147,19 @@ func lock(path string, wait time.Duration) (func(), error) {
 }
 
 var errLocked = i18n.Errorf("locked by another bin/lab", "被另一个 bin/lab 锁定")
+
+// setHand remembers the raised hand's text ("" for lowered), for bin/lab
+// status.
+func setHand(dir, text string) error {
+	unlock, err := lock(filepath.Join(dir, "seq.lock"), 5*time.Second)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	m, ok := ReadMember(dir)
+	if !ok {
+		return errNotJoined
+	}
+	m.Hand = text
+	return writeMember(dir, m)
+}

@@ -23,6 +23,7 @@ package class
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"time"
@@ -94,8 +95,13 @@ func Report(l i18n.Lang, root string, s stage.Stage, rs []gotest.Results, checkE
 	if waiting == 0 {
 		return "", true
 	}
-	return fmt.Sprintf(l.Tr("  board: %s for %s, which did not answer; they go in order once it does (bin/lab status)",
-		"  看板：%s在等待 %s，它没有应答；一旦它应答，这些结果会按顺序发出（bin/lab status）"), Waits(l, waiting+1), m.Board), true
+	a, _ := LastAttempt(dir)
+	if a.Status == http.StatusUnauthorized {
+		return fmt.Sprintf(l.Tr("  board: %s for %s, which refused the last ones: %s",
+			"  看板：%s在等待 %s，它拒绝了上一批：%s"), Waits(l, waiting+1), m.Board, a.why(l)), true
+	}
+	return fmt.Sprintf(l.Tr("  board: %s for %s, which did not answer last time; sending them now, in order (bin/lab status)",
+		"  看板：%s在等待 %s，它上次没有应答；现在按顺序发送（bin/lab status）"), Waits(l, waiting+1), m.Board), true
 }
 
 // SendInBackground starts `bin/lab class-send` detached from this process,

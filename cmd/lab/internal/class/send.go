@@ -47,6 +47,9 @@ const RequestTimeout = 3 * time.Second
 type Attempt struct {
 	At   time.Time `json:"at"`
 	Sent int       `json:"sent"` // messages the board took
+	// Status is the board's HTTP status when it refused the last request
+	// (401: it does not know this clone's token); 0 when it did not answer.
+	Status int `json:"status,omitempty"`
 	// Duplicates are those it already had: sent before, the answer lost.
 	Duplicates int    `json:"duplicates,omitempty"`
 	Error      string `json:"error,omitempty"` // why the rest still wait
@@ -117,6 +120,9 @@ func flushLocked(ctx context.Context, dir string) (Attempt, error) {
 		}
 		if err != nil {
 			a.Error, a.ErrorZh = i18n.Message(i18n.English, err), i18n.Message(i18n.Chinese, err)
+			if errors.As(err, &refused) {
+				a.Status = refused.Status
+			}
 			return a, err
 		}
 		for i, seq := range req.Messages {
@@ -126,7 +132,7 @@ func flushLocked(ctx context.Context, dir string) (Attempt, error) {
 			}
 		}
 		a.Duplicates += resp.Duplicates
-		a.Error, a.ErrorZh = "", ""
+		a.Error, a.ErrorZh, a.Status = "", "", 0
 	}
 	return a, ctx.Err()
 }

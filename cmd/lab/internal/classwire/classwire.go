@@ -141,9 +141,9 @@ func (j JoinRequest) Validate() error {
 func ValidPseudonym(name string) error {
 	switch n := utf8.RuneCountInString(name); {
 	case strings.TrimSpace(name) == "":
-		return i18n.Errorf("the name is empty: choose one with --name", "名字是空的：用 --name 选一个")
+		return i18n.Errorf("the name is empty", "名字是空的")
 	case n > MaxPseudonym:
-		return i18n.Errorf("the name has %d characters, at most %d may be shown", "名字有 %d 个字符，最多只能显示 %d 个", n, MaxPseudonym)
+		return i18n.Errorf("the name has %d characters, at most %d may be shown: choose a shorter --name", "名字有 %d 个字符，最多只能显示 %d 个：请用 --name 选一个短一些的", n, MaxPseudonym)
 	case strings.ContainsFunc(name, func(r rune) bool { return r < ' ' || r == 0x7f }):
 		return i18n.Errorf("the name holds a control character", "名字里有控制字符")
 	}

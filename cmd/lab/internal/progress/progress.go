@@ -174,7 +174,9 @@ func CmdStatus(l i18n.Lang, root string, stages []stage.Stage) error {
 			last = fmt.Sprintf(l.Tr("checked %s", "%s检查过"), ago(l, r.At))
 		}
 		hints := ""
-		if n := len(r.HintsShown); n > 0 {
+		if n := len(r.HintsShown); n == 1 {
+			hints = l.Tr("1 hint shown", "看过 1 条提示")
+		} else if n > 1 {
 			hints = fmt.Sprintf(l.Tr("%d hints shown", "看过 %d 条提示"), n)
 		}
 		mark := "  "

@@ -107,7 +107,9 @@ func carryOnto(l i18n.Lang, root, dir string, s stage.Stage, from string) (commi
 		return "", c, err
 	}
 	commit = strings.TrimSpace(commit)
-	fmt.Printf(l.Tr("Carried your code in %s.\n", "已带入你在 %s 中的代码。\n"), strings.Join(c.Merged, ", "))
+	if len(c.Merged) > 0 { // none: nothing to name
+		fmt.Printf(l.Tr("Carried your code in %s.\n", "已带入你在 %s 中的代码。\n"), strings.Join(c.Merged, ", "))
+	}
 	if len(c.Unwritten) > 0 {
 		fmt.Printf(l.Tr("Your %s still had the stubs of %s: those come from the reference.\n",
 			"你的 %s 中 %s 还是桩（stub）：这些取自参考实现。\n"), from, strings.Join(c.Unwritten, ", "))

@@ -38,7 +38,8 @@
       csv: 'export CSV',
       live: 'live',
       reconnecting: 'reconnecting…',
-      attendees: (n, left) => (n === 1 ? '1 attendee' : `${n} attendees`) + (left ? `, ${left} left` : ''),
+      notConnected: 'not connected',
+      attendees: (n, left) => (n === 1 ? '1 attendee' : `${n} attendees`) + (left ? ` (and ${left} who left)` : ''),
       attendee: 'attendee',
       nobody: 'No attendee has joined yet: they run bin/lab join with the class code.',
       stageTitle: (id, title) => `stage ${id}: ${title}`,
@@ -72,6 +73,8 @@
       tlPassed: 'passed',
       tlFailed: (failed, of) => `${failed} failed of ${of}`,
       tlNoSpecs: 'no spec ran',
+      tlNoCompile: 'does not compile',
+      tlLowered: 'lowered',
       tlMore: (n) => `and ${n} more`,
       tlHints: (n) => `hints seen: ${n}`,
       tlHand: 'raised a hand',
@@ -89,6 +92,7 @@
       csv: '导出 CSV',
       live: '实时',
       reconnecting: '正在重新连接…',
+      notConnected: '未连接',
       attendees: (n, left) => `${n} 名学员` + (left ? `，${left} 名已离开` : ''),
       attendee: '学员',
       nobody: '还没有学员加入：学员用班级代码运行 bin/lab join。',
@@ -123,6 +127,8 @@
       tlPassed: '通过',
       tlFailed: (failed, of) => `${of} 个测试用例中 ${failed} 个失败`,
       tlNoSpecs: '没有运行任何测试用例',
+      tlNoCompile: '不能编译',
+      tlLowered: '已放下',
       tlMore: (n) => `还有 ${n} 个`,
       tlHints: (n) => `已看提示：${n}`,
       tlHand: '举手',
@@ -243,7 +249,9 @@
   }
 
   function setError(err) {
-    if (err instanceof Refused && err.status === 403) state.error = { kind: 'noKey' };
+    // A missing key and a wrong one (a board of another --db) are told
+    // apart by the board, in both languages: show its words.
+    if (err instanceof Refused && err.status === 403) state.error = { kind: 'noKey', en: err.body.error, zh: err.body.errorZh };
     else if (err instanceof Refused) state.error = { kind: 'refused', en: err.body.error || err.message, zh: err.body.errorZh || err.body.error || err.message };
     else state.error = { kind: 'unreachable' };
     drawError();
@@ -306,8 +314,13 @@
   function setLive(live) {
     state.live = live;
     const e = $('#live');
-    e.dataset.state = live ? 'live' : 'reconnecting';
-    e.textContent = t(live ? 'live' : 'reconnecting');
+    // Without the key the stream never comes: "reconnecting" would promise
+    // what cannot happen.
+    const shut = !live && state.error && state.error.kind === 'noKey';
+    e.dataset.state = live ? 'live' : shut ? 'off' : 'reconnecting';
+    e.textContent = t(live ? 'live' : shut ? 'notConnected' : 'reconnecting');
+    const csv = $('#csv');
+    if (csv) csv.hidden = shut;
   }
 
   async function lowerHand(h, button) {
@@ -355,8 +368,9 @@
     e.hidden = !err;
     if (!err) return;
     e.dataset.kind = err.kind;
-    if (err.kind === 'refused') e.textContent = state.lang === 'zh' ? err.zh : err.en;
+    if (err.en) e.textContent = state.lang === 'zh' ? (err.zh || err.en) : err.en;
     else e.textContent = t(err.kind);
+    setLive(state.live);
   }
 
   function drawHeader(s) {
@@ -595,6 +609,7 @@
     if (e.kind === 'check') {
       let result;
       if (e.passed) result = t('tlPassed');
+      else if (e.compileErrors && !e.specs) result = t('tlNoCompile');
       else if (!e.specs) result = t('tlNoSpecs');
       else result = t('tlFailed', e.failed || 0, e.specs);
       head.append(el('span', { className: 'result', text: result }));
@@ -607,7 +622,7 @@
       }
       if (e.hintsSeen) li.append(el('div', { className: 'hints', text: t('tlHints', e.hintsSeen) }));
     } else if (e.kind === 'hand') {
-      head.append(el('span', { className: 'result', text: '✋ ' + t('tlHand') }));
+      head.append(el('span', { className: 'result', text: '✋ ' + t('tlHand') + (e.lowered ? ' (' + t('tlLowered') + ')' : '') }));
       li.append(el('p', { className: 'text', text: e.text || '' }));
     }
     return li;
