@@ -32,6 +32,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -125,8 +126,8 @@ func flushLocked(ctx context.Context, dir string) (Attempt, error) {
 			}
 			return a, err
 		}
-		for i, seq := range req.Messages {
-			if contains(resp.Stored, seq.Seq) {
+		for i, m := range req.Messages {
+			if slices.Contains(resp.Stored, m.Seq) {
 				os.Remove(batch[i])
 				a.Sent++
 			}
@@ -135,15 +136,6 @@ func flushLocked(ctx context.Context, dir string) (Attempt, error) {
 		a.Error, a.ErrorZh, a.Status = "", "", 0
 	}
 	return a, ctx.Err()
-}
-
-func contains(xs []int64, x int64) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // readBatch reads up to classwire.MaxBatch queued messages; a file that is
