@@ -284,8 +284,8 @@ build: manifests generate fmt vet ## Build manager binary.
 NAMESPACE ?=
 
 .PHONY: run
-run: build ## Run the manager on this machine against the current kubeconfig (webhooks off); NAMESPACE=<ns> watches that namespace only.
-	ENABLE_WEBHOOKS=$${ENABLE_WEBHOOKS:-false} bin/manager $(if $(NAMESPACE),--namespace $(NAMESPACE))
+run: build ## Run the manager on this machine against the current kubeconfig (webhooks off); NAMESPACE=<ns> watches that namespace only; TRACE=<file> records a trace for bin/lab trace.
+	ENABLE_WEBHOOKS=$${ENABLE_WEBHOOKS:-false} bin/manager $(if $(NAMESPACE),--namespace $(NAMESPACE)) $(if $(TRACE),--trace $(TRACE))
 
 # The API server must reach the manager's webhook server: on the local
 # cluster (make cluster) that is 127.0.0.1; for kind use the gateway of its

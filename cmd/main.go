@@ -46,6 +46,7 @@ import (
 	batchv2 "cronlab.dev/cronlab/api/v2"
 	"cronlab.dev/cronlab/internal/controller"
 	"cronlab.dev/cronlab/internal/leader"
+	"cronlab.dev/cronlab/internal/trace/record"
 	webhookv1 "cronlab.dev/cronlab/internal/webhook/v1"
 )
 
@@ -79,7 +80,7 @@ func init() {
 }
 
 func main() {
-	var metricsAddr, probeAddr, pprofAddr, leaderElectionNamespace, webhookCertPath, namespaceFlag string
+	var metricsAddr, probeAddr, pprofAddr, leaderElectionNamespace, webhookCertPath, namespaceFlag, traceFile string
 	var secureMetrics, enableLeaderElection, enableHTTP2 bool
 	var workers, apiBurst int
 	var apiQPS float64
@@ -98,6 +99,9 @@ func main() {
 	flag.StringVar(&namespaceFlag, "namespace", "",
 		"The only namespace whose CronJobs the manager reconciles; empty: every namespace. "+
 			"Defaults to the WATCH_NAMESPACE environment variable; the flag wins when both are set.")
+	flag.StringVar(&traceFile, "trace", "",
+		"Record a trace of the reconcile loop (the API server, the cache, each reconcile's reads and writes) into this file, "+
+			"for `bin/lab trace FILE` to draw; for a lesson with a few CronJobs (make run TRACE=file).")
 	flag.BoolVar(&enableHTTP2, "enable-http2", false,
 		"Serve metrics over HTTP/2 too. Off by default because of the HTTP/2 Stream Cancellation and Rapid Reset CVEs.")
 	flag.StringVar(&webhookCertPath, "webhook-cert-path", "",
@@ -188,13 +192,27 @@ func main() {
 		os.Exit(1)
 	}
 
-	if err := (&controller.CronJobReconciler{
+	ctx := ctrl.SetupSignalHandler()
+	reconciler := &controller.CronJobReconciler{
 		Client:    fence.Client(mgr.GetClient()),
 		APIReader: mgr.GetAPIReader(),
 		Scheme:    mgr.GetScheme(),
 		Recorder:  mgr.GetEventRecorder("cronjob-controller"),
 		Workers:   workers,
-	}).SetupWithManager(mgr); err != nil {
+	}
+	if traceFile == "" {
+		err = reconciler.SetupWithManager(mgr)
+	} else {
+		var rec *record.Recorder
+		rec, err = setupTraced(ctx, mgr, reconciler, traceFile, namespace)
+		defer func() {
+			if err := rec.Close(); err != nil {
+				setupLog.Error(err, "the trace is incomplete", "file", traceFile)
+			}
+		}()
+		setupLog.Info("recording a trace of the reconcile loop: bin/lab trace "+traceFile+" draws it", "file", traceFile)
+	}
+	if err != nil {
 		setupLog.Error(err, "unable to create controller", "controller", "CronJob")
 		os.Exit(1)
 	}
@@ -218,8 +236,10 @@ func main() {
 	}
 
 	setupLog.Info("starting manager")
-	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {
+	if err := mgr.Start(ctx); err != nil {
 		setupLog.Error(err, "problem running manager")
+		// os.Exit skips the trace's deferred Close: nothing is lost, each
+		// line of a trace is written as it happens.
 		os.Exit(1)
 	}
 	// Ctrl-C (or SIGTERM from the kubelet) ends here, after the workers

@@ -35,6 +35,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/run"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 	"cronlab.dev/cronlab/cmd/lab/internal/start"
+	"cronlab.dev/cronlab/cmd/lab/internal/traceview"
 	"cronlab.dev/cronlab/cmd/lab/internal/verify"
 	"cronlab.dev/cronlab/cmd/lab/internal/watch"
 )
@@ -58,6 +59,8 @@ type call struct {
 	down  bool          // lab hand --down
 
 	roster roster.Flags // lab class
+
+	trace traceview.Options // lab trace
 }
 
 // A command is one word of `lab <command>`: the flags it takes and the
@@ -157,6 +160,12 @@ var commands = []command{
 			fs.Float64Var(&c.roster.Hours, "hours", 12, "how many hours the attendees' tokens last")
 		},
 		run: func(c call) error { return roster.CmdClass(c.l, c.root, c.args, c.roster) }},
+	{name: "trace",
+		flags: func(fs *flag.FlagSet, c *call) {
+			fs.StringVar(&c.trace.HTML, "html", "", "where the page goes (default: beside the trace, FILE.html)")
+			fs.StringVar(&c.trace.SVG, "svg", "", "also write the picture alone, as SVG")
+		},
+		run: func(c call) error { return traceview.CmdTrace(c.l, c.args, c.trace) }},
 	{name: "stop", run: func(c call) error { return apiserver.CmdStop(c.l, c.root) }},
 	{name: "verify",
 		flags: referenceTested,

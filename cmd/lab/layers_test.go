@@ -32,8 +32,8 @@ import (
 // each package owns; a new package takes the floor above everything it
 // imports.
 var layers = [][]string{
-	{"i18n", "gosrc"},                         // the two languages; reading Go source
-	{"base", "stage", "regions", "classwire"}, // commands and git; stage.yaml; regions and stubs; what crosses to the class board
+	{"i18n", "gosrc"}, // the two languages; reading Go source
+	{"base", "stage", "regions", "classwire", "traceview"},                                // commands and git; stage.yaml; regions and stubs; what crosses to the class board; a trace drawn
 	{"gotest", "starter", "apiserver", "doctor", "labtest", "mutants", "board", "roster"}, // test output; a starter; the shared API server; lab doctor; generic mutants; the class board; a class on one cluster
 	{"functions", "progress"},             // per-function results; the progress file
 	{"hints", "carry"},                    // which hint; carrying code forward

@@ -37,6 +37,7 @@ limitations under the License.
 //	bin/lab board [--addr host:port] [--db file] [--code code]
 //	bin/lab class setup <roster> [--class lab] [--out dir] [--hours 12]
 //	bin/lab class teardown [--class lab]
+//	bin/lab trace [--html file] [--svg file] <trace>
 //	bin/lab stop
 //	bin/lab verify [--reference-tested] [<stage>...]
 //
@@ -106,6 +107,11 @@ const usage = `usage: lab <command> [stage]   (--lang zh, or a Chinese locale su
                     what the lab needs there, a RoleBinding, and a kubeconfig with a time-bound token
                     (dist/class/<class>/<name>.kubeconfig) to hand out; teardown removes what setup made
                     (docs/class.md)
+  trace [--html file] [--svg file] <trace>
+                    draw a trace of the reconcile loop (the specs of stages 13 and 15 record one each in
+                    bin/lab-state/traces/; make run TRACE=file records the manager's): three lanes, the API
+                    server, the cache and the Reconcile, with every stale read marked; and a page with the
+                    picture, beside the trace (--html elsewhere; --svg the picture alone)
   stop              stop the API server that checks share (it also stops itself after 30 idle minutes;
                     LAB_SHARED_APISERVER=off makes every test start its own)
   verify [<stage>…] for every stage (or those named): the starter compiles and vets, its tests fail;
@@ -159,6 +165,10 @@ const usageZh = `用法：lab <命令> [阶段]   （--lang en 显示英文；--
                     创建名字空间 <class>-<名字>、ServiceAccount、一个只含实验所需权限的 Role、RoleBinding，
                     以及带有限时令牌的 kubeconfig（dist/class/<class>/<名字>.kubeconfig），供分发给学员；
                     teardown 移除 setup 创建的一切（docs/class.zh-CN.md）
+  trace [--html 文件] [--svg 文件] <追踪记录>
+                    画出调和循环的追踪记录（第 13 和第 15 阶段的测试用例各自在 bin/lab-state/traces/ 中记录一份；
+                    make run TRACE=文件 记录管理器的）：API 服务器、缓存和 Reconcile 三条泳道，标出每次陈旧的读取；
+                    并在追踪记录旁写一个带图的页面（--html 指定别处；--svg 单独写出图）
   stop              停止各次检查共用的 API 服务器（空闲 30 分钟后它也会自行停止；
                     LAB_SHARED_APISERVER=off 让每个测试各自启动自己的 API 服务器）
   verify [<阶段>…]  对每个阶段（或指定的阶段）验证：起始代码能编译并通过 vet，其测试失败；

@@ -47,7 +47,10 @@ import (
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	"cronlab.dev/cronlab/internal/controller"
+	"cronlab.dev/cronlab/internal/trace"
+	"cronlab.dev/cronlab/internal/trace/record"
 	"cronlab.dev/cronlab/test/say"
+	"cronlab.dev/cronlab/test/tracing"
 	"cronlab.dev/cronlab/test/utils"
 )
 
@@ -64,6 +67,10 @@ type world struct {
 	cache  client.Client
 	r      *controller.CronJobReconciler
 	ns     string
+	// rec records the test's trace (test/tracing): the controllers that
+	// runController starts are recorded, with their event filter, reads,
+	// writes and reconciles. docs/answers/q4-level-based.md draws one.
+	rec *record.Recorder
 }
 
 func newWorld(t *testing.T, cfg *rest.Config) *world {
@@ -90,6 +97,18 @@ func newWorld(t *testing.T, cfg *rest.Config) *world {
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "q4-"}}
 	must(t, w.direct.Create(ctx, ns))
 	w.ns = ns.Name
+
+	rec, path, err := tracing.Start(ctx, tracing.Spec{Root: filepath.Join("..", ".."), Name: t.Name(),
+		Config: cfg, Scheme: scheme, Clock: w.r.Clock, Namespace: w.ns})
+	must(t, err)
+	t.Cleanup(func() {
+		must(t, tracing.Stop(context.Background(), rec))
+		if path != "" && t.Failed() {
+			t.Log(say.Both("the trace of this test: bin/lab trace %s",
+				"这个测试的追踪记录：bin/lab trace %s", path))
+		}
+	})
+	w.rec = rec
 	return w
 }
 
@@ -377,13 +396,23 @@ func (w *world) runController(t *testing.T, cfg *rest.Config, name string, wrap 
 	must(t, err)
 	must(t, controller.IndexJobsByOwner(context.Background(), mgr.GetFieldIndexer()))
 	var r reconcile.Reconciler = &controller.CronJobReconciler{
-		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Scheme: w.r.Scheme,
-		Recorder: events.NewFakeRecorder(1000), Clock: w.r.Clock,
+		Client:    w.rec.Client(mgr.GetClient(), trace.FromCache),
+		APIReader: w.rec.Reader(mgr.GetAPIReader()),
+		Scheme:    w.r.Scheme,
+		Recorder:  events.NewFakeRecorder(1000),
+		Clock:     w.r.Clock,
 	}
 	if wrap != nil {
 		r = wrap(r)
 	}
-	must(t, controller.WatchWithOwns(ctrl.NewControllerManagedBy(mgr)).Named(name).Complete(r))
+	// Recorded outside wrap: a reconcile starts when the worker takes the
+	// request, even one that wrap then holds.
+	r = w.rec.Reconciler(r)
+	b := controller.WatchWithOwns(ctrl.NewControllerManagedBy(mgr)).Named(name)
+	if w.rec != nil {
+		b = b.WithEventFilter(w.rec.Predicate()) // the cache lane: each event as it becomes a request
+	}
+	must(t, b.Complete(r))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {

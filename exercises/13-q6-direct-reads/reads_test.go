@@ -38,17 +38,24 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/internal/trace"
 	"cronlab.dev/cronlab/test/lag"
 	"cronlab.dev/cronlab/test/say"
+	"cronlab.dev/cronlab/test/tracing"
 	"cronlab.dev/cronlab/test/utils"
 )
 
 // world: a direct client, and a manager whose cache lags when told to.
+// The reads and writes of the test through both are recorded in its trace
+// (test/tracing), which bin/lab check points to when the test fails.
 type world struct {
 	direct client.Client
 	cached client.Client // the manager's client: reads come from its cache
 	lag    *lag.Watches
 	ns     string
+	// waitCached and waitDirect read without recording: caughtUp polls
+	// them, and each poll would be a line of the trace.
+	waitCached, waitDirect client.Client
 }
 
 func newWorld(t *testing.T) *world {
@@ -85,10 +92,23 @@ func newWorld(t *testing.T) *world {
 				"test/lag 的 watch 有没有把事件传下去？（exercises/13-q6-direct-reads/README.zh-CN.md）"))
 	}
 	w.cached = mgr.GetClient()
+	w.waitCached, w.waitDirect = w.cached, w.direct
 
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "q6-"}}
 	must(t, w.direct.Create(context.Background(), ns))
 	w.ns = ns.Name
+
+	rec, path, err := tracing.Start(ctx, tracing.Spec{Root: filepath.Join("..", ".."), Name: t.Name(),
+		Config: cfg, Scheme: scheme, Cache: mgr.GetCache(), Namespace: w.ns})
+	must(t, err)
+	t.Cleanup(func() {
+		must(t, tracing.Stop(context.Background(), rec))
+		if path != "" && t.Failed() {
+			t.Log(say.Both("the trace of this test: bin/lab trace %s",
+				"这个测试的追踪记录：bin/lab trace %s", path))
+		}
+	})
+	w.direct, w.cached = rec.Client(w.direct, trace.FromAPI), rec.Client(w.cached, trace.FromCache)
 	return w
 }
 
@@ -102,8 +122,8 @@ func (w *world) caughtUp(t *testing.T, obj client.Object) {
 	for {
 		server := obj.DeepCopyObject().(client.Object)
 		cached := obj.DeepCopyObject().(client.Object)
-		must(t, w.direct.Get(ctx, key, server))
-		if err := w.cached.Get(ctx, key, cached); err == nil && cached.GetResourceVersion() == server.GetResourceVersion() {
+		must(t, w.waitDirect.Get(ctx, key, server))
+		if err := w.waitCached.Get(ctx, key, cached); err == nil && cached.GetResourceVersion() == server.GetResourceVersion() {
 			return
 		}
 		if time.Now().After(deadline) {

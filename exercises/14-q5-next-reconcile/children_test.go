@@ -49,8 +49,10 @@ import (
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	"cronlab.dev/cronlab/internal/controller"
 	"cronlab.dev/cronlab/internal/expectations"
+	"cronlab.dev/cronlab/internal/trace"
 	"cronlab.dev/cronlab/test/lag"
 	"cronlab.dev/cronlab/test/say"
+	"cronlab.dev/cronlab/test/tracing"
 	"cronlab.dev/cronlab/test/utils"
 )
 
@@ -159,21 +161,34 @@ func newWorld(t *testing.T, cfg *rest.Config, n naming) *world {
 			return err
 		},
 	})
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "q5-"}}
+	must(t, w.direct.Create(ctx, ns))
+	w.ns = ns.Name
+
+	// The test's trace (test/tracing): docs/answers/q5-next-reconcile.md
+	// draws the one of random names.
+	clock := clocktesting.NewFakeClock(tenAM)
+	rec, path, err := tracing.Start(ctx, tracing.Spec{Root: filepath.Join("..", ".."), Name: t.Name(),
+		Config: cfg, Scheme: scheme, Cache: mgr.GetCache(), Clock: clock, Namespace: w.ns})
+	must(t, err)
+	t.Cleanup(func() {
+		must(t, tracing.Stop(context.Background(), rec))
+		if path != "" && t.Failed() {
+			t.Log(say.Both("the trace of this test: bin/lab trace %s",
+				"这个测试的追踪记录：bin/lab trace %s", path))
+		}
+	})
 	var r reconcile.Reconciler = &controller.CronJobReconciler{
-		Client:    c,
-		APIReader: mgr.GetAPIReader(),
+		Client:    rec.Client(c, trace.FromCache),
+		APIReader: rec.Reader(mgr.GetAPIReader()),
 		Scheme:    scheme,
 		Recorder:  events.NewFakeRecorder(100),
-		Clock:     clocktesting.NewFakeClock(tenAM),
+		Clock:     clock,
 	}
 	if n == randomWithExpectations {
 		r = expectingReconciler{inner: r, exp: exp}
 	}
-	w.r = r
-
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "q5-"}}
-	must(t, w.direct.Create(ctx, ns))
-	w.ns = ns.Name
+	w.r = rec.Reconciler(r)
 	return w
 }
 

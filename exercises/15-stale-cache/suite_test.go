@@ -42,13 +42,19 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	"cronlab.dev/cronlab/internal/controller"
+	"cronlab.dev/cronlab/internal/trace"
+	"cronlab.dev/cronlab/internal/trace/record"
 	"cronlab.dev/cronlab/test/lag"
+	"cronlab.dev/cronlab/test/say"
+	"cronlab.dev/cronlab/test/tracing"
 	"cronlab.dev/cronlab/test/utils"
 )
 
@@ -88,6 +94,11 @@ type world struct {
 	clock *clocktesting.FakeClock
 	r     *controller.CronJobReconciler
 	cache client.Client
+	// rec records the spec's trace (test/tracing): bin/lab check points to
+	// it when the spec fails, and `bin/lab trace` draws it. traced is r
+	// with its reconciles recorded.
+	rec    *record.Recorder
+	traced reconcile.Reconciler
 
 	mu     sync.Mutex
 	errors []error
@@ -111,6 +122,11 @@ func newWorld(m *mutant) *world {
 	Expect(mgr.GetCache().WaitForCacheSync(ctx)).To(BeTrue())
 	w.cache = mgr.GetClient()
 
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "stale-"}}
+	Expect(k8sClient.Create(ctx, ns)).To(Succeed())
+	w.ns = ns.Name
+	w.rec = w.startTrace(ctx, mgr.GetCache())
+
 	var c client.WithWatch = withWatch{mgr.GetClient()}
 	var reader client.Reader = mgr.GetAPIReader()
 	if m != nil {
@@ -120,17 +136,31 @@ func newWorld(m *mutant) *world {
 		}
 	}
 	w.r = &controller.CronJobReconciler{
-		Client:    interceptor.NewClient(c, w.recordErrors()),
-		APIReader: reader,
+		Client:    w.rec.Client(interceptor.NewClient(c, w.recordErrors()), trace.FromCache),
+		APIReader: w.rec.Reader(reader),
 		Scheme:    scheme,
 		Recorder:  events.NewFakeRecorder(100),
 		Clock:     w.clock,
 	}
-
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "stale-"}}
-	Expect(k8sClient.Create(ctx, ns)).To(Succeed())
-	w.ns = ns.Name
+	w.traced = w.rec.Reconciler(w.r)
 	return w
+}
+
+// startTrace records the spec's trace, and says where it is when the spec
+// fails.
+func (w *world) startTrace(ctx context.Context, c cache.Cache) *record.Recorder {
+	GinkgoHelper()
+	rec, path, err := tracing.Start(ctx, tracing.Spec{Root: filepath.Join("..", ".."), Name: CurrentSpecReport().LeafNodeText,
+		Config: cfg, Scheme: scheme, Cache: c, Clock: w.clock, Namespace: w.ns})
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(func() {
+		Expect(tracing.Stop(context.Background(), rec)).To(Succeed())
+		if path != "" && CurrentSpecReport().Failed() {
+			AddReportEntry("trace", say.Both("the trace of this spec: bin/lab trace %s",
+				"这个测试用例的追踪记录：bin/lab trace %s", path))
+		}
+	})
+	return rec
 }
 
 // recordErrors keeps the errors of the Reconciler's writes.
@@ -167,7 +197,8 @@ func (w *world) writeErrors() []error {
 // the cache: the cache lags on purpose.
 func (w *world) reconcileAt(now time.Time, cj *batchv1.CronJob) error {
 	w.clock.SetTime(now)
-	_, err := w.r.Reconcile(context.Background(), ctrl.Request{NamespacedName: client.ObjectKeyFromObject(cj)})
+	w.rec.Sync(context.Background())
+	_, err := w.traced.Reconcile(context.Background(), ctrl.Request{NamespacedName: client.ObjectKeyFromObject(cj)})
 	return err
 }
 

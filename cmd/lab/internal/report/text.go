@@ -227,6 +227,20 @@ func ShowFailure(l i18n.Lang, f gotest.Failure, indent string) {
 		}
 		fmt.Println(i18n.Indent(i18n.LimitLines(l, shortenDumps(l, msg, 20), 30), in))
 	}
+	showTrace(l, f, in)
+}
+
+// showTrace points to the trace the spec recorded, says what it shows,
+// and where its picture is.
+func showTrace(l i18n.Lang, f gotest.Failure, in string) {
+	if f.Trace == "" {
+		return
+	}
+	fmt.Println(i18n.Indent(i18n.Wrap(fmt.Sprintf(l.Tr("the trace of this run: %s", "这次运行的追踪记录：%s"), f.TraceSaid), 100), in))
+	if f.TracePage != "" {
+		fmt.Printf(l.Tr("%s  open %s in a browser to see it, or: bin/lab trace %s\n",
+			"%s  在浏览器中打开 %s 查看，或者运行：bin/lab trace %s\n"), in, f.TracePage, f.Trace)
+	}
 }
 
 // shortenDumps keeps what an assertion says and shortens what it dumps.

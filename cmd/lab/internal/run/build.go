@@ -141,6 +141,7 @@ func runTest(l i18n.Lang, dir string, env []string, t stage.Test, b BuildResult,
 	if err != nil {
 		return gotest.Results{}, err
 	}
+	clearTraces(dir, t)
 	out, runErr := base.OutputEnv(filepath.Join(dir, t.Package), env, "go", append([]string{"tool", "test2json", "-t", "-p", t.Package, binary}, args...)...)
 	r := gotest.ParseJSON([]byte(out), dir, t.Package, owned, ginkgo)
 	r.Ginkgo = ginkgo
@@ -152,6 +153,7 @@ func runTest(l i18n.Lang, dir string, env []string, t stage.Test, b BuildResult,
 			return r, err
 		}
 	}
+	attachTraces(l, dir, t, &r)
 	switch {
 	case len(r.VetErrors) > 0:
 		return r, fmt.Errorf("%s", l.Tr("go vet found a mistake", "go vet 发现了一个错误"))
