@@ -87,6 +87,19 @@ test: manifests generate fmt vet setup-envtest helm kustomize ## Run unit and en
 	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" \
 		go test -p $(TEST_PARALLEL) $$(go list ./... | grep -v /test/e2e) -coverprofile cover.out
 
+TRACE_PACKAGES = ./exercises/12-q4-level-based ./exercises/13-q6-direct-reads ./exercises/14-q5-next-reconcile ./exercises/15-stale-cache
+
+.PHONY: trace-pictures
+trace-pictures: setup-envtest ## Draw the answers' pictures (docs/answers/img/*.svg) again from traces that the tests of stages 12 to 15 record now.
+	rm -rf $(LOCALBIN)/trace-pictures
+	CRONLAB_TRACE_DIR=$(LOCALBIN)/trace-pictures KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" \
+		go test -count=1 $(TRACE_PACKAGES)
+	go run ./cmd/lab/tracepictures -write -traces $(LOCALBIN)/trace-pictures
+
+.PHONY: verify-traces
+verify-traces: ## After make test: each answer's picture is the drawing of its committed trace, and the trace the same test just recorded does what it shows.
+	go run ./cmd/lab/tracepictures -check -traces $(LOCALBIN)/lab-state/traces
+
 .PHONY: test-board-browser
 test-board-browser: ## The class board in headless Chromium: 30 attendees replayed, matrix, stuck flags, a raised hand, a live update within a second (needs chromium: apt-get install chromium).
 	go test -tags browser -count=1 -run TestBoardInABrowser -v ./cmd/lab/internal/board/

@@ -217,6 +217,7 @@ var englishOnly = map[string]string{
 	"bench":                                 "make bench-lab, for the maintainers",
 	"boardload":                             "make board-load: the class board's load and fault run, for the maintainers and CI",
 	"classrun":                              "make class-cluster: a class on one cluster, run and measured, for the maintainers and CI",
+	"tracepictures":                         "make trace-pictures and make verify-traces: the answers' pictures, for the maintainers and CI",
 	"internal/apiserver/serve.go":           "the shared API server's own log, bin/lab-state/apiserver/log",
 	"internal/traceview/svg.go":             "SVG markup; its words come from words.go, through l.Tr",
 	"internal/traceview/flows.go":           "SVG markup, no words",

@@ -39,6 +39,7 @@ type Analysis struct {
 	// 1: rv 812 of a CronJob may be its v2. Pictures and golden files show
 	// these, which do not change from run to run as resourceVersions do.
 	versions map[string][]uint64
+	hwm      []uint64 // highWater, by event
 }
 
 // Reconcile is one call of Reconcile: indexes into Analysis.Events.
@@ -194,12 +195,17 @@ func (a *Analysis) Version(r Ref) int {
 	return 0
 }
 
-// serverAt is what the API server was shown to have of one object before
-// seq: its newest version, and whether that was its deletion. A deletion
-// without a version of its own comes after every version known by then.
-func serverAt(facts []fact, seq int) (best fact, ok bool) {
+// serverAt is what the API server had of one object when the event seq
+// began: its newest version among those the trace was shown before seq,
+// and those shown later whose resourceVersion is at most hwm, the highest
+// the trace had seen before seq. The API server numbers every write of
+// its etcd in one sequence, so a version numbered below one already seen
+// was written before it, even when our own watch delivered it later. A
+// deletion without a version of its own comes after every version known
+// by then.
+func serverAt(facts []fact, seq int, hwm uint64) (best fact, ok bool) {
 	for _, f := range facts {
-		if f.seq >= seq {
+		if f.seq >= seq && (f.rv == 0 || f.rv > hwm) {
 			continue
 		}
 		rv := f.rv
@@ -211,6 +217,26 @@ func serverAt(facts []fact, seq int) (best fact, ok bool) {
 		}
 	}
 	return best, ok
+}
+
+// highWater is, for each event, the highest resourceVersion the trace had
+// seen before it (serverAt).
+func highWater(events []Event) []uint64 {
+	out := make([]uint64, len(events))
+	var most uint64
+	for i, e := range events {
+		out[i] = most
+		refs := e.Items
+		if e.Object != nil {
+			refs = append(refs[:len(refs):len(refs)], *e.Object)
+		}
+		for _, r := range refs {
+			if rv, err := strconv.ParseUint(r.RV, 10, 64); err == nil {
+				most = max(most, rv)
+			}
+		}
+	}
+	return out
 }
 
 // findReconciles pairs each start with its end and gathers its reads,
@@ -277,6 +303,7 @@ func causes(e Event, request string) bool {
 // findStaleReads compares each cache read with what the API server was
 // shown to have when the read began.
 func (a *Analysis) findStaleReads(facts map[string][]fact) {
+	a.hwm = highWater(a.Events)
 	for i, e := range a.Events {
 		if e.Kind != Read || e.Source != FromCache {
 			continue
@@ -316,7 +343,7 @@ func (a *Analysis) reconcileIndex(n int) int {
 
 // staleObject: one object as the cache gave it (or did not: missing).
 func (a *Analysis) staleObject(e Event, got Ref, missing bool, facts map[string][]fact) (StaleRead, bool) {
-	server, ok := serverAt(facts[got.Key()], e.Seq)
+	server, ok := serverAt(facts[got.Key()], e.Seq, a.hwm[e.Seq-1])
 	if !ok {
 		return StaleRead{}, false
 	}
@@ -365,7 +392,7 @@ func (a *Analysis) staleList(e Event, facts map[string][]fact) []StaleRead {
 		if got[key] {
 			continue
 		}
-		server, ok := serverAt(facts[key], e.Seq)
+		server, ok := serverAt(facts[key], e.Seq, a.hwm[e.Seq-1])
 		if !ok || server.deleted {
 			continue
 		}

@@ -73,6 +73,23 @@ func TestStaleReads(t *testing.T) {
 			ev(3, LaneAPI, Modified, cj("11")),
 		},
 	}, {
+		name: "u-lag known later: our watch showed v2 after the read, but it is numbered below what was seen before the read",
+		events: []Event{
+			ev(1, LaneAPI, Added, cj("10")),
+			ev(2, LaneAPI, Added, job("12")),
+			ev(3, LaneReconcile, Read, cj("10"), from(FromCache), verb("get")),
+			ev(4, LaneAPI, Modified, cj("11")),
+		},
+		want: []string{"u-lag CronJob/ns/cj@11"},
+	}, {
+		name: "not stale: a version numbered above everything seen before the read may be newer than the read",
+		events: []Event{
+			ev(1, LaneAPI, Added, cj("10")),
+			ev(2, LaneAPI, Added, job("12")),
+			ev(3, LaneReconcile, Read, cj("10"), from(FromCache), verb("get")),
+			ev(4, LaneAPI, Modified, cj("13")),
+		},
+	}, {
 		name: "not stale: a read from the API server is never stale",
 		events: []Event{
 			ev(1, LaneAPI, Added, cj("10")),

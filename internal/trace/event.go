@@ -94,6 +94,9 @@ type Event struct {
 	// selector asked for, and what came back.
 	List  *ListQuery `json:"list,omitempty"`
 	Items []Ref      `json:"items,omitempty"`
+	// Patch is what a patch sent (a merge patch's JSON), cut at 2 KiB: what
+	// the write changed.
+	Patch string `json:"patch,omitempty"`
 	// Error is the reason the API server (or cache) gave, such as
 	// AlreadyExists, Conflict or NotFound.
 	Error string `json:"error,omitempty"`

@@ -16,9 +16,9 @@ limitations under the License.
 
 // Package tracing records the trace of one spec (internal/trace/record)
 // into the file where bin/lab check looks for it when the spec fails:
-// bin/lab-state/traces/<stage folder>/<the spec's name>.jsonl, or the
-// folder CRONLAB_TRACE_DIR names. CRONLAB_TRACE=off records nothing (to
-// measure what recording costs: make bench-trace).
+// bin/lab-state/traces/<stage folder>/<the spec's name>.jsonl; with
+// CRONLAB_TRACE_DIR set, <that folder>/<stage folder>/ (make trace-pictures).
+// CRONLAB_TRACE=off records nothing (to measure what recording costs).
 package tracing
 
 import (
@@ -101,9 +101,10 @@ var taken = struct {
 func Path(root, spec string) string {
 	dir := os.Getenv("CRONLAB_TRACE_DIR")
 	if dir == "" {
-		wd, _ := os.Getwd()
-		dir = filepath.Join(root, "bin", "lab-state", "traces", filepath.Base(wd))
+		dir = filepath.Join(root, "bin", "lab-state", "traces")
 	}
+	wd, _ := os.Getwd()
+	dir = filepath.Join(dir, filepath.Base(wd))
 	name := trace.FileName(spec)
 	taken.Lock()
 	taken.names[name]++

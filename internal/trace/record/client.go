@@ -91,7 +91,8 @@ func (r *Recorder) Client(c client.Client, source string) client.Client {
 			return r.wrote(ctx, "update", obj, c.Update(ctx, obj, opts...))
 		},
 		Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
-			return r.wrote(ctx, "patch", obj, c.Patch(ctx, obj, patch, opts...))
+			body := patchBody(patch, obj)
+			return r.wrote(withPatch(ctx, body), "patch", obj, c.Patch(ctx, obj, patch, opts...))
 		},
 		Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
 			return r.wrote(ctx, "delete", obj, c.Delete(ctx, obj, opts...))
@@ -100,7 +101,8 @@ func (r *Recorder) Client(c client.Client, source string) client.Client {
 			return r.wrote(ctx, sub+"-update", obj, c.SubResource(sub).Update(ctx, obj, opts...))
 		},
 		SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
-			return r.wrote(ctx, sub+"-patch", obj, c.SubResource(sub).Patch(ctx, obj, patch, opts...))
+			body := patchBody(patch, obj)
+			return r.wrote(withPatch(ctx, body), sub+"-patch", obj, c.SubResource(sub).Patch(ctx, obj, patch, opts...))
 		},
 	})
 }
@@ -186,9 +188,30 @@ func (r *Recorder) wrote(ctx context.Context, verb string, obj client.Object, er
 	if verb == "delete" {
 		ref.RV = "" // a delete leaves obj as it was given
 	}
+	body, _ := ctx.Value(patchKey{}).(string)
 	r.emit(trace.Event{Lane: trace.LaneReconcile, Kind: trace.Write, Reconcile: reconcileOf(ctx),
-		Actor: actor(ctx), Verb: verb, Object: ref, Error: reason(err)})
+		Actor: actor(ctx), Verb: verb, Object: ref, Patch: body, Error: reason(err)})
 	return err
+}
+
+// patchKey carries a patch's body from the call to its record.
+type patchKey struct{}
+
+func withPatch(ctx context.Context, body string) context.Context {
+	return context.WithValue(ctx, patchKey{}, body)
+}
+
+// patchBody is what a patch will send, read before it is sent (a merge
+// patch is computed from obj as it is then), cut at 2 KiB.
+func patchBody(patch client.Patch, obj client.Object) string {
+	data, err := patch.Data(obj)
+	if err != nil {
+		return ""
+	}
+	if len(data) > 2048 {
+		return string(data[:2048]) + "…"
+	}
+	return string(data)
 }
 
 // actor is who made a call that is not part of a reconcile: the spec.

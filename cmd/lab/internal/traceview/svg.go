@@ -39,8 +39,8 @@ import (
 const (
 	rowH    = 22
 	top     = 64
-	sideW   = 330 // the API server's and the cache's columns
-	recW    = 560
+	sideW   = 300 // the API server's and the cache's columns
+	recW    = 700
 	charW   = 7.2 // monospace 12px
 	svgW    = 2*sideW + recW + 20
 	apiX    = 18
@@ -206,6 +206,9 @@ func tooltip(l i18n.Lang, e trace.Event) string {
 	}
 	if e.Result != "" {
 		s += "  " + e.Result
+	}
+	if e.Patch != "" {
+		s += "\n" + cut(e.Patch, 400)
 	}
 	return s
 }
