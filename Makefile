@@ -109,6 +109,10 @@ board-screenshot: ## The same test, writing the board's page as docs/img/board.p
 	mkdir -p docs/img
 	BOARD_SCREENSHOT=$(CURDIR)/docs/img/board.png go test -tags browser -count=1 -run TestBoardInABrowser -v ./cmd/lab/internal/board/
 
+.PHONY: test-trace-browser
+test-trace-browser: ## The page of lab trace in headless Chromium: two real traces in both languages opened from the disk, lanes, stale reads and their lines, coalesced causes, nothing from the network (needs chromium; TRACE_SCREENSHOT=dir writes PNGs).
+	go test -tags browser -count=1 -run TestTracePageInABrowser -v ./cmd/lab/internal/traceview/
+
 ##@ Local cluster
 
 CLUSTER_ENV = KWOKCTL=$(KWOKCTL) KWOK=$(KWOK) KWOK_VERSION=$(KWOK_VERSION) KUBE_VERSION=$(KUBE_VERSION) KUBE_BIN_CACHE=$(KUBE_BIN_CACHE)
