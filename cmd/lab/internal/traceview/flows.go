@@ -43,8 +43,12 @@ func drawFlows(b *strings.Builder, a *trace.Analysis, ys []int) {
 	line := func(class string, from, to int) {
 		x1, y1 := laneX(a.Events[from]), ys[from]-4
 		x2, y2 := laneX(a.Events[to]), ys[to]-4
-		fmt.Fprintf(b, `<path class="flow %s" data-from="%d" data-to="%d" d="M%d,%d C%d,%d %d,%d %d,%d" marker-end="url(#arrow)"/>`+"\n",
-			class, a.Events[from].Seq, a.Events[to].Seq, x1, y1, x1+(x2-x1)/3, y1, x2-(x2-x1)/3, y2, x2, y2)
+		marker := "arrow"
+		if class == "missed" {
+			marker = "arrow-missed"
+		}
+		fmt.Fprintf(b, `<path class="flow %s" data-from="%d" data-to="%d" d="M%d,%d C%d,%d %d,%d %d,%d" marker-end="url(#%s)"/>`+"\n",
+			class, a.Events[from].Seq, a.Events[to].Seq, x1, y1, x1+(x2-x1)/3, y1, x2-(x2-x1)/3, y2, x2, y2, marker)
 	}
 	for i, e := range a.Events {
 		if e.Object == nil {

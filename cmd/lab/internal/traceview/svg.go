@@ -66,11 +66,11 @@ func laneX(e trace.Event) int {
 }
 
 // layout gives each event its row's y; a stale read takes a row more for
-// what it missed.
-func layout(a *trace.Analysis) (ys []int, height int) {
+// each line of what it missed (staleLines).
+func layout(l i18n.Lang, a *trace.Analysis) (ys []int, height int) {
 	extra := map[int]int{}
 	for _, s := range a.Stale {
-		extra[s.Event]++
+		extra[s.Event] += len(staleLines(l, a, s))
 	}
 	y := top
 	ys = make([]int, len(a.Events))
@@ -81,9 +81,16 @@ func layout(a *trace.Analysis) (ys []int, height int) {
 	return ys, y + 60
 }
 
+// staleLines is what a stale read missed, wrapped to the Reconcile lane.
+func staleLines(l i18n.Lang, a *trace.Analysis, s trace.StaleRead) []string {
+	x := laneX(trace.Event{Lane: trace.LaneReconcile, Kind: trace.Read})
+	width := int(float64(svgW-x-2*textGap) / charW)
+	return strings.Split(i18n.Wrap(staleLine(l, a, s), width), "\n")
+}
+
 // SVG draws the trace.
 func SVG(l i18n.Lang, a *trace.Analysis) string {
-	ys, height := layout(a)
+	ys, height := layout(l, a)
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="trace" width="%d" height="%d" viewBox="0 0 %d %d" font-family="ui-monospace, 'DejaVu Sans Mono', 'Noto Sans Mono CJK SC', 'WenQuanYi Zen Hei Mono', monospace" font-size="12">`+"\n",
 		svgW, height, svgW, height)
@@ -120,6 +127,7 @@ const svgStyle = `<style>
 .bar{fill:#dbe8fb;stroke:#9bb8e6}
 .dot{stroke:#333;stroke-width:1}
 .api .dot{fill:#4a7bd0}.cache .dot{fill:#6ab06a}.start .dot,.end .dot{fill:#1d3f7a}.read .dot{fill:#fff}.write .dot{fill:#e0a030}
+.label,.stale-line{paint-order:stroke;stroke:#fff;stroke-width:4px;stroke-linejoin:round}
 .label{fill:#222}.spec .label{fill:#666;font-style:italic}
 .failed .label{fill:#b00020}
 .stale .row{fill:#fde2e4}.stale .dot{fill:#d0203a;stroke:#800}
@@ -132,7 +140,8 @@ const svgStyle = `<style>
 .flow.missed{stroke:#d0203a;stroke-width:1.5;stroke-dasharray:6 3}
 .legend{fill:#555}
 </style>
-<defs><marker id="arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L8,4 L0,8 z" fill="#777"/></marker></defs>
+<defs><marker id="arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L8,4 L0,8 z" fill="#777"/></marker>
+<marker id="arrow-missed" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L8,4 L0,8 z" fill="#d0203a"/></marker></defs>
 `
 
 func legend(l i18n.Lang) string {
@@ -177,14 +186,18 @@ func drawEvent(b *strings.Builder, l i18n.Lang, a *trace.Analysis, i, y int, sta
 	}
 	fmt.Fprintf(b, `<g class="%s" data-seq="%d" data-lane="%s">`, strings.Join(classes, " "), e.Seq, e.Lane)
 	fmt.Fprintf(b, `<title>%s</title>`, esc(tooltip(l, e)))
+	var lines []string
+	for _, s := range stale {
+		lines = append(lines, staleLines(l, a, s)...)
+	}
 	if len(stale) > 0 || followed {
-		fmt.Fprintf(b, `<rect class="row" x="%d" y="%d" width="%d" height="%d" rx="3"/>`, x-10, y-14, width+14, rowH*(1+len(stale))-2)
+		fmt.Fprintf(b, `<rect class="row" x="%d" y="%d" width="%d" height="%d" rx="3"/>`, x-10, y-14, width+14, rowH*(1+len(lines))-2)
 	}
 	fmt.Fprintf(b, `<circle class="dot" cx="%d" cy="%d" r="%d"/>`, x, y-4, dotR)
 	text := describe(l, a, i)
 	fmt.Fprintf(b, `<text class="label" x="%d" y="%d">%s</text>`, x+textGap, y, esc(cut(text, int(float64(width-textGap)/charW))))
-	for k, s := range stale {
-		fmt.Fprintf(b, `<text class="stale-line" x="%d" y="%d">%s</text>`, x+textGap, y+rowH*(k+1), esc(cut(staleLine(l, a, s), int(float64(width-textGap)/charW))))
+	for k, line := range lines {
+		fmt.Fprintf(b, `<text class="stale-line" x="%d" y="%d">%s</text>`, x+textGap, y+rowH*(k+1), esc(line))
 	}
 	b.WriteString("</g>\n")
 }
