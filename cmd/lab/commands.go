@@ -30,6 +30,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/doctor"
 	"cronlab.dev/cronlab/cmd/lab/internal/hints"
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+	"cronlab.dev/cronlab/cmd/lab/internal/perturb"
 	"cronlab.dev/cronlab/cmd/lab/internal/progress"
 	"cronlab.dev/cronlab/cmd/lab/internal/roster"
 	"cronlab.dev/cronlab/cmd/lab/internal/run"
@@ -166,6 +167,7 @@ var commands = []command{
 			fs.StringVar(&c.trace.SVG, "svg", "", "also write the picture alone, as SVG")
 		},
 		run: func(c call) error { return traceview.CmdTrace(c.l, c.args, c.trace) }},
+	{name: "perturb", run: func(c call) error { return perturb.CmdPerturb(c.l, c.root, c.args) }},
 	{name: "stop", run: func(c call) error { return apiserver.CmdStop(c.l, c.root) }},
 	{name: "verify",
 		flags: referenceTested,

@@ -35,11 +35,11 @@ var layers = [][]string{
 	{"i18n", "gosrc"}, // the two languages; reading Go source
 	{"base", "stage", "regions", "classwire", "traceview"},                                // commands and git; stage.yaml; regions and stubs; what crosses to the class board; a trace drawn
 	{"gotest", "starter", "apiserver", "doctor", "labtest", "mutants", "board", "roster"}, // test output; a starter; the shared API server; lab doctor; generic mutants; the class board; a class on one cluster
-	{"functions", "progress"},             // per-function results; the progress file
-	{"hints", "carry"},                    // which hint; carrying code forward
-	{"report"},                            // a result in words and as JSON
-	{"run", "class"},                      // building and running a stage's tests; an attendee in a class
-	{"check", "watch", "start", "verify"}, // the commands
+	{"functions", "progress"}, // per-function results; the progress file
+	{"hints", "carry"},        // which hint; carrying code forward
+	{"report"},                // a result in words and as JSON
+	{"run", "class"},          // building and running a stage's tests; an attendee in a class
+	{"check", "watch", "start", "verify", "perturb"}, // the commands
 }
 
 // floorOf is the floor of a package of the tool, or -1.

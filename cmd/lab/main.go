@@ -38,6 +38,7 @@ limitations under the License.
 //	bin/lab class setup <roster> [--class lab] [--out dir] [--hours 12]
 //	bin/lab class teardown [--class lab]
 //	bin/lab trace [--html file] [--svg file] <trace>
+//	bin/lab perturb <kind>
 //	bin/lab stop
 //	bin/lab verify [--reference-tested] [<stage>...]
 //
@@ -112,6 +113,10 @@ const usage = `usage: lab <command> [stage]   (--lang zh, or a Chinese locale su
                     bin/lab-state/traces/; make run TRACE=file records the manager's): three lanes, the API
                     server, the cache and the Reconcile, with every stale read marked; and a page with the
                     picture, beside the trace (--html elsewhere; --svg the picture alone)
+  perturb <kind>    play a CronJob's scenario against your Reconciler while its loop is disturbed (stale:
+                    the cache held back; unobserved: an event dropped; intermediate-N: the manager stops
+                    after the N-th write), draw the trace, and compare the end state with the reference's
+                    under the same disturbance (docs/trace.md); without a kind, the list
   stop              stop the API server that checks share (it also stops itself after 30 idle minutes;
                     LAB_SHARED_APISERVER=off makes every test start its own)
   verify [<stage>…] for every stage (or those named): the starter compiles and vets, its tests fail;
@@ -169,6 +174,9 @@ const usageZh = `用法：lab <命令> [阶段]   （--lang en 显示英文；--
                     画出调和循环的追踪记录（第 13 和第 15 阶段的测试用例各自在 bin/lab-state/traces/ 中记录一份；
                     make run TRACE=文件 记录管理器的）：API 服务器、缓存和 Reconcile 三条泳道，标出每次陈旧的读取；
                     并在追踪记录旁写一个带图的页面（--html 指定别处；--svg 单独写出图）
+  perturb <种类>    在调和循环受到扰动时（stale：缓存被扣住；unobserved：丢掉一个事件；intermediate-N：
+                    管理器在第 N 次写入之后停止），用你的调和器运行一个 CronJob 的场景，画出追踪记录，
+                    并把结束状态与参考实现在同样扰动下的结束状态比较（docs/trace.zh-CN.md）；不指定种类时列出全部
   stop              停止各次检查共用的 API 服务器（空闲 30 分钟后它也会自行停止；
                     LAB_SHARED_APISERVER=off 让每个测试各自启动自己的 API 服务器）
   verify [<阶段>…]  对每个阶段（或指定的阶段）验证：起始代码能编译并通过 vet，其测试失败；

@@ -55,6 +55,7 @@ const (
 	End      = "end"      // reconcile lane: it returned
 	Read     = "read"     // reconcile lane: a get or a list
 	Write    = "write"    // reconcile lane (or the spec's own client, Actor "spec")
+	Note     = "note"     // any lane: what a test did to the loop (bin/lab perturb), in Text
 )
 
 // Where a read was answered from.
@@ -94,6 +95,8 @@ type Event struct {
 	// selector asked for, and what came back.
 	List  *ListQuery `json:"list,omitempty"`
 	Items []Ref      `json:"items,omitempty"`
+	// Text is a note's.
+	Text string `json:"text,omitempty"`
 	// Patch is what a patch sent (a merge patch's JSON), cut at 2 KiB: what
 	// the write changed.
 	Patch string `json:"patch,omitempty"`

@@ -56,7 +56,7 @@ type Spec struct {
 // Start records CronJobs and Jobs of the spec's namespace in the api lane
 // (a watch of its own, on s.Config, which must not lag) and in the cache
 // lane. It returns nil (record nothing) when CRONLAB_TRACE is off, and the
-// file's path.
+// file's path from the repository's root.
 func Start(ctx context.Context, s Spec) (*record.Recorder, string, error) {
 	if os.Getenv("CRONLAB_TRACE") == "off" {
 		return nil, "", nil
@@ -82,7 +82,12 @@ func Start(ctx context.Context, s Spec) (*record.Recorder, string, error) {
 			return nil, "", fmt.Errorf("watching the cache for the trace: %w", err)
 		}
 	}
-	return rec, path, nil
+	// The path as the repository's root sees it: where bin/lab runs.
+	shown, err := filepath.Rel(s.Root, path)
+	if err != nil {
+		shown = path
+	}
+	return rec, shown, nil
 }
 
 // Stop waits for the lanes to show the end state, and closes the file.

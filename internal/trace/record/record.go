@@ -197,6 +197,15 @@ func describe(requeue time.Duration, err error) string {
 	return "done"
 }
 
+// Note writes a line of its own into a lane: what a test did to the loop
+// (a perturbation), drawn where it happened.
+func (r *Recorder) Note(lane, text string) {
+	if r == nil {
+		return
+	}
+	r.emit(trace.Event{Lane: lane, Kind: trace.Note, Text: text})
+}
+
 // Sync waits until the api lane has seen every version the API server
 // has of what it watches, and the cache lane every version the cache has,
 // so that what a spec does next is drawn after them. It gives up after

@@ -130,6 +130,7 @@ const svgStyle = `<style>
 .label,.stale-line{paint-order:stroke;stroke:#fff;stroke-width:4px;stroke-linejoin:round}
 .label{fill:#222}.spec .label{fill:#666;font-style:italic}
 .failed .label{fill:#b00020}
+.note .dot{fill:#8a2be2}.note .label{fill:#6a1bb2;font-weight:bold}
 .stale .row{fill:#fde2e4}.stale .dot{fill:#d0203a;stroke:#800}
 .stale-line{fill:#b00020}
 .followed .row{fill:none;stroke:#e08a00;stroke-width:2}

@@ -81,6 +81,8 @@ func sign(kind string) string {
 func describe(l i18n.Lang, a *trace.Analysis, i int) string {
 	e := a.Events[i]
 	switch {
+	case e.Kind == trace.Note:
+		return "✂ " + e.Text
 	case e.Lane == trace.LaneAPI || e.Lane == trace.LaneCache:
 		if e.Object == nil {
 			return e.Kind
