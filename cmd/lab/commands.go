@@ -71,6 +71,9 @@ type command struct {
 	name  string
 	flags func(fs *flag.FlagSet, c *call)
 	run   func(c call) error
+	// anywhere: the command needs no clone (c.root and c.stages are
+	// empty), and its file arguments are the working directory's.
+	anywhere bool
 }
 
 var commands = []command{
@@ -161,7 +164,7 @@ var commands = []command{
 			fs.Float64Var(&c.roster.Hours, "hours", 12, "how many hours the attendees' tokens last")
 		},
 		run: func(c call) error { return roster.CmdClass(c.l, c.root, c.args, c.roster) }},
-	{name: "trace",
+	{name: "trace", anywhere: true,
 		flags: func(fs *flag.FlagSet, c *call) {
 			fs.StringVar(&c.trace.HTML, "html", "", "where the page goes (default: beside the trace, FILE.html)")
 			fs.StringVar(&c.trace.SVG, "svg", "", "also write the picture alone, as SVG")

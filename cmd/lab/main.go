@@ -223,6 +223,12 @@ func main() {
 		fmt.Fprintf(os.Stderr, "lab %s: %s\n%s", cmd.name, flagError(l, err), usageOf(l, cmd.name))
 		os.Exit(2)
 	}
+	if cmd.anywhere {
+		if err := cmd.run(c); err != nil {
+			base.Fail(l, err)
+		}
+		return
+	}
 	root, err := base.RepoRoot(l)
 	if err == nil {
 		err = os.Chdir(root)

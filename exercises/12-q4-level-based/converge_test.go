@@ -35,12 +35,15 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
 	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -65,12 +68,16 @@ var (
 type world struct {
 	direct client.Client
 	cache  client.Client
-	r      *controller.CronJobReconciler
+	r      reconcile.Reconciler
+	scheme *runtime.Scheme
+	clock  clock.PassiveClock
 	ns     string
-	// rec records the test's trace (test/tracing): the controllers that
-	// runController starts are recorded, with their event filter, reads,
-	// writes and reconciles. docs/answers/q4-level-based.md draws one.
-	rec *record.Recorder
+	// rec records the test's trace (test/tracing): the world's reconciles
+	// and, once recordCache is called, its cache; the controllers that
+	// runController starts, with their event filter, reads, writes and
+	// reconciles. docs/answers/q4-level-based.md draws one.
+	rec      *record.Recorder
+	informer cache.Cache
 }
 
 func newWorld(t *testing.T, cfg *rest.Config) *world {
@@ -87,29 +94,35 @@ func newWorld(t *testing.T, cfg *rest.Config) *world {
 	}
 	go func() { _ = mgr.Start(ctx) }()
 	mgr.GetCache().WaitForCacheSync(ctx)
-	w := &world{cache: mgr.GetClient()}
+	w := &world{cache: mgr.GetClient(), scheme: scheme, clock: clocktesting.NewFakeClock(testTime), informer: mgr.GetCache()}
 	w.direct, err = client.New(cfg, client.Options{Scheme: scheme})
 	must(t, err)
-	w.r = &controller.CronJobReconciler{
-		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Scheme: scheme,
-		Recorder: events.NewFakeRecorder(1000), Clock: clocktesting.NewFakeClock(testTime),
-	}
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "q4-"}}
 	must(t, w.direct.Create(ctx, ns))
 	w.ns = ns.Name
 
 	rec, path, err := tracing.Start(ctx, tracing.Spec{Root: filepath.Join("..", ".."), Name: t.Name(),
-		Config: cfg, Scheme: scheme, Clock: w.r.Clock, Namespace: w.ns})
+		Config: cfg, Scheme: scheme, Clock: w.clock, Namespace: w.ns})
 	must(t, err)
 	t.Cleanup(func() {
 		must(t, tracing.Stop(context.Background(), rec))
-		if path != "" && t.Failed() {
-			t.Log(say.Both("the trace of this test: bin/lab trace %s",
-				"这个测试的追踪记录：bin/lab trace %s", path))
+		if pointer := tracing.Pointer(path); pointer != "" && t.Failed() {
+			t.Log(pointer)
 		}
 	})
 	w.rec = rec
+	w.r = rec.Reconciler(&controller.CronJobReconciler{
+		Client: rec.Client(mgr.GetClient(), trace.FromCache), APIReader: rec.Reader(mgr.GetAPIReader()), Scheme: scheme,
+		Recorder: events.NewFakeRecorder(1000), Clock: w.clock,
+	})
 	return w
+}
+
+// recordCache adds the world's cache to its trace, for a test whose
+// reconciles read it (runController's managers have caches of their own).
+func (w *world) recordCache(t *testing.T) {
+	t.Helper()
+	must(t, w.rec.WatchCache(context.Background(), w.informer, &batchv1.CronJob{}, &kbatchv1.Job{}))
 }
 
 // lab:begin steady
@@ -255,6 +268,7 @@ func TestItConvergesFromAnyStartingState(t *testing.T) {
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorld(t, cfg)
+			w.recordCache(t)
 			cj := w.cronJob(t)
 			tc.setup(t, w, cj)
 
@@ -398,15 +412,15 @@ func TestAfterARestartChangesMadeWhileDownArriveAsCreates(t *testing.T) {
 // stops the manager, cache and all.
 func (w *world) runController(t *testing.T, cfg *rest.Config, name string, wrap func(reconcile.Reconciler) reconcile.Reconciler) func() {
 	t.Helper()
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: w.r.Scheme, Metrics: metricsserver.Options{BindAddress: "0"}})
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: w.scheme, Metrics: metricsserver.Options{BindAddress: "0"}})
 	must(t, err)
 	must(t, controller.IndexJobsByOwner(context.Background(), mgr.GetFieldIndexer()))
 	var r reconcile.Reconciler = &controller.CronJobReconciler{
 		Client:    w.rec.Client(mgr.GetClient(), trace.FromCache),
 		APIReader: w.rec.Reader(mgr.GetAPIReader()),
-		Scheme:    w.r.Scheme,
+		Scheme:    w.scheme,
 		Recorder:  events.NewFakeRecorder(1000),
-		Clock:     w.r.Clock,
+		Clock:     w.clock,
 	}
 	if wrap != nil {
 		r = wrap(r)
@@ -462,7 +476,7 @@ func (w *world) job(t *testing.T, cj *batchv1.CronJob, name string, finished boo
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: w.ns},
 		Spec:       kbatchv1.JobSpec{Template: cj.Spec.JobTemplate.Spec.Template},
 	}
-	must(t, ctrl.SetControllerReference(cj, job, w.r.Scheme))
+	must(t, ctrl.SetControllerReference(cj, job, w.scheme))
 	must(t, w.direct.Create(context.Background(), job))
 	if finished {
 		start, end := metav1.NewTime(tenAM.Add(-time.Minute)), metav1.NewTime(tenAM)

@@ -103,9 +103,8 @@ func newWorld(t *testing.T) *world {
 	must(t, err)
 	t.Cleanup(func() {
 		must(t, tracing.Stop(context.Background(), rec))
-		if path != "" && t.Failed() {
-			t.Log(say.Both("the trace of this test: bin/lab trace %s",
-				"这个测试的追踪记录：bin/lab trace %s", path))
+		if pointer := tracing.Pointer(path); pointer != "" && t.Failed() {
+			t.Log(pointer)
 		}
 	})
 	w.direct, w.cached = rec.Client(w.direct, trace.FromAPI), rec.Client(w.cached, trace.FromCache)

@@ -173,9 +173,8 @@ func newWorld(t *testing.T, cfg *rest.Config, n naming) *world {
 	must(t, err)
 	t.Cleanup(func() {
 		must(t, tracing.Stop(context.Background(), rec))
-		if path != "" && t.Failed() {
-			t.Log(say.Both("the trace of this test: bin/lab trace %s",
-				"这个测试的追踪记录：bin/lab trace %s", path))
+		if pointer := tracing.Pointer(path); pointer != "" && t.Failed() {
+			t.Log(pointer)
 		}
 	})
 	var r reconcile.Reconciler = &controller.CronJobReconciler{

@@ -38,26 +38,30 @@ import (
 type mutant struct {
 	bug       string
 	what      string
+	caughtBy  string // the function of yours whose lag this mutant does not tolerate
 	funcs     interceptor.Funcs
 	apiReader func(client.Reader) client.Reader
 }
 
 var mutants = []*mutant{{
-	bug: "AlreadyExists is an error: the Reconciler cannot look the Job up to adopt it (c-lag)",
+	bug:      "AlreadyExists is an error: the Reconciler cannot look the Job up to adopt it (c-lag)",
+	caughtBy: "cLag",
 	what: say.Both("AlreadyExists is an error: the Reconciler cannot look the Job up to adopt it (c-lag)",
 		"把 AlreadyExists 当作错误：调和器查不到那个 Job，无法接管它（c-lag）"),
 	apiReader: func(r client.Reader) client.Reader {
 		return failingJobReads{r}
 	},
 }, {
-	bug: "the status is written with Update from the cached copy, so a stale copy conflicts (u-lag)",
+	bug:      "the status is written with Update from the cached copy, so a stale copy conflicts (u-lag)",
+	caughtBy: "uLag",
 	what: say.Both("the status is written with Update from the cached copy, so a stale copy conflicts (u-lag)",
 		"用 Update 从缓存里的副本写入状态，副本陈旧时就会冲突（u-lag）"),
 	funcs: interceptor.Funcs{SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, _ client.Patch, _ ...client.SubResourcePatchOption) error {
 		return c.SubResource(sub).Update(ctx, obj)
 	}},
 }, {
-	bug: "NotFound on deleting a Job is an error (d-lag)",
+	bug:      "NotFound on deleting a Job is an error (d-lag)",
+	caughtBy: "dLag",
 	what: say.Both("NotFound on deleting a Job is an error (d-lag)",
 		"把删除 Job 时的 NotFound 当作错误（d-lag）"),
 	funcs: interceptor.Funcs{Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
@@ -89,7 +93,7 @@ var _ = Describe("Your specs catch a Reconciler where", func() {
 		It(m.bug, func() {
 			var caughtBy []string
 			for _, s := range yourSpecs {
-				if err := utils.SpecFailure(func() { s.spec(newWorld(m)) }); err != nil {
+				if err := utils.SpecFailure(func() { s.spec(newWorld(m, s.name)) }); err != nil {
 					caughtBy = append(caughtBy, s.name)
 					GinkgoWriter.Printf("%s fails as it should: %v\n", s.name, err)
 				}

@@ -38,7 +38,8 @@ import (
 // a stale cache, and expects each of those to fail at least one of them.
 var _ = Describe("The Reconciler under a stale cache", func() {
 	var w *world
-	BeforeEach(func() { w = newWorld(nil) })
+	BeforeEach(func() { w = newWorld(nil, "") })
+	AfterEach(func() { w.madeItsLag() })
 
 	It("c-lag: adopts the Job its cache has not seen, and converges", func() { cLag(w) })
 	It("u-lag: writes status over a stale copy without a conflict or a lost update, and converges", func() { uLag(w) })

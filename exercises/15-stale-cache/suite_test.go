@@ -25,6 +25,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -97,14 +98,18 @@ type world struct {
 	// rec records the spec's trace (test/tracing): bin/lab check points to
 	// it when the spec fails, and `bin/lab trace` draws it. traced is r
 	// with its reconciles recorded.
-	rec    *record.Recorder
-	traced reconcile.Reconciler
+	rec       *record.Recorder
+	traced    reconcile.Reconciler
+	traceFile string // from this folder
+	tracePath string // from the repository's root, to say
 
 	mu     sync.Mutex
 	errors []error
 }
 
-func newWorld(m *mutant) *world {
+// newWorld's spec names the function of yours that the world is made for,
+// when a mutant's spec runs each of them: its trace is named after it.
+func newWorld(m *mutant, spec string) *world {
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &world{lag: lag.NewWatches(), clock: clocktesting.NewFakeClock(tenAM)}
 	DeferCleanup(func() {
@@ -125,7 +130,7 @@ func newWorld(m *mutant) *world {
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "stale-"}}
 	Expect(k8sClient.Create(ctx, ns)).To(Succeed())
 	w.ns = ns.Name
-	w.rec = w.startTrace(ctx, mgr.GetCache())
+	w.rec = w.startTrace(ctx, mgr.GetCache(), traceName(m, spec))
 
 	var c client.WithWatch = withWatch{mgr.GetClient()}
 	var reader client.Reader = mgr.GetAPIReader()
@@ -148,19 +153,65 @@ func newWorld(m *mutant) *world {
 
 // startTrace records the spec's trace, and says where it is when the spec
 // fails.
-func (w *world) startTrace(ctx context.Context, c cache.Cache) *record.Recorder {
+func (w *world) startTrace(ctx context.Context, c cache.Cache, name string) *record.Recorder {
 	GinkgoHelper()
-	rec, path, err := tracing.Start(ctx, tracing.Spec{Root: filepath.Join("..", ".."), Name: CurrentSpecReport().LeafNodeText,
+	rec, path, err := tracing.Start(ctx, tracing.Spec{Root: filepath.Join("..", ".."), Name: name,
 		Config: cfg, Scheme: scheme, Cache: c, Clock: w.clock, Namespace: w.ns})
 	Expect(err).NotTo(HaveOccurred())
+	w.traceFile, w.tracePath = tracing.File(filepath.Join("..", ".."), path), path
+	// Each Pause and Resume of your spec is a line of the trace.
+	w.lag.Tell(func(paused bool, resources []string) {
+		if paused {
+			rec.Note(trace.LaneCache, say.Both("the watches of %s held back (w.lag.Pause)", "%s 的 watch 被扣住（w.lag.Pause）", strings.Join(resources, ", ")))
+		} else {
+			rec.Note(trace.LaneCache, say.Both("the watches of %s let go (w.lag.Resume)", "%s 的 watch 被放行（w.lag.Resume）", strings.Join(resources, ", ")))
+		}
+	})
 	DeferCleanup(func() {
 		Expect(tracing.Stop(context.Background(), rec)).To(Succeed())
-		if path != "" && CurrentSpecReport().Failed() {
-			AddReportEntry("trace", say.Both("the trace of this spec: bin/lab trace %s",
-				"这个测试用例的追踪记录：bin/lab trace %s", path))
+		if pointer := tracing.Pointer(path); pointer != "" && CurrentSpecReport().Failed() {
+			AddReportEntry("trace", pointer)
 		}
 	})
 	return rec
+}
+
+// traceName is what a world's trace is named after: the spec's name; under
+// a mutant, the spec's and the function of yours that runs. The run of
+// the function meant to catch the mutant (mutant.caughtBy) has the spec's
+// name alone: bin/lab check points to that one when the mutant survives.
+func traceName(m *mutant, spec string) string {
+	name := CurrentSpecReport().LeafNodeText
+	if m != nil && spec != m.caughtBy {
+		name += " with " + spec
+	}
+	return name
+}
+
+// madeItsLag fails a spec of yours that passed without its lag ever
+// happening: its trace must show a stale read of the kind its name says
+// (c-lag, u-lag, d-lag), or the spec shows nothing about that lag.
+func (w *world) madeItsLag() {
+	GinkgoHelper()
+	if CurrentSpecReport().Failed() {
+		return
+	}
+	if w.rec == nil {
+		GinkgoWriter.Println(say.Both("not checked that the lag happened: CRONLAB_TRACE=off records no trace",
+			"没有检查滞后是否发生：CRONLAB_TRACE=off 时不记录追踪记录"))
+		return
+	}
+	lag, _, _ := strings.Cut(CurrentSpecReport().LeafNodeText, ":")
+	w.rec.Sync(context.Background())
+	events, err := trace.Load(w.traceFile)
+	Expect(err).NotTo(HaveOccurred())
+	for _, s := range trace.Analyze(events).Stale {
+		if s.Lag == lag {
+			return
+		}
+	}
+	Fail(say.Both("the spec passed, but no read of the Reconciler was stale in the %s way: the lag never reached it, so the spec shows nothing about %s. Pause the watches before the change the cache must miss, and reconcile before Resume (bin/lab trace %s)",
+		"测试用例通过了，但调和器没有任何一次读取是以 %s 的方式陈旧的：滞后从未影响到它，所以这个测试用例对 %s 什么也没有证明。请在缓存必须错过的那次改动之前暂停 watch，并在 Resume 之前调和（bin/lab trace %s）", lag, lag, w.tracePath))
 }
 
 // recordErrors keeps the errors of the Reconciler's writes.
@@ -207,6 +258,10 @@ func (w *world) reconcileAt(now time.Time, cj *batchv1.CronJob) error {
 // let a cache that has not yet seen a Job complete pass for settled).
 func (w *world) settle(cj *batchv1.CronJob) {
 	GinkgoHelper()
+	if paused := w.lag.Paused(); len(paused) > 0 {
+		Fail(say.Both("w.settle waits for the cache to catch up, but the watches of %s are still paused: call w.lag.Resume first",
+			"w.settle 等待缓存追上，但 %s 的 watch 仍处于暂停状态：请先调用 w.lag.Resume", strings.Join(paused, ", ")))
+	}
 	Eventually(func(g Gomega) {
 		var direct, cached batchv1.CronJob
 		g.Expect(k8sClient.Get(context.Background(), client.ObjectKeyFromObject(cj), &direct)).To(Succeed())

@@ -30,6 +30,7 @@ package lag
 import (
 	"io"
 	"net/http"
+	"sort"
 	"strings"
 	"sync"
 
@@ -41,6 +42,29 @@ type Watches struct {
 	mu      sync.Mutex
 	changed *sync.Cond
 	paused  map[string]bool // by resource name, such as "jobs"
+	// told, when set (Tell), hears of each Pause and Resume: a test's
+	// trace marks them.
+	told func(paused bool, resources []string)
+}
+
+// Tell has f called on each Pause (paused true) and Resume, with the
+// resources named.
+func (w *Watches) Tell(f func(paused bool, resources []string)) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.told = f
+}
+
+// Paused lists the resources paused now.
+func (w *Watches) Paused() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []string
+	for r := range w.paused {
+		out = append(out, r)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // NewWatches returns a Watches with nothing paused.
@@ -65,20 +89,28 @@ func (w *Watches) Config(cfg *rest.Config) *rest.Config {
 // Pause is not delivered until Resume.
 func (w *Watches) Pause(resources ...string) {
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	for _, r := range resources {
 		w.paused[r] = true
+	}
+	told := w.told
+	w.mu.Unlock()
+	if told != nil {
+		told(true, resources)
 	}
 }
 
 // Resume delivers what was held back and lets later events through.
 func (w *Watches) Resume(resources ...string) {
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	for _, r := range resources {
 		delete(w.paused, r)
 	}
 	w.changed.Broadcast()
+	told := w.told
+	w.mu.Unlock()
+	if told != nil {
+		told(false, resources)
+	}
 }
 
 func (w *Watches) waitWhilePaused(resource string) {

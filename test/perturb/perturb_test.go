@@ -164,20 +164,30 @@ func (w *world) finishJobs(end time.Time) {
 }
 
 // endState is what the scenario leaves, in words that do not change from
-// run to run: the Jobs and whether they finished, and the CronJob's status.
+// run to run: the Jobs, by the run each is for (its scheduled time, not its
+// name: two Jobs of one run show as two lines), and whether they finished;
+// the CronJob's status; and how many reconciles returned an error.
 func (w *world) endState() string {
 	ctx := context.Background()
 	var b strings.Builder
 	var jobs kbatchv1.JobList
 	must(w.t, w.direct.List(ctx, &jobs, client.InNamespace(w.ns)))
-	sort.Slice(jobs.Items, func(i, j int) bool { return jobs.Items[i].Name < jobs.Items[j].Name })
-	fmt.Fprintln(&b, "jobs:")
+	var lines []string
 	for _, job := range jobs.Items {
 		state := "running"
 		if finished, how := runs.JobFinished(&job); finished {
 			state = string(how)
 		}
-		fmt.Fprintf(&b, "  %s: %s\n", job.Name, state)
+		run := job.Annotations[batchv1.ScheduledTimeAnnotation]
+		if run == "" {
+			run = "(no scheduled time)"
+		}
+		lines = append(lines, fmt.Sprintf("  the %s run: %s\n", run, state))
+	}
+	sort.Strings(lines)
+	fmt.Fprintln(&b, "jobs:")
+	for _, line := range lines {
+		b.WriteString(line)
 	}
 	var cj batchv1.CronJob
 	must(w.t, w.direct.Get(ctx, client.ObjectKey{Namespace: w.ns, Name: cronJobName}, &cj))
@@ -187,7 +197,7 @@ func (w *world) endState() string {
 		active = append(active, ref.Name)
 	}
 	sort.Strings(active)
-	fmt.Fprintf(&b, "  active: [%s]\n", strings.Join(active, ", "))
+	fmt.Fprintf(&b, "  active: %d Job(s)\n", len(active))
 	fmt.Fprintf(&b, "  lastScheduleTime: %s\n", stamp(cj.Status.LastScheduleTime))
 	fmt.Fprintf(&b, "  lastSuccessfulTime: %s\n", stamp(cj.Status.LastSuccessfulTime))
 	for _, kind := range []string{batchv1.ConditionReady, batchv1.ConditionDegraded} {
@@ -195,6 +205,17 @@ func (w *world) endState() string {
 			fmt.Fprintf(&b, "  %s: %s (%s)\n", kind, c.Status, c.Reason)
 		}
 	}
+	// A Reconciler can end in the right state and still have failed on
+	// the way: each error is a retry with backoff, and an Event, in a real
+	// controller.
+	fmt.Fprintf(&b, "reconciles that returned an error: %d\n", w.failed)
+	var made []string
+	for run, n := range w.created {
+		made = append(made, fmt.Sprintf("  the %s run: %d\n", run, n))
+	}
+	sort.Strings(made)
+	fmt.Fprintln(&b, "Jobs created:")
+	b.WriteString(strings.Join(made, ""))
 	return b.String()
 }
 

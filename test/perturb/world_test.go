@@ -70,9 +70,11 @@ type world struct {
 	p      perturbation
 
 	mu       sync.Mutex
-	writes   int  // the scenario's writes so far (intermediate-N counts them)
-	stopped  bool // the manager stopped after the N-th write; later writes fail
-	dropNext bool // unobserved: drop the next Job completion's notification
+	writes   int            // the scenario's writes so far (intermediate-N counts them)
+	failed   int            // reconciles that returned an error, the stop of intermediate-N aside
+	created  map[string]int // Jobs created, by the run (scheduled time) each is for
+	stopped  bool           // the manager stopped after the N-th write; later writes fail
+	dropNext bool           // unobserved: drop the next Job completion's notification
 
 	stop   context.CancelFunc // the manager of the moment
 	r      reconcile.Reconciler
@@ -81,7 +83,8 @@ type world struct {
 }
 
 func newWorld(t *testing.T, cfg *rest.Config, scheme *runtime.Scheme, p perturbation) *world {
-	w := &world{t: t, cfg: cfg, scheme: scheme, p: p, lag: lag.NewWatches(), clock: clocktesting.NewFakeClock(tenAM.Add(30 * time.Second))}
+	w := &world{t: t, cfg: cfg, scheme: scheme, p: p, lag: lag.NewWatches(), clock: clocktesting.NewFakeClock(tenAM.Add(30 * time.Second)),
+		created: map[string]int{}}
 	var err error
 	w.direct, err = client.New(cfg, client.Options{Scheme: scheme})
 	must(t, err)
@@ -99,9 +102,8 @@ func newWorld(t *testing.T, cfg *rest.Config, scheme *runtime.Scheme, p perturba
 			w.stop()
 		}
 		must(t, tracing.Stop(context.Background(), rec))
-		if path != "" {
-			t.Log(say.Both("the trace of this run: bin/lab trace %s",
-				"这次运行的追踪记录：bin/lab trace %s", path))
+		if pointer := tracing.Pointer(path); pointer != "" {
+			t.Log(pointer)
 		}
 	})
 	w.start()
@@ -195,7 +197,15 @@ func (w *world) stopAfterN() interceptor.Funcs {
 	}
 	return interceptor.Funcs{
 		Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
-			return write(func() error { return c.Create(ctx, obj, opts...) })
+			return write(func() error {
+				err := c.Create(ctx, obj, opts...)
+				if _, isJob := obj.(*kbatchv1.Job); isJob && err == nil {
+					w.mu.Lock()
+					w.created[obj.GetAnnotations()[batchv1.ScheduledTimeAnnotation]]++
+					w.mu.Unlock()
+				}
+				return err
+			})
 		},
 		Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
 			return write(func() error { return c.Delete(ctx, obj, opts...) })
@@ -232,6 +242,7 @@ func (w *world) reconcile() {
 		return
 	}
 	if err != nil {
+		w.failed++
 		w.t.Log(say.Both("Reconcile returned %v (the next event or requeue tries again)",
 			"Reconcile 返回了 %v（下一个事件或重新入队时会再试）", err))
 	}

@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	kbatchv1 "k8s.io/api/batch/v1"
@@ -38,6 +39,7 @@ import (
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	"cronlab.dev/cronlab/internal/trace"
 	"cronlab.dev/cronlab/internal/trace/record"
+	"cronlab.dev/cronlab/test/say"
 )
 
 // Spec is what a spec's trace needs to know.
@@ -56,7 +58,8 @@ type Spec struct {
 // Start records CronJobs and Jobs of the spec's namespace in the api lane
 // (a watch of its own, on s.Config, which must not lag) and in the cache
 // lane. It returns nil (record nothing) when CRONLAB_TRACE is off, and the
-// file's path from the repository's root.
+// file's path from the repository's root (File finds it from the test's
+// folder).
 func Start(ctx context.Context, s Spec) (*record.Recorder, string, error) {
 	if os.Getenv("CRONLAB_TRACE") == "off" {
 		return nil, "", nil
@@ -82,12 +85,39 @@ func Start(ctx context.Context, s Spec) (*record.Recorder, string, error) {
 			return nil, "", fmt.Errorf("watching the cache for the trace: %w", err)
 		}
 	}
-	// The path as the repository's root sees it: where bin/lab runs.
-	shown, err := filepath.Rel(s.Root, path)
-	if err != nil {
-		shown = path
+	return rec, shown(s.Root, path), nil
+}
+
+// shown is path as the repository's root sees it, where bin/lab runs; a
+// path outside the repository (CRONLAB_TRACE_DIR) is shown whole.
+func shown(root, path string) string {
+	abs, err1 := filepath.Abs(path)
+	rootAbs, err2 := filepath.Abs(root)
+	if err1 != nil || err2 != nil {
+		return path
 	}
-	return rec, shown, nil
+	if rel, err := filepath.Rel(rootAbs, abs); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return abs
+}
+
+// File is the file at a path Start returned, from a test's folder.
+func File(root, path string) string {
+	if filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(root, path)
+}
+
+// Pointer is the line a test prints under its failure to say where its
+// trace is, or "" when bin/lab runs it (CRONLAB_TRACE_POINTER=off): the
+// check says it itself, with what the trace shows.
+func Pointer(path string) string {
+	if path == "" || os.Getenv("CRONLAB_TRACE_POINTER") == "off" {
+		return ""
+	}
+	return say.Both("the trace of this run: bin/lab trace %s", "这次运行的追踪记录：bin/lab trace %s", path)
 }
 
 // Stop waits for the lanes to show the end state, and closes the file.

@@ -136,7 +136,7 @@ func Verdicts(s stage.Stage, dir string, rs []gotest.Results) []Result {
 		}
 		out = append(out, fr)
 	}
-	waitForFailingCallees(out, rs)
+	waitForFailingCallees(out, rs, s)
 	waitForSharedSpecs(out, s)
 	return out
 }
@@ -151,17 +151,6 @@ func waitForSharedSpecs(frs []Result, s stage.Stage) {
 	for _, f := range s.Functions {
 		specsOf[f.Name] = f
 	}
-	failsAlone := func(g Result, f stage.Function) bool {
-		if g.Status == "does not compile" {
-			return true
-		}
-		for _, spec := range g.Failing {
-			if !f.Checks(spec) {
-				return true
-			}
-		}
-		return false
-	}
 	for i, fr := range frs {
 		if fr.Status != "failed" || len(fr.Failing) == 0 {
 			continue
@@ -174,7 +163,10 @@ func waitForSharedSpecs(frs []Result, s stage.Stage) {
 				if g.Name == fr.Name || (g.Status != "failed" && g.Status != "does not compile") || !specsOf[g.Name].Checks(spec) {
 					continue
 				}
-				if failsAlone(g, specsOf[fr.Name]) {
+				// g explains the spec when it fails others of its own, or
+				// is the narrower of the two (fewer specs: stage 15's cLag
+				// beside get, a helper every lag spec checks).
+				if failsAlone(g, specsOf[fr.Name]) || g.Ran < fr.Ran {
 					found = true
 					if !slices.Contains(through, g.Name) {
 						through = append(through, g.Name)
@@ -196,7 +188,15 @@ func waitForSharedSpecs(frs []Result, s stage.Stage) {
 // caller's failure may be the callee's (a JobFinished that calls a running
 // Job finished makes a correct Reconcile fail). The callee is the one to
 // fix first.
-func waitForFailingCallees(frs []Result, rs []gotest.Results) {
+//
+// A callee whose failing specs are all the caller's own is not blamed: the
+// caller's failure explains them as well (stage 15's cLag calls get, and
+// every spec of get is a spec of a lag function).
+func waitForFailingCallees(frs []Result, rs []gotest.Results, s stage.Stage) {
+	specsOf := map[string]stage.Function{}
+	for _, f := range s.Functions {
+		specsOf[f.Name] = f
+	}
 	calls := map[string][]string{}
 	for _, r := range rs {
 		for fn, callees := range r.Calls {
@@ -207,13 +207,36 @@ func waitForFailingCallees(frs []Result, rs []gotest.Results) {
 	for _, fr := range frs {
 		failing[fr.Name] = fr.Status == "failed" || fr.Status == "does not compile"
 	}
+	byName := map[string]Result{}
+	for _, fr := range frs {
+		byName[fr.Name] = fr
+	}
 	reachesFailing := gosrc.Reached(calls, func(fn string) bool { return failing[fn] })
-	waits := gosrc.Reached(calls, func(fn string) bool { return failing[fn] && len(reachesFailing[fn]) == 0 })
 	for i, fr := range frs {
-		if fr.Status == "failed" && len(waits[fr.Name]) > 0 {
+		if fr.Status != "failed" {
+			continue
+		}
+		waits := gosrc.Reached(calls, func(fn string) bool {
+			return failing[fn] && len(reachesFailing[fn]) == 0 && failsAlone(byName[fn], specsOf[fr.Name])
+		})
+		if len(waits[fr.Name]) > 0 {
 			frs[i].Status, frs[i].WaitingFor, frs[i].Through = "waiting", waits[fr.Name], "calls"
 		}
 	}
+}
+
+// failsAlone says whether g does not compile, or fails a spec that f's
+// row of the table does not check: a failure of its own.
+func failsAlone(g Result, f stage.Function) bool {
+	if g.Status == "does not compile" {
+		return true
+	}
+	for _, spec := range g.Failing {
+		if !f.Checks(spec) {
+			return true
+		}
+	}
+	return false
 }
 
 // ShowFunctions prints the result per function under a check's packages,

@@ -133,6 +133,30 @@ func TestAFunctionCheckedThroughAnUnwrittenOneWaitsForIt(t *testing.T) {
 	}
 }
 
+// Stage 15: get is a helper that every lag spec checks, and cLag calls it.
+// Only cLag is wrong: its spec fails, which is a spec of get too. cLag is
+// the one that failed (get fails nothing of its own, so it is not blamed),
+// and get waits for cLag, the narrower of the two.
+func TestAHelperEverySpecChecksIsNotBlamed(t *testing.T) {
+	s := stage.Stage{Functions: []stage.Function{
+		{Name: "get", Specs: []string{"c-lag:", "u-lag:", "d-lag:"}},
+		{Name: "cLag", Specs: []string{"c-lag:", "AlreadyExists is an error"}},
+	}}
+	r := gotest.Results{Ginkgo: true, Calls: map[string][]string{"cLag": {"get"}}, Outcomes: []gotest.Outcome{
+		{Name: "Stale › c-lag: adopts the Job", Status: "failed"},
+		{Name: "Stale › u-lag: writes status", Status: "passed"},
+		{Name: "Stale › d-lag: takes NotFound", Status: "passed"},
+		{Name: "Mutants › AlreadyExists is an error (c-lag)", Status: "passed"},
+	}}
+	frs := Verdicts(s, ".", []gotest.Results{r})
+	if frs[1].Status != "failed" {
+		t.Errorf("cLag: %+v, want failed: its own spec fails", frs[1])
+	}
+	if frs[0].Status != "waiting" || !reflect.DeepEqual(frs[0].WaitingFor, []string{"cLag"}) {
+		t.Errorf("get: %+v, want waiting for cLag", frs[0])
+	}
+}
+
 // printed is what f writes to standard output.
 func printed(t *testing.T, f func()) string {
 	t.Helper()

@@ -26,9 +26,11 @@ package perturb
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 	"cronlab.dev/cronlab/cmd/lab/internal/run"
@@ -82,16 +84,42 @@ with the reference's under the same perturbation (docs/trace.md, "Perturbations"
 	path := filepath.Join(root, "bin", "lab-state", "traces", "perturb", trace.FileName("TestPerturbed/"+kind))
 	events, err := trace.Load(path)
 	if err == nil && len(events) > 0 {
+		a := trace.Analyze(events)
 		fmt.Println()
-		fmt.Print(traceview.Lanes(l, trace.Analyze(events), 120))
-		fmt.Printf(l.Tr("\nthe picture: bin/lab trace %s writes its page\n", "\n图：bin/lab trace %s 会写出它的页面\n"), relative(root, path))
+		fmt.Print(traceview.Lanes(l, a, traceview.TerminalWidth()))
+		page := strings.TrimSuffix(path, ".jsonl") + ".html"
+		if os.WriteFile(page, []byte(traceview.Page(l, "bin/lab perturb "+kind, a)), 0o644) == nil {
+			fmt.Printf(l.Tr("\nthe picture: open %s in a browser\n", "\n图：在浏览器中打开 %s\n"), relative(root, page))
+		}
 	}
 	if checkErr != nil {
 		return i18n.Errorf("under %s, the end state is not the reference's (above: yours, then the reference's)",
 			"在 %s 扰动下，结束状态与参考实现的不同（上面先是你的，然后是参考实现的）", kind)
 	}
 	fmt.Printf(l.Tr("\nUnder %s, the scenario ends where the reference's Reconciler ends.\n", "\n在 %s 扰动下，这个场景的结束状态与参考实现的调和器相同。\n"), kind)
+	sayWhereTheReferenceFalls(l, root, kind)
 	return nil
+}
+
+// sayWhereTheReferenceFalls says so when the reference's own end state
+// under kind is not its undisturbed one: matching it is then matching a
+// known gap, which docs/trace.md explains.
+func sayWhereTheReferenceFalls(l i18n.Lang, root, kind string) {
+	goldens := filepath.Join(root, "test", "perturb", "testdata")
+	undisturbed, err1 := os.ReadFile(filepath.Join(goldens, "none.golden"))
+	under, err2 := os.ReadFile(filepath.Join(goldens, kind+".golden"))
+	if err1 != nil || err2 != nil || string(undisturbed) == string(under) {
+		return
+	}
+	var lost []string
+	want := strings.Split(string(undisturbed), "\n")
+	for _, line := range strings.Split(string(under), "\n") {
+		if !slices.Contains(want, line) {
+			lost = append(lost, strings.TrimSpace(line))
+		}
+	}
+	fmt.Printf(l.Tr("But that is not where it ends undisturbed (%s): the reference has a gap here too, explained in docs/trace.md, \"What the perturbations found\".\n",
+		"但这并不是不加扰动时的结束状态（%s）：参考实现在这里也有一个缺口，见 docs/trace.zh-CN.md 的“扰动发现了什么”。\n"), strings.Join(lost, "; "))
 }
 
 func relative(root, path string) string {

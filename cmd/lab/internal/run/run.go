@@ -127,6 +127,9 @@ func Built(l i18n.Lang, root, dir string, s stage.Stage, v Verbosity, failFast b
 	if o.Overlay != "" {
 		env = append(env, "GOFLAGS=-overlay="+o.Overlay)
 	}
+	// A test that records a trace says where it is under its failure; the
+	// check says it itself, with what the trace shows (traces.go).
+	env = append(env, "CRONLAB_TRACE_POINTER=off")
 	env = append(env, o.Env...)
 	// The tests write their sentences in the tool's language (test/say).
 	env = append(env, "LAB_LANG="+string(l))

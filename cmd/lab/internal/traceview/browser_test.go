@@ -435,8 +435,8 @@ func checkPage(t *testing.T, l i18n.Lang, name string, a *trace.Analysis, p *pag
 		if creates != 1 {
 			t.Errorf("%d creates got AlreadyExists in c-lag, want 1", creates)
 		}
-		if want := tr("read CronJob", "从缓存读到"); !hasStale || !strings.HasPrefix(p.Summary.Text, want) {
-			t.Errorf("the summary (classes %v) says %q, want it to start with %q", p.Summary.Classes, p.Summary.Text, want)
+		if want := Summary(l, a); !hasStale || p.Summary.Text != want {
+			t.Errorf("the summary (classes %v) says %q, want %q", p.Summary.Classes, p.Summary.Text, want)
 		}
 	case "coalesced":
 		if len(stale) != 0 {

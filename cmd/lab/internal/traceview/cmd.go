@@ -49,7 +49,7 @@ func CmdTrace(l i18n.Lang, args []string, o Options) error {
 		return i18n.Errorf("%s holds no event: was the spec stopped before it began?", "%s 里没有任何事件：测试用例是不是在开始之前就被停止了？", path)
 	}
 	a := trace.Analyze(events)
-	fmt.Print(Lanes(l, a, terminalWidth()))
+	fmt.Print(Lanes(l, a, TerminalWidth()))
 	title := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 	page := o.HTML
 	if page == "" {
@@ -67,8 +67,8 @@ func CmdTrace(l i18n.Lang, args []string, o Options) error {
 	return nil
 }
 
-// terminalWidth is $COLUMNS, or 120.
-func terminalWidth() int {
+// TerminalWidth is $COLUMNS, or 120.
+func TerminalWidth() int {
 	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n >= 60 {
 		return n
 	}

@@ -27,28 +27,21 @@ import (
 
 // Lanes draws a trace for the terminal: one row per event, in time order,
 // written in its lane's column (the API server, the cache, the Reconcile),
-// and under each stale read what it missed. width is the terminal's.
+// and under each stale read what it missed. width is the terminal's. A row
+// holds one event, so a long one runs on into the columns to its right
+// rather than being cut.
 func Lanes(l i18n.Lang, a *trace.Analysis, width int) string {
 	var b strings.Builder
-	fmt.Fprintln(&b, heading(l, a))
-	fmt.Fprintln(&b, "  "+Summary(l, a))
+	fmt.Fprintln(&b, i18n.Wrap(heading(l, a), width))
+	fmt.Fprintln(&b, i18n.Indent(i18n.Wrap(Summary(l, a), width-2), "  "))
 	fmt.Fprintln(&b)
 
 	side := max((width-6)/4, 22) // the API server's and the cache's columns; the Reconcile's takes the rest
 	row := func(n string, lane, text string) string {
-		cols := []string{"", "", ""}
-		cols[laneIndex(lane)] = text
-		line := fmt.Sprintf("%4s  ", n)
-		for i, c := range cols[:2] {
-			if i > laneIndex(lane) {
-				break
-			}
-			line += i18n.PadRight(cut(c, side-2), side)
-		}
-		return strings.TrimRight(line+cols[2], " ")
+		return strings.TrimRight(fmt.Sprintf("%4s  ", n)+strings.Repeat(" ", side*laneIndex(lane))+text, " ")
 	}
-	heads := row("", trace.LaneAPI, laneName(l, a, trace.LaneAPI))
-	heads = i18n.PadRight(heads, 6+side) + i18n.PadRight(laneName(l, a, trace.LaneCache), side) + laneName(l, a, trace.LaneReconcile)
+	heads := fmt.Sprintf("%4s  ", "") + i18n.PadRight(laneName(l, a, trace.LaneAPI), side) +
+		i18n.PadRight(laneName(l, a, trace.LaneCache), side) + laneName(l, a, trace.LaneReconcile)
 	fmt.Fprintln(&b, heads)
 	fmt.Fprintln(&b, "      "+strings.Repeat("─", side-2)+"  "+strings.Repeat("─", side-2)+"  "+strings.Repeat("─", max(width-6-2*side, 20)))
 
@@ -71,9 +64,22 @@ func heading(l i18n.Lang, a *trace.Analysis) string {
 	for _, r := range a.Reconciles {
 		requests[r.Request] = true
 	}
-	s := fmt.Sprintf(l.Tr("%d events, %d stale read(s)", "%d 个事件，%d 次陈旧的读取"), len(a.Events), len(a.Stale))
-	if len(a.Reconciles) > 0 {
-		s += fmt.Sprintf(l.Tr(", %d reconcile(s) of %d CronJob(s)", "，共 %d 次调和，涉及 %d 个 CronJob"), len(a.Reconciles), len(requests))
+	s := fmt.Sprintf(l.Tr("%d events", "%d 个事件"), len(a.Events))
+	switch len(a.Stale) {
+	case 0:
+		s += l.Tr(", no stale read", "，没有陈旧的读取")
+	case 1:
+		s += l.Tr(", 1 stale read", "，1 次陈旧的读取")
+	default:
+		s += fmt.Sprintf(l.Tr(", %d stale reads", "，%d 次陈旧的读取"), len(a.Stale))
+	}
+	switch {
+	case len(a.Reconciles) == 1:
+		s += l.Tr(", 1 reconcile", "，1 次调和")
+	case len(requests) == 1:
+		s += fmt.Sprintf(l.Tr(", %d reconciles of one CronJob", "，对同一个 CronJob 的 %d 次调和"), len(a.Reconciles))
+	case len(a.Reconciles) > 1:
+		s += fmt.Sprintf(l.Tr(", %d reconciles of %d CronJobs", "，%d 次调和，涉及 %d 个 CronJob"), len(a.Reconciles), len(requests))
 	}
 	if len(a.Events) == 0 {
 		return s
@@ -89,8 +95,12 @@ func heading(l i18n.Lang, a *trace.Analysis) string {
 			clockFrom, clockTo = minTime(clockFrom, *e.Clock), maxTime(clockTo, *e.Clock)
 		}
 	}
-	if !clockFrom.IsZero() {
-		s += fmt.Sprintf(l.Tr("; the Reconciler's clock between %s and %s", "；调和器的时钟在 %s 与 %s 之间"), clockFrom.Format("15:04"), clockTo.Format("15:04"))
+	switch {
+	case clockFrom.IsZero():
+	case clockFrom.Equal(clockTo):
+		s += fmt.Sprintf(l.Tr("; the Reconciler's clock at %s", "；调和器的时钟停在 %s"), clockFrom.Format("15:04"))
+	default:
+		s += fmt.Sprintf(l.Tr("; the Reconciler's clock from %s to %s", "；调和器的时钟从 %s 走到 %s"), clockFrom.Format("15:04"), clockTo.Format("15:04"))
 	}
 	return s
 }

@@ -46,7 +46,7 @@ ol.stale li{margin:4px 0}
 </head>
 <body>
 `)
-	fmt.Fprintf(&b, "<h1>%s</h1>\n<p class=\"heading\">%s</p>\n", esc(title), esc(heading(l, a)))
+	fmt.Fprintf(&b, "<h1>%s</h1>\n<p class=\"heading\">%s</p>\n", esc(fmt.Sprintf(l.Tr("Trace: %s", "追踪记录：%s"), title)), esc(heading(l, a)))
 	class := "summary"
 	if len(a.Stale) > 0 {
 		class += " has-stale"
@@ -57,7 +57,7 @@ ol.stale li{margin:4px 0}
 		for _, s := range a.Stale {
 			var writes []string
 			for _, w := range s.Followed {
-				writes = append(writes, writeBrief(a.Events[w]))
+				writes = append(writes, writeBrief(l, a.Events[w]))
 			}
 			then := l.Tr("no write followed", "之后没有写入")
 			if len(writes) > 0 {

@@ -25,8 +25,9 @@ import (
 )
 
 // Summary is what a trace shows, in one line: the first stale read, with
-// real resourceVersions, and the writes its reconcile made after it; or
-// that no read was stale. bin/lab check prints it under a failed spec.
+// the versions as the picture numbers them and the real resourceVersions,
+// and the writes its reconcile made after it; or that no read was stale.
+// bin/lab check prints it under a failed spec.
 func Summary(l i18n.Lang, a *trace.Analysis) string {
 	if len(a.Stale) == 0 {
 		reads := 0
@@ -35,46 +36,53 @@ func Summary(l i18n.Lang, a *trace.Analysis) string {
 				reads++
 			}
 		}
-		return fmt.Sprintf(l.Tr("no read was stale: each of the %d reads from the cache returned what the API server had when it began", "没有陈旧的读取：%d 次从缓存的读取，每次都得到了读取开始时 API 服务器上的版本"), reads)
+		if reads == 0 {
+			return l.Tr("nothing was read from the cache", "没有从缓存读取任何东西")
+		}
+		return fmt.Sprintf(l.Tr("no read was stale: each of the %d reads from the cache returned what the API server had when it began",
+			"没有陈旧的读取：从缓存的 %d 次读取，每次都得到了读取开始时 API 服务器上的版本"), reads)
 	}
 	s := a.Stale[0]
 	e := a.Events[s.Event]
+	server := s.Object
+	server.RV = s.ServerRV
 	var line string
-	switch s.Lag {
-	case trace.CLag:
-		line = fmt.Sprintf(l.Tr("read %s from the cache without %s %s, which the API server had at rv %s (c-lag)", "从缓存读取%s时缺少 %s %s，而 API 服务器上已有它（rv %s）（c-lag）"), what(l, e), s.Object.Kind, s.Object.Name, s.ServerRV)
-	case trace.DLag:
-		line = fmt.Sprintf(l.Tr("read %s %s at rv %s from the cache after the API server had deleted it (d-lag)", "在 API 服务器删除 %s %s 之后，仍从缓存读到它（rv %s）（d-lag）"), s.Object.Kind, s.Object.Name, s.Object.RV)
+	switch {
+	case s.Lag == trace.CLag && e.List != nil:
+		line = fmt.Sprintf(l.Tr("event %d: the list of %ss from the cache lacked %s (rv %s), which the API server had (c-lag)",
+			"第 %d 个事件：从缓存得到的 %s 列表里缺少 %s（rv %s），而 API 服务器上已有它（c-lag）"), e.Seq, e.List.Kind, object(a, server), s.ServerRV)
+	case s.Lag == trace.CLag:
+		line = fmt.Sprintf(l.Tr("event %d: reading %s %s from the cache found nothing, while the API server had %s (rv %s) (c-lag)",
+			"第 %d 个事件：从缓存读取 %s %s 没有找到，而 API 服务器上已有 %s（rv %s）（c-lag）"), e.Seq, s.Object.Kind, s.Object.Name, version(a, server), s.ServerRV)
+	case s.Lag == trace.DLag:
+		line = fmt.Sprintf(l.Tr("event %d: the cache still had %s (rv %s), which the API server had deleted (d-lag)",
+			"第 %d 个事件：缓存里还有 %s（rv %s），而 API 服务器已经删除了它（d-lag）"), e.Seq, object(a, s.Object), s.Object.RV)
 	default:
-		line = fmt.Sprintf(l.Tr("read %s %s at rv %s from the cache while the API server had %s (u-lag)", "从缓存读到 %s %s 的 rv %s，而 API 服务器上已是 %s（u-lag）"), s.Object.Kind, s.Object.Name, s.Object.RV, s.ServerRV)
+		line = fmt.Sprintf(l.Tr("event %d: read %s (rv %s) from the cache while the API server had %s (rv %s) (u-lag)",
+			"第 %d 个事件：从缓存读到 %s（rv %s），而 API 服务器上已是 %s（rv %s）（u-lag）"), e.Seq, object(a, s.Object), s.Object.RV, version(a, server), s.ServerRV)
 	}
 	if len(s.Followed) > 0 {
 		var writes []string
 		for _, w := range s.Followed {
-			writes = append(writes, writeBrief(a.Events[w]))
+			writes = append(writes, writeBrief(l, a.Events[w]))
 		}
 		line += l.Tr("; then ", "；随后 ") + strings.Join(writes, ", ")
 	}
-	if more := len(a.Stale) - 1; more > 0 {
-		line += fmt.Sprintf(l.Tr(" (and %d more stale read(s))", "（另有 %d 次陈旧的读取）"), more)
+	switch more := len(a.Stale) - 1; {
+	case more == 1:
+		line += l.Tr(" (and 1 more stale read)", "（另有 1 次陈旧的读取）")
+	case more > 1:
+		line += fmt.Sprintf(l.Tr(" (and %d more stale reads)", "（另有 %d 次陈旧的读取）"), more)
 	}
 	return line
 }
 
-// what a list asked for: "the Jobs of c-lag".
-func what(l i18n.Lang, e trace.Event) string {
-	if e.List == nil {
-		return l.Tr("an object", "一个对象")
-	}
-	return fmt.Sprintf(l.Tr("the list of %ss", " %s 列表"), e.List.Kind)
-}
-
 // writeBrief is a write as the summary gives it: "create Job x: AlreadyExists".
-func writeBrief(e trace.Event) string {
+func writeBrief(l i18n.Lang, e trace.Event) string {
 	if e.Object == nil {
 		return e.Verb
 	}
-	outcome := "ok"
+	outcome := l.Tr("ok", "成功")
 	if e.Error != "" {
 		outcome = e.Error
 	}

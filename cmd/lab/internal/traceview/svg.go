@@ -42,8 +42,9 @@ const (
 	sideW   = 300 // the API server's and the cache's columns
 	recW    = 700
 	charW   = 7.2 // monospace 12px
-	svgW    = 2*sideW + recW + 20
-	apiX    = 18
+	svgW    = gutter + 2*sideW + recW
+	gutter  = 40 // the events' numbers, right-aligned before it
+	apiX    = gutter + 12
 	cacheX  = apiX + sideW
 	recX    = cacheX + sideW
 	dotR    = 5
@@ -78,7 +79,13 @@ func layout(l i18n.Lang, a *trace.Analysis) (ys []int, height int) {
 		ys[i] = y
 		y += rowH * (1 + extra[i])
 	}
-	return ys, y + 60
+	return ys, y + 30 + rowH*len(legendLines(l))
+}
+
+// legendLines is the legend, wrapped to the picture's width.
+func legendLines(l i18n.Lang) []string {
+	width := float64(svgW-16) / charW
+	return strings.Split(i18n.Wrap(legend(l), int(width)), "\n")
 }
 
 // staleLines is what a stale read missed, wrapped to the Reconcile lane.
@@ -115,7 +122,10 @@ func SVG(l i18n.Lang, a *trace.Analysis) string {
 		drawEvent(&b, l, a, i, ys[i], stale[i], followed[i])
 		_ = e
 	}
-	fmt.Fprintf(&b, `<text class="legend" x="%d" y="%d">%s</text>`+"\n", apiX-6, height-18, esc(legend(l)))
+	lines := legendLines(l)
+	for k, line := range lines {
+		fmt.Fprintf(&b, `<text class="legend" x="8" y="%d">%s</text>`+"\n", height-rowH*(len(lines)-k)+4, esc(line))
+	}
 	b.WriteString("</svg>\n")
 	return b.String()
 }
@@ -128,6 +138,8 @@ const svgStyle = `<style>
 .dot{stroke:#333;stroke-width:1}
 .api .dot{fill:#4a7bd0}.cache .dot{fill:#6ab06a}.start .dot,.end .dot{fill:#1d3f7a}.read .dot{fill:#fff}.write .dot{fill:#e0a030}
 .label,.stale-line{paint-order:stroke;stroke:#fff;stroke-width:4px;stroke-linejoin:round}
+.label-bg{fill:#fff;fill-opacity:.92}
+.seq{fill:#999;font-size:10px;text-anchor:end}
 .label{fill:#222}.spec .label{fill:#666;font-style:italic}
 .failed .label{fill:#b00020}
 .note .dot{fill:#8a2be2}.note .label{fill:#6a1bb2;font-weight:bold}
@@ -146,8 +158,8 @@ const svgStyle = `<style>
 `
 
 func legend(l i18n.Lang) string {
-	return l.Tr("+ added  ~ modified  − deleted  vN: the Nth version this trace saw  red: a stale read, its dashed line to what it missed; outlined: the writes that followed it",
-		"+ 新增  ~ 修改  − 删除  vN：本次追踪看到的第 N 个版本  红色：陈旧的读取，虚线指向它错过的版本；加框：随后的写入")
+	return l.Tr("+ added · ~ modified · − deleted · vN: the Nth version this trace saw · red: a stale read, its dashed line to what it missed · outlined: the writes that followed it · ✂ what the test did to the loop",
+		"+ 新增 · ~ 修改 · − 删除 · vN：本次追踪看到的第 N 个版本 · 红色：陈旧的读取，虚线指向它错过的版本 · 加框：随后的写入 · ✂ 测试对循环做的事")
 }
 
 // drawReconcileBars shades each reconcile from its start to its end.
@@ -182,7 +194,8 @@ func drawEvent(b *strings.Builder, l i18n.Lang, a *trace.Analysis, i, y int, sta
 	}
 	x := laneX(e)
 	width := sideW - 2*textGap
-	if e.Lane == trace.LaneReconcile {
+	if e.Lane == trace.LaneReconcile || e.Kind == trace.Note {
+		// A note is alone on its row: it may run on into the next lanes.
 		width = svgW - x - textGap
 	}
 	fmt.Fprintf(b, `<g class="%s" data-seq="%d" data-lane="%s">`, strings.Join(classes, " "), e.Seq, e.Lane)
@@ -194,9 +207,16 @@ func drawEvent(b *strings.Builder, l i18n.Lang, a *trace.Analysis, i, y int, sta
 	if len(stale) > 0 || followed {
 		fmt.Fprintf(b, `<rect class="row" x="%d" y="%d" width="%d" height="%d" rx="3"/>`, x-10, y-14, width+14, rowH*(1+len(lines))-2)
 	}
+	fmt.Fprintf(b, `<text class="seq" x="%d" y="%d">%d</text>`, gutter-8, y, e.Seq)
 	fmt.Fprintf(b, `<circle class="dot" cx="%d" cy="%d" r="%d"/>`, x, y-4, dotR)
-	text := describe(l, a, i)
-	fmt.Fprintf(b, `<text class="label" x="%d" y="%d">%s</text>`, x+textGap, y, esc(cut(text, int(float64(width-textGap)/charW))))
+	text := cut(describe(l, a, i), int(float64(width-textGap)/charW))
+	if e.Lane != trace.LaneReconcile && len(stale) == 0 && !followed {
+		// Lines to and from other rows cross the side lanes' labels: a
+		// plain background keeps the words readable above them.
+		fmt.Fprintf(b, `<rect class="label-bg" x="%d" y="%d" width="%d" height="%d"/>`,
+			x+textGap-2, y-12, int(float64(i18n.Width(text))*charW)+4, 16)
+	}
+	fmt.Fprintf(b, `<text class="label" x="%d" y="%d">%s</text>`, x+textGap, y, esc(text))
 	for k, line := range lines {
 		fmt.Fprintf(b, `<text class="stale-line" x="%d" y="%d">%s</text>`, x+textGap, y+rowH*(k+1), esc(line))
 	}

@@ -61,8 +61,8 @@ func TestLanesGolden(t *testing.T) {
 // its real resourceVersions and the writes that followed it.
 func TestSummary(t *testing.T) {
 	for name, want := range map[string]string{
-		"c-lag": "read CronJob c-lag at rv 267 from the cache while the API server had 269 (u-lag); " +
-			"then create Job c-lag-31566840: AlreadyExists, status-patch CronJob c-lag: ok (and 1 more stale read(s))",
+		"c-lag": "event 14: read CronJob c-lag v2 (rv 267) from the cache while the API server had v3 (rv 269) (u-lag); " +
+			"then create Job c-lag-31566840: AlreadyExists, status-patch CronJob c-lag: ok (and 1 more stale read)",
 		"coalesced": "no read was stale: each of the 4 reads from the cache returned what the API server had when it began",
 	} {
 		if got := Summary(i18n.English, analyzed(t, name)); got != want {
