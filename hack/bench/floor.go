@@ -25,8 +25,11 @@ import (
 	kbatchv1 "k8s.io/api/batch/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	batchclient "k8s.io/client-go/kubernetes/typed/batch/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
 )
@@ -84,5 +87,88 @@ func replaceJob(ctx context.Context, jobs batchclient.JobInterface, ns string, i
 	}
 	if _, err := jobs.Create(ctx, job, metav1.CreateOptions{}); err != nil && ctx.Err() == nil {
 		progress("floor: %v", err)
+	}
+}
+
+// runCRFloor is the "CR floor": the floor, plus what any controller of a
+// custom resource must also do for each run. Its Job has a controller
+// reference to the CronJob (garbage collection, Owns), and the CronJob's
+// status records the run: one merge patch of lastScheduleTime and active.
+// That is three writes per run, as cronlab makes. It reads nothing in the
+// measured minutes (the CronJobs' UIDs are listed once, before the first)
+// and records no Event. Below it, a CronJob controller of a custom resource
+// cannot go on this cluster under this load.
+func runCRFloor(ctx context.Context, kube kubernetes.Interface, c client.Client, ns string, n int, first time.Time) {
+	var list batchv1.CronJobList
+	if err := c.List(ctx, &list, client.InNamespace(ns)); err != nil {
+		progress("crfloor: listing the CronJobs: %v", err)
+		return
+	}
+	uids := map[string]types.UID{}
+	for _, cj := range list.Items {
+		uids[cj.Name] = cj.UID
+	}
+	jobs := kube.BatchV1().Jobs(ns)
+	for minute := first; ; minute = minute.Add(time.Minute) {
+		if sleepUntil(ctx, minute) != nil {
+			return
+		}
+		work := make(chan int)
+		var wg sync.WaitGroup
+		for range floorInFlight {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range work {
+					owner := fmt.Sprintf("cj-%05d", i)
+					job := replaceOwnedJob(ctx, jobs, ns, i, minute, metav1.OwnerReference{
+						APIVersion: batchv1.GroupVersion.String(), Kind: "CronJob", Name: owner, UID: uids[owner],
+						Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)})
+					if job != nil {
+						recordRun(ctx, c, ns, owner, minute, job)
+					}
+				}
+			}()
+		}
+		for i := range n {
+			work <- i
+		}
+		close(work)
+		wg.Wait()
+	}
+}
+
+// replaceOwnedJob is replaceJob with a controller reference; it returns the
+// Job created, or nil.
+func replaceOwnedJob(ctx context.Context, jobs batchclient.JobInterface, ns string, i int, minute time.Time, owner metav1.OwnerReference) *kbatchv1.Job {
+	name := func(t time.Time) string { return fmt.Sprintf("cj-%05d-%d", i, t.Unix()/60) }
+	background := metav1.DeletePropagationBackground
+	err := jobs.Delete(ctx, name(minute.Add(-time.Minute)), metav1.DeleteOptions{PropagationPolicy: &background})
+	if err != nil && !apierrors.IsNotFound(err) && ctx.Err() == nil {
+		progress("crfloor: %v", err)
+	}
+	job := &kbatchv1.Job{
+		ObjectMeta: metav1.ObjectMeta{Name: name(minute), Namespace: ns, OwnerReferences: []metav1.OwnerReference{owner},
+			Annotations: map[string]string{batchv1.ScheduledTimeAnnotation: minute.Format(time.RFC3339)}},
+		Spec: suspendedJob(),
+	}
+	created, err := jobs.Create(ctx, job, metav1.CreateOptions{})
+	if err != nil {
+		if ctx.Err() == nil {
+			progress("crfloor: %v", err)
+		}
+		return nil
+	}
+	return created
+}
+
+// recordRun writes the CronJob's status for the run: a merge patch of the
+// status subresource, with no resourceVersion, as cronlab's.
+func recordRun(ctx context.Context, c client.Client, ns, name string, minute time.Time, job *kbatchv1.Job) {
+	patch := fmt.Sprintf(`{"status":{"lastScheduleTime":%q,"active":[{"apiVersion":"batch/v1","kind":"Job","namespace":%q,"name":%q,"uid":%q}]}}`,
+		minute.UTC().Format(time.RFC3339), ns, job.Name, job.UID)
+	cj := &batchv1.CronJob{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}}
+	if err := c.Status().Patch(ctx, cj, client.RawPatch(types.MergePatchType, []byte(patch))); err != nil && ctx.Err() == nil {
+		progress("crfloor: %v", err)
 	}
 }

@@ -86,15 +86,15 @@ func main() {
 	flag.StringVar(&managerArgs, "manager-args", "", "extra flags for the cronlab manager, space-separated")
 	flag.StringVar(&o.out, "out", "bench-results", "directory for results.md and results.json")
 	var controllers string
-	flag.StringVar(&controllers, "controllers", "upstream,cronlab", "what to measure, in order: upstream, cronlab, floor")
+	flag.StringVar(&controllers, "controllers", "upstream,cronlab", "what to measure, in order: upstream, cronlab, floor, crfloor")
 	flag.IntVar(&o.foreignJobs, "foreign-jobs", 0, "Jobs of no CronJob to create first in namespace "+foreignNamespace+", as other workloads of a cluster")
 	flag.Parse()
 	for _, ctl := range strings.Split(controllers, ",") {
 		switch ctl = strings.TrimSpace(ctl); ctl {
-		case "upstream", "cronlab", "floor":
+		case "upstream", "cronlab", "floor", "crfloor":
 			o.controllers = append(o.controllers, ctl)
 		default:
-			fail(fmt.Errorf("-controllers: %q is none of upstream, cronlab, floor", ctl))
+			fail(fmt.Errorf("-controllers: %q is none of upstream, cronlab, floor, crfloor", ctl))
 		}
 	}
 	for _, s := range strings.Split(sizes, ",") {
@@ -227,6 +227,9 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 	case "floor":
 		proc = pidProcess(os.Getpid())
 		r.Note = "not a controller: the bench itself deletes and creates the Jobs (see docs/performance.md); CPU and RSS are the bench's"
+	case "crfloor":
+		proc = pidProcess(os.Getpid())
+		r.Note = "not a controller: the bench itself replaces the Jobs, with a controller reference, and patches each CronJob's status (see docs/performance.md); CPU and RSS are the bench's"
 	}
 
 	// Watch Jobs from now on: the time a Job is first seen is its start.
@@ -251,10 +254,15 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 	// after creating the CronJobs: 10,000 take most of a minute.)
 	start := time.Now().Truncate(time.Minute).Add(2 * time.Minute)
 	end := start.Add(time.Duration(o.minutes) * time.Minute)
-	if ctl == "floor" {
+	switch ctl {
+	case "floor":
 		floorCtx, stopFloor := context.WithDeadline(ctx, end)
 		defer stopFloor()
 		go runFloor(floorCtx, kube, ns, n, start.Add(-time.Minute)) // a warm-up minute first
+	case "crfloor":
+		floorCtx, stopFloor := context.WithDeadline(ctx, end)
+		defer stopFloor()
+		go runCRFloor(floorCtx, kube, c, ns, n, start.Add(-time.Minute))
 	}
 	progress("%s N=%d: warming up; measuring the runs of %s to %s", ctl, n, start.Format("15:04"), end.Add(-time.Minute).Format("15:04"))
 	// The writes counted are those between just before the first measured
@@ -528,7 +536,7 @@ func markdown(results []result) string {
 		ns = append(ns, n)
 	}
 	sort.Ints(ns)
-	for _, other := range []string{"upstream", "floor"} {
+	for _, other := range []string{"upstream", "floor", "crfloor"} {
 		header := fmt.Sprintf("\ncronlab / %s:\n\n| N | runs started | skew p50 | skew p99 | skew max | writes/run | reads/run | CPU s | peak RSS |\n|---|---|---|---|---|---|---|---|---|\n", other)
 		for _, n := range ns {
 			u, okU := byN[n][other]
