@@ -20,6 +20,7 @@ limitations under the License.
 package main
 
 import (
+	"context"
 	"crypto/tls"
 	"flag"
 	"fmt"
@@ -29,6 +30,7 @@ import (
 	// Authentication plugins for kubeconfig files (exec, OIDC, ...).
 	_ "k8s.io/client-go/plugin/pkg/client/auth"
 
+	kbatchv1 "k8s.io/api/batch/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -36,6 +38,8 @@ import (
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
@@ -46,6 +50,7 @@ import (
 	batchv2 "cronlab.dev/cronlab/api/v2"
 	"cronlab.dev/cronlab/internal/controller"
 	"cronlab.dev/cronlab/internal/leader"
+	"cronlab.dev/cronlab/internal/trace"
 	"cronlab.dev/cronlab/internal/trace/record"
 	webhookv1 "cronlab.dev/cronlab/internal/webhook/v1"
 )
@@ -271,6 +276,47 @@ func cacheOptions(namespace string) cache.Options {
 		opts.DefaultNamespaces = map[string]cache.Config{namespace: {}}
 	}
 	return opts
+}
+
+// setupTraced is --trace FILE (make run TRACE=file): the controller wired
+// as SetupWithManager wires it, with a recorder around it that writes the
+// trace of the reconcile loop to path, for `bin/lab trace` to draw
+// (internal/trace/record says what each lane records). It is for watching
+// a few CronJobs in a lesson: every read and write is one more line in the
+// file. Close the recorder when the manager has stopped.
+func setupTraced(ctx context.Context, mgr ctrl.Manager, r *controller.CronJobReconciler, path, namespace string) (*record.Recorder, error) {
+	rec, err := record.Create(path, record.Options{Scheme: mgr.GetScheme(), Namespace: namespace})
+	if err != nil {
+		return nil, err
+	}
+	// The API server's lane: a watch of our own, beside the cache's, of
+	// what the cache holds (cacheOptions: cronlab's Jobs only).
+	direct, err := client.NewWithWatch(mgr.GetConfig(), client.Options{Scheme: mgr.GetScheme()})
+	if err != nil {
+		return nil, err
+	}
+	var where []client.ListOption
+	if namespace != "" {
+		where = append(where, client.InNamespace(namespace))
+	}
+	if err := rec.WatchAPI(ctx, direct, &batchv1.CronJobList{}, where...); err != nil {
+		return nil, err
+	}
+	if err := rec.WatchAPI(ctx, direct, &kbatchv1.JobList{}, append(where, client.HasLabels{batchv1.CronJobLabel})...); err != nil {
+		return nil, err
+	}
+
+	r.Client = rec.Client(r.Client, trace.FromCache)
+	r.APIReader = rec.Reader(r.APIReader)
+	if err := controller.IndexJobsByOwner(ctx, mgr.GetFieldIndexer()); err != nil {
+		return nil, err
+	}
+	err = controller.WatchWithOwns(ctrl.NewControllerManagedBy(mgr)).
+		Named("cronjob").
+		WithOptions(crcontroller.Options{MaxConcurrentReconciles: max(r.Workers, 1)}).
+		WithEventFilter(rec.Predicate()).
+		Complete(rec.Reconciler(r))
+	return rec, err
 }
 
 // lab:begin webhook-switch
