@@ -54,6 +54,10 @@ func clearTraces(dir string, t stage.Test) {
 // writes its page. A trace that cannot be read is left unsaid: the failure
 // itself is still shown.
 func attachTraces(l i18n.Lang, dir string, t stage.Test, r *gotest.Results) {
+	var zhNames map[string]string // the page's title in Chinese (gotest.ChineseName)
+	if l == i18n.Chinese {
+		zhNames = gotest.ChineseNames(filepath.Join(dir, t.Package))
+	}
 	for i, f := range r.Failures {
 		path := filepath.Join(traceDir(dir, t), trace.FileName(f.Name))
 		events, err := trace.Load(path)
@@ -62,7 +66,11 @@ func attachTraces(l i18n.Lang, dir string, t stage.Test, r *gotest.Results) {
 		}
 		a := trace.Analyze(events)
 		page := strings.TrimSuffix(path, ".jsonl") + ".html"
-		if os.WriteFile(page, []byte(traceview.Page(l, f.Name, a)), 0o644) == nil {
+		title := f.Name
+		if zh := gotest.ChineseName(f.Name, zhNames); zhNames != nil && zh != "" {
+			title = zh
+		}
+		if os.WriteFile(page, []byte(traceview.Page(l, title, a)), 0o644) == nil {
 			r.Failures[i].TracePage = relative(dir, page)
 		}
 		r.Failures[i].Trace = relative(dir, path)
