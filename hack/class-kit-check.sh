@@ -15,8 +15,10 @@ shift
 root=$(cd "$(dirname "$0")/.." && pwd)
 log() { printf '[class-kit-check] %s\n' "$*" >&2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/class-kit-check.XXXXXX")
-# The kit's module cache is read-only, as Go makes every module cache.
-trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+# The kit's module cache is read-only, as Go makes every module cache. The
+# clone's check started a shared API server (bin/lab-state/apiserver): stop
+# it before its folder goes, or its etcd and kube-apiserver outlive the run.
+trap '[ -x "$work/cronlab/bin/lab" ] && (cd "$work/cronlab" && bin/lab stop >/dev/null 2>&1); chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 gocache=$(go env GOCACHE)
 
 start=$SECONDS
