@@ -47,6 +47,14 @@ const floorInFlight = 32
 // that a CronJob controller could reach on this cluster under this load.
 func runFloor(ctx context.Context, kube kubernetes.Interface, ns string, n int, first time.Time) {
 	jobs := kube.BatchV1().Jobs(ns)
+	everyMinute(ctx, n, first, func(i int, minute time.Time) {
+		replaceJob(ctx, jobs, ns, i, minute, nil)
+	})
+}
+
+// everyMinute calls run for each of n CronJobs at the top of every minute
+// from first on, until ctx ends, floorInFlight at a time.
+func everyMinute(ctx context.Context, n int, first time.Time, run func(i int, minute time.Time)) {
 	for minute := first; ; minute = minute.Add(time.Minute) {
 		if sleepUntil(ctx, minute) != nil {
 			return
@@ -58,7 +66,7 @@ func runFloor(ctx context.Context, kube kubernetes.Interface, ns string, n int, 
 			go func() {
 				defer wg.Done()
 				for i := range work {
-					replaceJob(ctx, jobs, ns, i, minute)
+					run(i, minute)
 				}
 			}()
 		}
@@ -71,9 +79,10 @@ func runFloor(ctx context.Context, kube kubernetes.Interface, ns string, n int, 
 }
 
 // replaceJob deletes the i-th Job of the minute before and creates that of
-// this minute. Errors are only printed: a run whose Job is not created
-// shows in the figures as a run that did not start.
-func replaceJob(ctx context.Context, jobs batchclient.JobInterface, ns string, i int, minute time.Time) {
+// this minute, controlled by owner when there is one, and returns it (nil
+// when it was not created). Errors are only printed: a run whose Job is not
+// created shows in the figures as a run that did not start.
+func replaceJob(ctx context.Context, jobs batchclient.JobInterface, ns string, i int, minute time.Time, owner *metav1.OwnerReference) *kbatchv1.Job {
 	name := func(t time.Time) string { return fmt.Sprintf("cj-%05d-%d", i, t.Unix()/60) }
 	background := metav1.DeletePropagationBackground
 	err := jobs.Delete(ctx, name(minute.Add(-time.Minute)), metav1.DeleteOptions{PropagationPolicy: &background})
@@ -85,9 +94,17 @@ func replaceJob(ctx context.Context, jobs batchclient.JobInterface, ns string, i
 			Annotations: map[string]string{batchv1.ScheduledTimeAnnotation: minute.Format(time.RFC3339)}},
 		Spec: suspendedJob(),
 	}
-	if _, err := jobs.Create(ctx, job, metav1.CreateOptions{}); err != nil && ctx.Err() == nil {
-		progress("floor: %v", err)
+	if owner != nil {
+		job.OwnerReferences = []metav1.OwnerReference{*owner}
 	}
+	created, err := jobs.Create(ctx, job, metav1.CreateOptions{})
+	if err != nil {
+		if ctx.Err() == nil {
+			progress("floor: %v", err)
+		}
+		return nil
+	}
+	return created
 }
 
 // runCRFloor is the "CR floor": the floor, plus what any controller of a
@@ -109,57 +126,15 @@ func runCRFloor(ctx context.Context, kube kubernetes.Interface, c client.Client,
 		uids[cj.Name] = cj.UID
 	}
 	jobs := kube.BatchV1().Jobs(ns)
-	for minute := first; ; minute = minute.Add(time.Minute) {
-		if sleepUntil(ctx, minute) != nil {
-			return
+	everyMinute(ctx, n, first, func(i int, minute time.Time) {
+		owner := fmt.Sprintf("cj-%05d", i)
+		job := replaceJob(ctx, jobs, ns, i, minute, &metav1.OwnerReference{
+			APIVersion: batchv1.GroupVersion.String(), Kind: "CronJob", Name: owner, UID: uids[owner],
+			Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)})
+		if job != nil {
+			recordRun(ctx, c, ns, owner, minute, job)
 		}
-		work := make(chan int)
-		var wg sync.WaitGroup
-		for range floorInFlight {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range work {
-					owner := fmt.Sprintf("cj-%05d", i)
-					job := replaceOwnedJob(ctx, jobs, ns, i, minute, metav1.OwnerReference{
-						APIVersion: batchv1.GroupVersion.String(), Kind: "CronJob", Name: owner, UID: uids[owner],
-						Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)})
-					if job != nil {
-						recordRun(ctx, c, ns, owner, minute, job)
-					}
-				}
-			}()
-		}
-		for i := range n {
-			work <- i
-		}
-		close(work)
-		wg.Wait()
-	}
-}
-
-// replaceOwnedJob is replaceJob with a controller reference; it returns the
-// Job created, or nil.
-func replaceOwnedJob(ctx context.Context, jobs batchclient.JobInterface, ns string, i int, minute time.Time, owner metav1.OwnerReference) *kbatchv1.Job {
-	name := func(t time.Time) string { return fmt.Sprintf("cj-%05d-%d", i, t.Unix()/60) }
-	background := metav1.DeletePropagationBackground
-	err := jobs.Delete(ctx, name(minute.Add(-time.Minute)), metav1.DeleteOptions{PropagationPolicy: &background})
-	if err != nil && !apierrors.IsNotFound(err) && ctx.Err() == nil {
-		progress("crfloor: %v", err)
-	}
-	job := &kbatchv1.Job{
-		ObjectMeta: metav1.ObjectMeta{Name: name(minute), Namespace: ns, OwnerReferences: []metav1.OwnerReference{owner},
-			Annotations: map[string]string{batchv1.ScheduledTimeAnnotation: minute.Format(time.RFC3339)}},
-		Spec: suspendedJob(),
-	}
-	created, err := jobs.Create(ctx, job, metav1.CreateOptions{})
-	if err != nil {
-		if ctx.Err() == nil {
-			progress("crfloor: %v", err)
-		}
-		return nil
-	}
-	return created
+	})
 }
 
 // recordRun writes the CronJob's status for the run: a merge patch of the
