@@ -63,12 +63,6 @@ func TestTheTraceOfMakeRun(t *testing.T) {
 		Recorder: mgr.GetEventRecorder("cronjob-controller"), Clock: clocktesting.NewFakeClock(ten)}
 	rec, err := setupTraced(ctx, mgr, r, path, ns.Name)
 	must(t, err)
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		_ = mgr.Start(ctx)
-	}()
-
 	cj := &batchv1.CronJob{
 		ObjectMeta: metav1.ObjectMeta{Name: "hourly", Namespace: ns.Name},
 		Spec: batchv1.CronJobSpec{Schedule: "0 * * * *", JobTemplate: kbatchv1.JobTemplateSpec{Spec: kbatchv1.JobSpec{
@@ -78,6 +72,13 @@ func TestTheTraceOfMakeRun(t *testing.T) {
 	must(t, direct.Create(ctx, cj))
 	cj.Status.LastScheduleTime = &metav1.Time{Time: ten.Add(-time.Hour)}
 	must(t, direct.Status().Update(ctx, cj))
+	// The manager starts after the status is written: started before, its
+	// first reconcile may write the status first and this Update conflict.
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		_ = mgr.Start(ctx)
+	}()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		var jobs kbatchv1.JobList
