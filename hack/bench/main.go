@@ -134,6 +134,9 @@ type result struct {
 	SkewMax    float64 `json:"skewMaxSeconds"`
 	// PerMinute is the p99 skew of each scheduled minute.
 	PerMinute []float64 `json:"p99SkewPerMinuteSeconds"`
+	// Percentiles are the skews at 0, 1, ... 100 % of the runs started,
+	// what hack/benchplot draws the distribution from.
+	Percentiles []float64 `json:"skewPercentilesSeconds,omitempty"`
 	// Writes are the API server's write requests for Jobs and CronJobs
 	// during the window, by kind of write; WritesPerRun divides their sum
 	// by the runs started.
@@ -313,6 +316,11 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 		byMinute[s.scheduled.Unix()/60] = append(byMinute[s.scheduled.Unix()/60], s.skew)
 	}
 	r.SkewP50, r.SkewP99, r.SkewMax = quantile(all, 0.5), quantile(all, 0.99), quantile(all, 1)
+	if len(all) > 0 {
+		for p := 0; p <= 100; p++ {
+			r.Percentiles = append(r.Percentiles, quantile(all, float64(p)/100))
+		}
+	}
 	for m := start; m.Before(end); m = m.Add(time.Minute) {
 		r.PerMinute = append(r.PerMinute, quantile(byMinute[m.Unix()/60], 0.99))
 	}

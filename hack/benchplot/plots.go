@@ -1,0 +1,232 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+import (
+	"fmt"
+	"image/color"
+	"path/filepath"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// The same controller has the same name, colour and dashes in every figure.
+var controllers = []struct {
+	key, name string
+	color     color.RGBA
+	dashes    []vg.Length
+}{
+	{"floor", "floor", color.RGBA{R: 120, G: 120, B: 120, A: 255}, []vg.Length{vg.Points(2), vg.Points(2)}},
+	{"crfloor", "CR floor", color.RGBA{R: 31, G: 119, B: 180, A: 255}, []vg.Length{vg.Points(6), vg.Points(3)}},
+	{"cronlab", "cronlab", color.RGBA{R: 44, G: 160, B: 44, A: 255}, nil},
+	{"upstream", "upstream", color.RGBA{R: 214, G: 39, B: 40, A: 255}, nil},
+}
+
+// drawAll writes every figure that results allow into dir and returns the
+// files written.
+func drawAll(results []result, dir, prefix string) ([]string, error) {
+	var files []string
+	save := func(p *plot.Plot, name string) error {
+		path := filepath.Join(dir, prefix+name)
+		if err := p.Save(6*vg.Inch, 3.6*vg.Inch, path); err != nil {
+			return err
+		}
+		files = append(files, path)
+		return nil
+	}
+	for _, n := range sizes(results) {
+		p, err := skewDistribution(results, n)
+		if err != nil {
+			return files, err
+		}
+		if p == nil {
+			continue
+		}
+		if err := save(p, fmt.Sprintf("skew-%d.svg", n)); err != nil {
+			return files, err
+		}
+	}
+	if len(sizes(results)) > 1 {
+		started, p99, err := againstN(results)
+		if err != nil {
+			return files, err
+		}
+		if err := save(started, "started-n.svg"); err != nil {
+			return files, err
+		}
+		if err := save(p99, "p99-n.svg"); err != nil {
+			return files, err
+		}
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no result has skew percentiles to draw (results.json from a bench before they were recorded?)")
+	}
+	return files, nil
+}
+
+func sizes(results []result) []int {
+	var ns []int
+	for _, r := range results {
+		if !slices.Contains(ns, r.N) {
+			ns = append(ns, r.N)
+		}
+	}
+	slices.Sort(ns)
+	return ns
+}
+
+// skewDistribution draws, for one N, the share of the runs due that had
+// started by each skew: the p-th percentile of the runs started is the
+// point (skew, p × started / due). nil when no result of that N has
+// percentiles.
+func skewDistribution(results []result, n int) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("When the runs of %d CronJobs started", n)
+	p.X.Label.Text = "seconds after the scheduled time (log scale)"
+	p.Y.Label.Text = "runs started (% of runs due)"
+	// Room above 100 % for the legend, out of the lines' way.
+	p.Y.Min, p.Y.Max = 0, 140
+	p.Y.Tick.Marker = percentTicks
+	// Skews run from tenths of a second to a minute: on a log scale the
+	// controllers that start every run within seconds do not crowd into
+	// the left edge.
+	p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Add(plotter.NewGrid())
+	drawn := 0
+	for _, c := range controllers {
+		r, ok := find(results, c.key, n)
+		if !ok || len(r.Percentiles) == 0 || r.Expected == 0 {
+			continue
+		}
+		line, err := plotter.NewLine(distribution(r))
+		if err != nil {
+			return nil, fmt.Errorf("%s, N=%d: %w", c.key, n, err)
+		}
+		style(line, c.color, c.dashes)
+		p.Add(line)
+		p.Legend.Add(fmt.Sprintf("%s (p99 %.2f s, %d/%d)", c.name, r.SkewP99, r.Started, r.Expected), line)
+		drawn++
+	}
+	if drawn == 0 {
+		return nil, nil
+	}
+	return p, nil
+}
+
+// distribution is one controller's line: the i-th of the percentiles is
+// the skew by which i % of the runs started had started, and the runs
+// started are a share of those due.
+func distribution(r result) plotter.XYs {
+	share := 100 * float64(r.Started) / float64(r.Expected)
+	points := make(plotter.XYs, len(r.Percentiles))
+	for i, skew := range r.Percentiles {
+		// A log scale has no 0; no run starts within 10 ms anyway.
+		points[i] = plotter.XY{X: max(skew, 0.01), Y: share * float64(i) / float64(len(r.Percentiles)-1)}
+	}
+	return points
+}
+
+// againstN draws one figure of each controller's runs started (% of runs
+// due) against N, and one of its p99 skew.
+func againstN(results []result) (started, p99 *plot.Plot, err error) {
+	started, p99 = plot.New(), plot.New()
+	started.Title.Text = "Runs started, against the number of CronJobs"
+	started.Y.Label.Text = "runs started (% of runs due)"
+	started.Y.Min, started.Y.Max = 0, 105
+	started.Y.Tick.Marker = percentTicks
+	started.Legend.Top, started.Legend.Left = false, true
+	p99.Title.Text = "p99 skew, against the number of CronJobs"
+	p99.Y.Label.Text = "p99 skew, seconds (log scale)"
+	p99.Y.Scale, p99.Y.Tick.Marker = plot.LogScale{}, secondTicks
+	p99.Legend.Top, p99.Legend.Left = true, true
+	// The ticks of N are the N measured.
+	var measured plot.ConstantTicks
+	for _, n := range sizes(results) {
+		measured = append(measured, plot.Tick{Value: float64(n), Label: thousands(n)})
+	}
+	maxP99 := 0.0
+	for _, r := range results {
+		maxP99 = max(maxP99, r.SkewP99)
+	}
+	// Room above the lines for the legend.
+	p99.Y.Max = maxP99 * 8
+	for _, p := range []*plot.Plot{started, p99} {
+		p.X.Label.Text = "CronJobs, all on one schedule (log scale)"
+		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, measured
+		p.Add(plotter.NewGrid())
+	}
+	for _, c := range controllers {
+		var shares, p99s plotter.XYs
+		for _, n := range sizes(results) {
+			if r, ok := find(results, c.key, n); ok && r.Expected > 0 {
+				shares = append(shares, plotter.XY{X: float64(n), Y: 100 * float64(r.Started) / float64(r.Expected)})
+				p99s = append(p99s, plotter.XY{X: float64(n), Y: max(r.SkewP99, 0.01)})
+			}
+		}
+		if len(shares) == 0 {
+			continue
+		}
+		for _, a := range []struct {
+			p      *plot.Plot
+			points plotter.XYs
+		}{{started, shares}, {p99, p99s}} {
+			line, dots, err := plotter.NewLinePoints(a.points)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", c.key, err)
+			}
+			style(line, c.color, c.dashes)
+			dots.Color, dots.Shape = c.color, draw.CircleGlyph{}
+			a.p.Add(line, dots)
+			a.p.Legend.Add(c.name, line, dots)
+		}
+	}
+	return started, p99, nil
+}
+
+var percentTicks = plot.ConstantTicks{{Value: 0, Label: "0"}, {Value: 25, Label: "25"},
+	{Value: 50, Label: "50"}, {Value: 75, Label: "75"}, {Value: 100, Label: "100"}}
+
+var secondTicks = plot.ConstantTicks{{Value: 0.1, Label: "0.1"}, {Value: 0.3, Label: "0.3"}, {Value: 1, Label: "1"},
+	{Value: 3, Label: "3"}, {Value: 10, Label: "10"}, {Value: 30, Label: "30"}, {Value: 60, Label: "60"}}
+
+// thousands writes 5000 as 5,000, as docs/performance.md does.
+func thousands(n int) string {
+	if n < 1000 {
+		return fmt.Sprint(n)
+	}
+	return fmt.Sprintf("%s,%03d", thousands(n/1000), n%1000)
+}
+
+func style(l *plotter.Line, c color.RGBA, dashes []vg.Length) {
+	l.Color = c
+	l.Width = vg.Points(1.6)
+	l.Dashes = dashes
+}
+
+func find(results []result, controller string, n int) (result, bool) {
+	for _, r := range results {
+		if r.Controller == controller && r.N == n {
+			return r, true
+		}
+	}
+	return result{}, false
+}
