@@ -75,6 +75,7 @@ type options struct {
 	out         string
 	controllers []string
 	foreignJobs int
+	profile     bool
 }
 
 func main() {
@@ -87,6 +88,7 @@ func main() {
 	flag.StringVar(&o.out, "out", "bench-results", "directory for results.md and results.json")
 	var controllers string
 	flag.StringVar(&controllers, "controllers", "upstream,cronlab", "what to measure, in order: upstream, cronlab, floor, crfloor")
+	flag.BoolVar(&o.profile, "profile", false, "take CPU profiles of the API server and the controller over the first measured minute's burst (see profile.go)")
 	flag.IntVar(&o.foreignJobs, "foreign-jobs", 0, "Jobs of no CronJob to create first in namespace "+foreignNamespace+", as other workloads of a cluster")
 	flag.Parse()
 	for _, ctl := range strings.Split(controllers, ",") {
@@ -145,6 +147,14 @@ type result struct {
 	// ReadsPerRun are the GETs of single Jobs and CronJobs (see reads) by
 	// the runs started.
 	ReadsPerRun float64 `json:"readsPerRun"`
+	// EventsPerRun are the Events created or patched in the window by the
+	// runs started: cronlab's, and those of the Job controller (core
+	// Events; it records none for a Job created suspended).
+	EventsPerRun float64 `json:"eventsPerRun"`
+	// ReconcilesPerRun are cronlab's reconciles (controller-runtime's
+	// controller_runtime_reconcile_total) in the window by the runs
+	// started; 0 for the others.
+	ReconcilesPerRun float64 `json:"reconcilesPerRun,omitempty"`
 	Conflicts   float64 `json:"conflicts"`
 	// ReconcileErrors are the failed syncs of the controller's CronJobs in
 	// this run, counted in its log (-1: no log found).
@@ -191,8 +201,8 @@ func run(ctx context.Context, o options) error {
 				return fmt.Errorf("%s, N=%d: %w", ctl, n, err)
 			}
 			results = append(results, r)
-			progress("%s N=%d: skew p50 %.2fs p99 %.2fs max %.2fs, %d/%d runs, %.2f writes/run, %.2f reads/run, %d conflicts, %d reconcile errors, CPU %.1fs, peak RSS %.0f MiB",
-				ctl, n, r.SkewP50, r.SkewP99, r.SkewMax, r.Started, r.Expected, r.WritesPerRun, r.ReadsPerRun, int(r.Conflicts), r.ReconcileErrors, r.CPUSeconds, r.PeakRSSMiB)
+			progress("%s N=%d: skew p50 %.2fs p99 %.2fs max %.2fs, %d/%d runs, %.2f writes/run, %.2f reads/run, %.2f events/run, %.2f reconciles/run, %d conflicts, %d reconcile errors, CPU %.1fs, peak RSS %.0f MiB",
+				ctl, n, r.SkewP50, r.SkewP99, r.SkewMax, r.Started, r.Expected, r.WritesPerRun, r.ReadsPerRun, r.EventsPerRun, r.ReconcilesPerRun, int(r.Conflicts), r.ReconcileErrors, r.CPUSeconds, r.PeakRSSMiB)
 			if err := write(o.out, results); err != nil {
 				return err
 			}
@@ -279,6 +289,10 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 		return r, err
 	}
 	cpuBefore := proc.cpuSeconds()
+	reconcilesBefore := reconciles(ctx, ctl)
+	if o.profile {
+		defer profile(ctx, kube, o.out, ctl, n, start)()
+	}
 	if err := sleepUntil(ctx, end); err != nil {
 		return r, err
 	}
@@ -287,6 +301,7 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 		return r, err
 	}
 	r.CPUSeconds = proc.cpuSeconds() - cpuBefore
+	reconcileCount := reconciles(ctx, ctl) - reconcilesBefore
 	// Then wait for the last minute's stragglers: up to a minute.
 	for time.Now().Before(end.Add(59 * time.Second)) {
 		got := seen.inWindow(start, end)
@@ -332,6 +347,8 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 	if r.Started > 0 {
 		r.WritesPerRun = total / float64(r.Started)
 		r.ReadsPerRun = reads(before, after, ctl) / float64(r.Started)
+		r.EventsPerRun = events(before, after) / float64(r.Started)
+		r.ReconcilesPerRun = reconcileCount / float64(r.Started)
 	}
 	return r, nil
 }
@@ -524,8 +541,8 @@ func markdown(results []result) string {
 	var b strings.Builder
 	host, _ := os.Hostname()
 	fmt.Fprintf(&b, "Measured %s on %s (%d CPUs), `make bench`.\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), host, numCPU())
-	b.WriteString("| N | controller | runs started | skew p50 | skew p99 | skew max | writes/run | reads/run | conflicts | reconcile errors | CPU s | peak RSS MiB |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| N | controller | runs started | skew p50 | skew p99 | skew max | writes/run | reads/run | events/run | reconciles/run | conflicts | reconcile errors | CPU s | peak RSS MiB |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	byN := map[int]map[string]result{}
 	for _, r := range results {
 		if byN[r.N] == nil {
@@ -536,8 +553,9 @@ func markdown(results []result) string {
 		if r.ReconcileErrors >= 0 {
 			errs = strconv.Itoa(r.ReconcileErrors)
 		}
-		fmt.Fprintf(&b, "| %d | %s | %d/%d | %.2fs | %.2fs | %.2fs | %.2f | %.2f | %.0f | %s | %.1f | %.0f |\n",
-			r.N, r.Controller, r.Started, r.Expected, r.SkewP50, r.SkewP99, r.SkewMax, r.WritesPerRun, r.ReadsPerRun, r.Conflicts, errs, r.CPUSeconds, r.PeakRSSMiB)
+		fmt.Fprintf(&b, "| %d | %s | %d/%d | %.2fs | %.2fs | %.2fs | %.2f | %.2f | %.2f | %.2f | %.0f | %s | %.1f | %.0f |\n",
+			r.N, r.Controller, r.Started, r.Expected, r.SkewP50, r.SkewP99, r.SkewMax, r.WritesPerRun, r.ReadsPerRun,
+			r.EventsPerRun, r.ReconcilesPerRun, r.Conflicts, errs, r.CPUSeconds, r.PeakRSSMiB)
 	}
 	var ns []int
 	for n := range byN {
@@ -579,7 +597,11 @@ func ratio(a, b float64) string {
 // startManager runs cronlab's manager as a process, webhooks off, with its
 // metrics and probes on ports of their own.
 func startManager(o options) (*managerProcess, error) {
-	args := append([]string{"--metrics-bind-address=127.0.0.1:18080", "--health-probe-bind-address=127.0.0.1:18081"}, o.managerArgs...)
+	args := []string{"--metrics-bind-address=" + managerMetrics, "--health-probe-bind-address=127.0.0.1:18081"}
+	if o.profile {
+		args = append(args, "--pprof-bind-address="+managerPprof)
+	}
+	args = append(args, o.managerArgs...)
 	cmd := exec.Command(o.manager, args...)
 	cmd.Env = append(os.Environ(), "ENABLE_WEBHOOKS=false")
 	logFile, err := os.Create(filepath.Join(o.out, "manager.log"))

@@ -138,6 +138,53 @@ func reads(before, after series, ctl string) float64 {
 	return total
 }
 
+// events sums, between two scrapes, the Events created or patched (a
+// series of the same Event is a patch), in both of their API groups.
+func events(before, after series) float64 {
+	total := 0.0
+	for key, v := range after {
+		f := strings.Split(key, "|")
+		verb, g, resource := f[0], f[1], f[2]
+		if resource == "events" && (g == "" || g == "events.k8s.io") && (verb == "POST" || verb == "PATCH") {
+			total += v - before[key]
+		}
+	}
+	return total
+}
+
+// managerMetrics is where the bench asks cronlab's manager to serve its
+// metrics.
+const managerMetrics = "127.0.0.1:18080"
+
+// reconciles reads how many reconciles cronlab's manager has made
+// (controller_runtime_reconcile_total of its controller, every result);
+// 0 for the other controllers, or when the metrics cannot be read.
+func reconciles(ctx context.Context, ctl string) float64 {
+	if ctl != "cronlab" {
+		return 0
+	}
+	raw, err := httpGet(ctx, "http://"+managerMetrics+"/metrics")
+	if err != nil {
+		progress("reading the manager's metrics: %v", err)
+		return 0
+	}
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := parser.TextToMetricFamilies(bytes.NewReader(raw))
+	if err != nil {
+		progress("reading the manager's metrics: %v", err)
+		return 0
+	}
+	total := 0.0
+	for _, m := range families["controller_runtime_reconcile_total"].GetMetric() {
+		for _, p := range m.GetLabel() {
+			if p.GetName() == "controller" && p.GetValue() == "cronjob" {
+				total += m.GetCounter().GetValue()
+			}
+		}
+	}
+	return total
+}
+
 // cronJobGroup is the API group of the CronJobs that the controller ctl
 // handles: upstream's are batch/v1, cronlab's its own.
 func cronJobGroup(ctl string) string {

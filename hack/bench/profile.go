@@ -1,0 +1,115 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
+	"time"
+
+	"k8s.io/client-go/kubernetes"
+)
+
+// managerPprof is where the bench asks cronlab's manager to serve Go's
+// profiler (--pprof-bind-address) when -profile is on.
+const managerPprof = "127.0.0.1:18082"
+
+// profileSeconds is how long a profile lasts: the burst at the top of a
+// minute, where the skew is made, and its tail.
+const profileSeconds = 15
+
+// profile takes CPU profiles from one second before at until
+// profileSeconds later, in the background: the API server's (its
+// /debug/pprof, which kube-apiserver serves unless --profiling=false), and
+// the controller's: cronlab's manager through its profiler, the floors
+// through the bench's own (they run in it). Upstream's kube-controller-
+// manager serves its profiler behind authentication on its secure port, so
+// only the API server is profiled for it. The files go to out as
+// <controller>-<n>-apiserver.pprof and <controller>-<n>-controller.pprof;
+// read them with `go tool pprof -top FILE`. The returned function waits for
+// both.
+func profile(ctx context.Context, kube kubernetes.Interface, out, ctl string, n int, at time.Time) (wait func()) {
+	done := make(chan struct{}, 2)
+	name := func(what string) string { return filepath.Join(out, fmt.Sprintf("%s-%d-%s.pprof", ctl, n, what)) }
+	go func() {
+		defer func() { done <- struct{}{} }()
+		if sleepUntil(ctx, at.Add(-time.Second)) != nil {
+			return
+		}
+		raw, err := kube.CoreV1().RESTClient().Get().AbsPath("/debug/pprof/profile").
+			Param("seconds", fmt.Sprint(profileSeconds)).Timeout((profileSeconds + 30) * time.Second).DoRaw(ctx)
+		save(name("apiserver"), raw, err)
+	}()
+	go func() {
+		defer func() { done <- struct{}{} }()
+		if sleepUntil(ctx, at.Add(-time.Second)) != nil {
+			return
+		}
+		switch ctl {
+		case "cronlab":
+			raw, err := httpGet(ctx, fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", managerPprof, profileSeconds))
+			save(name("controller"), raw, err)
+		case "floor", "crfloor":
+			f, err := os.Create(name("controller"))
+			if err != nil {
+				progress("profile: %v", err)
+				return
+			}
+			defer f.Close()
+			if err := pprof.StartCPUProfile(f); err != nil {
+				progress("profile: %v", err)
+				return
+			}
+			_ = sleepUntil(ctx, time.Now().Add(profileSeconds*time.Second))
+			pprof.StopCPUProfile()
+			progress("profile: %s", f.Name())
+		}
+	}()
+	return func() { <-done; <-done }
+}
+
+func save(path string, raw []byte, err error) {
+	if err == nil {
+		err = os.WriteFile(path, raw, 0o644)
+	}
+	if err != nil {
+		progress("profile: %s: %v", path, err)
+		return
+	}
+	progress("profile: %s", path)
+}
+
+func httpGet(ctx context.Context, url string) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("%s: %s", url, resp.Status)
+	}
+	return io.ReadAll(resp.Body)
+}
