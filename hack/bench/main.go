@@ -155,7 +155,7 @@ type result struct {
 	// controller_runtime_reconcile_total) in the window by the runs
 	// started; 0 for the others.
 	ReconcilesPerRun float64 `json:"reconcilesPerRun,omitempty"`
-	Conflicts   float64 `json:"conflicts"`
+	Conflicts        float64 `json:"conflicts"`
 	// ReconcileErrors are the failed syncs of the controller's CronJobs in
 	// this run, counted in its log (-1: no log found).
 	ReconcileErrors int     `json:"reconcileErrors"`
