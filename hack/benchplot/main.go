@@ -36,20 +36,25 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 func main() {
 	in := flag.String("in", "bench-results/results.json", "the results of make bench")
 	out := flag.String("out", "", "the directory for the SVG files (default: the directory of -in)")
 	prefix := flag.String("prefix", "", "a prefix for the names of the files, e.g. the date of the run")
+	figures := flag.String("figures", "skew,against-n", "which figures: skew (one per N), against-n, or both")
 	flag.Parse()
 	if *out == "" {
 		*out = filepath.Dir(*in)
 	}
 	results, err := load(*in)
 	if err == nil {
+		err = os.MkdirAll(*out, 0o755)
+	}
+	if err == nil {
 		var files []string
-		files, err = drawAll(results, *out, *prefix)
+		files, err = drawAll(results, *out, *prefix, strings.Split(*figures, ","))
 		for _, f := range files {
 			fmt.Println(f)
 		}

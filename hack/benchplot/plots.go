@@ -40,9 +40,9 @@ var controllers = []struct {
 	{"upstream", "upstream", color.RGBA{R: 214, G: 39, B: 40, A: 255}, nil},
 }
 
-// drawAll writes every figure that results allow into dir and returns the
-// files written.
-func drawAll(results []result, dir, prefix string) ([]string, error) {
+// drawAll writes the figures asked for (skew, against-n) that results allow
+// into dir and returns the files written.
+func drawAll(results []result, dir, prefix string, figures []string) ([]string, error) {
 	var files []string
 	save := func(p *plot.Plot, name string) error {
 		path := filepath.Join(dir, prefix+name)
@@ -53,6 +53,9 @@ func drawAll(results []result, dir, prefix string) ([]string, error) {
 		return nil
 	}
 	for _, n := range sizes(results) {
+		if !slices.Contains(figures, "skew") {
+			break
+		}
 		p, err := skewDistribution(results, n)
 		if err != nil {
 			return files, err
@@ -64,7 +67,7 @@ func drawAll(results []result, dir, prefix string) ([]string, error) {
 			return files, err
 		}
 	}
-	if len(sizes(results)) > 1 {
+	if len(sizes(results)) > 1 && slices.Contains(figures, "against-n") {
 		started, p99, err := againstN(results)
 		if err != nil {
 			return files, err
@@ -77,7 +80,7 @@ func drawAll(results []result, dir, prefix string) ([]string, error) {
 		}
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("no result has skew percentiles to draw (results.json from a bench before they were recorded?)")
+		return nil, fmt.Errorf("nothing to draw: no result has skew percentiles (results.json from a bench before they were recorded?), or one N only for -figures against-n")
 	}
 	return files, nil
 }

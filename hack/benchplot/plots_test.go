@@ -47,7 +47,7 @@ func sample() []result {
 
 func TestAFigureForEachNAndOneAgainstN(t *testing.T) {
 	dir := t.TempDir()
-	files, err := drawAll(sample(), dir, "run-")
+	files, err := drawAll(sample(), dir, "run-", []string{"skew", "against-n"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,11 +112,25 @@ func TestResultsWithoutPercentilesSaySo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = drawAll(results, t.TempDir(), "")
+	_, err = drawAll(results, t.TempDir(), "", []string{"skew", "against-n"})
 	if err == nil || !strings.Contains(err.Error(), "no result has skew percentiles") {
 		t.Errorf("got %v, want an error saying no result has percentiles", err)
 	}
 	if _, err := load(filepath.Join(t.TempDir(), "none.json")); err == nil || !strings.Contains(err.Error(), "make bench writes it") {
 		t.Errorf("a missing file: got %v, want an error saying make bench writes it", err)
+	}
+}
+
+func TestOnlyTheFiguresAskedFor(t *testing.T) {
+	files, err := drawAll(sample(), t.TempDir(), "", []string{"against-n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, filepath.Base(f))
+	}
+	if want := []string{"started-n.svg", "p99-n.svg"}; !slices.Equal(names, want) {
+		t.Errorf("files %v, want %v", names, want)
 	}
 }
