@@ -147,14 +147,15 @@ type result struct {
 	// ReadsPerRun are the GETs of single Jobs and CronJobs (see reads) by
 	// the runs started.
 	ReadsPerRun float64 `json:"readsPerRun"`
-	// EventsPerRun are the Events created or patched in the window by the
-	// runs started: cronlab's, and those of the Job controller (core
-	// Events; it records none for a Job created suspended).
+	// EventsPerRun are all the Events created or patched in the window,
+	// divided by the runs started: the controller's, and the Job
+	// controller's (one for each new Job, when it is not rate-limited).
 	EventsPerRun float64 `json:"eventsPerRun"`
 	// ReconcilesPerRun are cronlab's reconciles (controller-runtime's
 	// controller_runtime_reconcile_total) in the window by the runs
-	// started; 0 for the others.
-	ReconcilesPerRun float64 `json:"reconcilesPerRun,omitempty"`
+	// started; -1 when not measured (the other controllers, or the
+	// manager's metrics could not be read).
+	ReconcilesPerRun float64 `json:"reconcilesPerRun"`
 	Conflicts        float64 `json:"conflicts"`
 	// ReconcileErrors are the failed syncs of the controller's CronJobs in
 	// this run, counted in its log (-1: no log found).
@@ -289,7 +290,15 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 		return r, err
 	}
 	cpuBefore := proc.cpuSeconds()
-	reconcilesBefore := reconciles(ctx, ctl)
+	r.ReconcilesPerRun = -1
+	var reconcilesBefore float64
+	countReconciles := ctl == "cronlab"
+	if countReconciles {
+		if reconcilesBefore, err = reconciles(ctx); err != nil {
+			progress("%s N=%d: reconciles not counted: %v", ctl, n, err)
+			countReconciles = false
+		}
+	}
 	if o.profile {
 		defer profile(ctx, kube, o.out, ctl, n, start)()
 	}
@@ -301,7 +310,15 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 		return r, err
 	}
 	r.CPUSeconds = proc.cpuSeconds() - cpuBefore
-	reconcileCount := reconciles(ctx, ctl) - reconcilesBefore
+	var reconcileCount float64
+	if countReconciles {
+		after, err := reconciles(ctx)
+		if err != nil {
+			progress("%s N=%d: reconciles not counted: %v", ctl, n, err)
+			countReconciles = false
+		}
+		reconcileCount = after - reconcilesBefore
+	}
 	// Then wait for the last minute's stragglers: up to a minute.
 	for time.Now().Before(end.Add(59 * time.Second)) {
 		got := seen.inWindow(start, end)
@@ -348,7 +365,9 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 		r.WritesPerRun = total / float64(r.Started)
 		r.ReadsPerRun = reads(before, after, ctl) / float64(r.Started)
 		r.EventsPerRun = events(before, after) / float64(r.Started)
-		r.ReconcilesPerRun = reconcileCount / float64(r.Started)
+		if countReconciles {
+			r.ReconcilesPerRun = reconcileCount / float64(r.Started)
+		}
 	}
 	return r, nil
 }
@@ -553,9 +572,13 @@ func markdown(results []result) string {
 		if r.ReconcileErrors >= 0 {
 			errs = strconv.Itoa(r.ReconcileErrors)
 		}
-		fmt.Fprintf(&b, "| %d | %s | %d/%d | %.2fs | %.2fs | %.2fs | %.2f | %.2f | %.2f | %.2f | %.0f | %s | %.1f | %.0f |\n",
+		reconciles := "-"
+		if r.ReconcilesPerRun >= 0 {
+			reconciles = fmt.Sprintf("%.2f", r.ReconcilesPerRun)
+		}
+		fmt.Fprintf(&b, "| %d | %s | %d/%d | %.2fs | %.2fs | %.2fs | %.2f | %.2f | %.2f | %s | %.0f | %s | %.1f | %.0f |\n",
 			r.N, r.Controller, r.Started, r.Expected, r.SkewP50, r.SkewP99, r.SkewMax, r.WritesPerRun, r.ReadsPerRun,
-			r.EventsPerRun, r.ReconcilesPerRun, r.Conflicts, errs, r.CPUSeconds, r.PeakRSSMiB)
+			r.EventsPerRun, reconciles, r.Conflicts, errs, r.CPUSeconds, r.PeakRSSMiB)
 	}
 	var ns []int
 	for n := range byN {

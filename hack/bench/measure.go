@@ -138,14 +138,16 @@ func reads(before, after series, ctl string) float64 {
 	return total
 }
 
-// events sums, between two scrapes, the Events created or patched (a
-// series of the same Event is a patch), in both of their API groups.
+// events sums, between two scrapes, the Events created or patched that the
+// API server accepted (a series of the same Event is a patch), in both of
+// their API groups and by anyone: one controller runs at a time, and the
+// Job controller's are counted too (docs/performance.md).
 func events(before, after series) float64 {
 	total := 0.0
 	for key, v := range after {
 		f := strings.Split(key, "|")
-		verb, g, resource := f[0], f[1], f[2]
-		if resource == "events" && (g == "" || g == "events.k8s.io") && (verb == "POST" || verb == "PATCH") {
+		verb, g, resource, code := f[0], f[1], f[2], f[4]
+		if resource == "events" && (g == "" || g == "events.k8s.io") && (verb == "POST" || verb == "PATCH") && strings.HasPrefix(code, "2") {
 			total += v - before[key]
 		}
 	}
@@ -157,22 +159,16 @@ func events(before, after series) float64 {
 const managerMetrics = "127.0.0.1:18080"
 
 // reconciles reads how many reconciles cronlab's manager has made
-// (controller_runtime_reconcile_total of its controller, every result);
-// 0 for the other controllers, or when the metrics cannot be read.
-func reconciles(ctx context.Context, ctl string) float64 {
-	if ctl != "cronlab" {
-		return 0
-	}
+// (controller_runtime_reconcile_total of its controller, every result).
+func reconciles(ctx context.Context) (float64, error) {
 	raw, err := httpGet(ctx, "http://"+managerMetrics+"/metrics")
 	if err != nil {
-		progress("reading the manager's metrics: %v", err)
-		return 0
+		return 0, fmt.Errorf("reading the manager's metrics: %w", err)
 	}
 	parser := expfmt.NewTextParser(model.UTF8Validation)
 	families, err := parser.TextToMetricFamilies(bytes.NewReader(raw))
 	if err != nil {
-		progress("reading the manager's metrics: %v", err)
-		return 0
+		return 0, fmt.Errorf("reading the manager's metrics: %w", err)
 	}
 	total := 0.0
 	for _, m := range families["controller_runtime_reconcile_total"].GetMetric() {
@@ -182,7 +178,7 @@ func reconciles(ctx context.Context, ctl string) float64 {
 			}
 		}
 	}
-	return total
+	return total, nil
 }
 
 // cronJobGroup is the API group of the CronJobs that the controller ctl

@@ -49,6 +49,11 @@ func main() {
 		*out = filepath.Dir(*in)
 	}
 	results, err := load(*in)
+	for _, f := range strings.Split(*figures, ",") {
+		if err == nil && f != "skew" && f != "against-n" {
+			err = fmt.Errorf("-figures: %q is neither skew nor against-n", f)
+		}
+	}
 	if err == nil {
 		err = os.MkdirAll(*out, 0o755)
 	}

@@ -19,6 +19,7 @@ package main
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"path/filepath"
 	"slices"
 
@@ -102,7 +103,7 @@ func sizes(results []result) []int {
 // percentiles.
 func skewDistribution(results []result, n int) (*plot.Plot, error) {
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("When the runs of %d CronJobs started", n)
+	p.Title.Text = fmt.Sprintf("When the runs of %s CronJobs started", thousands(n))
 	p.X.Label.Text = "seconds after the scheduled time (log scale)"
 	p.Y.Label.Text = "runs started (% of runs due)"
 	// Room above 100 % for the legend, out of the lines' way.
@@ -114,13 +115,18 @@ func skewDistribution(results []result, n int) (*plot.Plot, error) {
 	p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
 	p.Legend.Top, p.Legend.Left = true, true
 	p.Add(plotter.NewGrid())
+	// A log axis needs positive bounds, and gonum widens a range of one
+	// value below zero: the bounds are set here, not left to the data.
+	p.X.Min, p.X.Max = math.Inf(1), 0
 	drawn := 0
 	for _, c := range controllers {
 		r, ok := find(results, c.key, n)
-		if !ok || len(r.Percentiles) == 0 || r.Expected == 0 {
+		if !ok || len(r.Percentiles) == 0 || r.Expected == 0 || r.Started == 0 {
 			continue
 		}
-		line, err := plotter.NewLine(distribution(r))
+		points := distribution(r)
+		p.X.Min, p.X.Max = min(p.X.Min, points[0].X), max(p.X.Max, points[len(points)-1].X)
+		line, err := plotter.NewLine(points)
 		if err != nil {
 			return nil, fmt.Errorf("%s, N=%d: %w", c.key, n, err)
 		}
@@ -132,7 +138,15 @@ func skewDistribution(results []result, n int) (*plot.Plot, error) {
 	if drawn == 0 {
 		return nil, nil
 	}
+	p.X.Min, p.X.Max = logBounds(p.X.Min, p.X.Max)
 	return p, nil
+}
+
+// logBounds widens [low, high] to a range a log axis can draw: from the
+// power of ten at or below low to at least ten times that.
+func logBounds(low, high float64) (float64, float64) {
+	low = math.Pow(10, math.Floor(math.Log10(max(low, 0.01))))
+	return low, max(high, 10*low)
 }
 
 // distribution is one controller's line: the i-th of the percentiles is
@@ -166,13 +180,18 @@ func againstN(results []result) (started, p99 *plot.Plot, err error) {
 	for _, n := range sizes(results) {
 		measured = append(measured, plot.Tick{Value: float64(n), Label: thousands(n)})
 	}
-	maxP99 := 0.0
+	lowP99, highP99 := math.Inf(1), 0.0
 	for _, r := range results {
-		maxP99 = max(maxP99, r.SkewP99)
+		if r.Started > 0 {
+			lowP99, highP99 = min(lowP99, max(r.SkewP99, 0.01)), max(highP99, r.SkewP99)
+		}
 	}
+	p99.Y.Min, p99.Y.Max = logBounds(lowP99, highP99)
 	// Room above the lines for the legend.
-	p99.Y.Max = maxP99 * 8
+	p99.Y.Max *= 8
+	ns := sizes(results)
 	for _, p := range []*plot.Plot{started, p99} {
+		p.X.Min, p.X.Max = float64(ns[0])/1.3, float64(ns[len(ns)-1])*1.3
 		p.X.Label.Text = "CronJobs, all on one schedule (log scale)"
 		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, measured
 		p.Add(plotter.NewGrid())
@@ -182,7 +201,11 @@ func againstN(results []result) (started, p99 *plot.Plot, err error) {
 		for _, n := range sizes(results) {
 			if r, ok := find(results, c.key, n); ok && r.Expected > 0 {
 				shares = append(shares, plotter.XY{X: float64(n), Y: 100 * float64(r.Started) / float64(r.Expected)})
-				p99s = append(p99s, plotter.XY{X: float64(n), Y: max(r.SkewP99, 0.01)})
+				// A controller that started nothing has no skew: no point,
+				// rather than one drawn as the best p99.
+				if r.Started > 0 {
+					p99s = append(p99s, plotter.XY{X: float64(n), Y: max(r.SkewP99, 0.01)})
+				}
 			}
 		}
 		if len(shares) == 0 {
@@ -192,6 +215,9 @@ func againstN(results []result) (started, p99 *plot.Plot, err error) {
 			p      *plot.Plot
 			points plotter.XYs
 		}{{started, shares}, {p99, p99s}} {
+			if len(a.points) == 0 {
+				continue
+			}
 			line, dots, err := plotter.NewLinePoints(a.points)
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s: %w", c.key, err)
@@ -208,7 +234,7 @@ func againstN(results []result) (started, p99 *plot.Plot, err error) {
 var percentTicks = plot.ConstantTicks{{Value: 0, Label: "0"}, {Value: 25, Label: "25"},
 	{Value: 50, Label: "50"}, {Value: 75, Label: "75"}, {Value: 100, Label: "100"}}
 
-var secondTicks = plot.ConstantTicks{{Value: 0.1, Label: "0.1"}, {Value: 0.3, Label: "0.3"}, {Value: 1, Label: "1"},
+var secondTicks = plot.ConstantTicks{{Value: 0.01, Label: "0.01"}, {Value: 0.1, Label: "0.1"}, {Value: 0.3, Label: "0.3"}, {Value: 1, Label: "1"},
 	{Value: 3, Label: "3"}, {Value: 10, Label: "10"}, {Value: 30, Label: "30"}, {Value: 60, Label: "60"}}
 
 // thousands writes 5000 as 5,000, as docs/performance.md does.

@@ -134,3 +134,45 @@ func TestOnlyTheFiguresAskedFor(t *testing.T) {
 		t.Errorf("files %v, want %v", names, want)
 	}
 }
+
+// Degenerate runs still draw: one run started (a single skew), every skew
+// zero, a controller that started nothing (no point, no line).
+func TestRunsWithLittleToDraw(t *testing.T) {
+	results := []result{
+		{Controller: "floor", N: 100, Expected: 100, Started: 1, SkewP99: 0.5, Percentiles: percentiles(0.5, 0.5)},
+		{Controller: "cronlab", N: 100, Expected: 100, Started: 100, SkewP99: 0, Percentiles: percentiles(0, 0)},
+		{Controller: "upstream", N: 100, Expected: 100, Started: 0},
+		{Controller: "floor", N: 500, Expected: 500, Started: 500, SkewP99: 0, Percentiles: percentiles(0, 0)},
+		{Controller: "upstream", N: 500, Expected: 500, Started: 0},
+	}
+	dir := t.TempDir()
+	files, err := drawAll(results, dir, "", []string{"skew", "against-n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 4 {
+		t.Fatalf("files %v, want skew-100, skew-500, started-n, p99-n", files)
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, "skew-100.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(svg), "upstream") {
+		t.Error("skew-100.svg draws upstream, which started no run")
+	}
+	_, p99, err := againstN(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p99.Y.Min <= 0 || p99.Y.Max <= p99.Y.Min {
+		t.Errorf("p99 axis %v to %v: want positive bounds, low below high", p99.Y.Min, p99.Y.Max)
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{100: "100", 5000: "5,000", 10000: "10,000", 1234567: "1,234,567"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
