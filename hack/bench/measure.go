@@ -37,6 +37,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	watchtools "k8s.io/client-go/tools/watch"
 
+	"cronlab.dev/cronlab/hack/internal/httpget"
 	"cronlab.dev/cronlab/hack/internal/localcluster"
 )
 
@@ -161,7 +162,7 @@ const managerMetrics = "127.0.0.1:18080"
 // reconciles reads how many reconciles cronlab's manager has made
 // (controller_runtime_reconcile_total of its controller, every result).
 func reconciles(ctx context.Context) (float64, error) {
-	raw, err := httpGet(ctx, "http://"+managerMetrics+"/metrics")
+	raw, err := httpget.Body(ctx, "http://"+managerMetrics+"/metrics")
 	if err != nil {
 		return 0, fmt.Errorf("reading the manager's metrics: %w", err)
 	}

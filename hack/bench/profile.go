@@ -19,14 +19,14 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
 	"time"
 
 	"k8s.io/client-go/kubernetes"
+
+	"cronlab.dev/cronlab/hack/internal/httpget"
 )
 
 // managerPprof is where the bench asks cronlab's manager to serve Go's
@@ -66,7 +66,7 @@ func profile(ctx context.Context, kube kubernetes.Interface, out, ctl string, n 
 		}
 		switch ctl {
 		case "cronlab":
-			raw, err := httpGet(ctx, fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", managerPprof, profileSeconds))
+			raw, err := httpget.Body(ctx, fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", managerPprof, profileSeconds))
 			save(name("controller"), raw, err)
 		case "floor", "crfloor":
 			f, err := os.Create(name("controller"))
@@ -96,20 +96,4 @@ func save(path string, raw []byte, err error) {
 		return
 	}
 	progress("profile: %s", path)
-}
-
-func httpGet(ctx context.Context, url string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s: %s", url, resp.Status)
-	}
-	return io.ReadAll(resp.Body)
 }

@@ -32,12 +32,12 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"cronlab.dev/cronlab/hack/internal/httpget"
 )
 
 func main() {
@@ -58,7 +58,7 @@ func main() {
 }
 
 func fetch(ctx context.Context, url, sumURL, name, dest string) error {
-	sums, err := get(ctx, sumURL)
+	sums, err := httpget.Body(ctx, sumURL)
 	if err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func fetch(ctx context.Context, url, sumURL, name, dest string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", sumURL, err)
 	}
-	body, err := get(ctx, url)
+	body, err := httpget.Body(ctx, url)
 	if err != nil {
 		return err
 	}
@@ -104,20 +104,4 @@ func sumFor(sums, name string) (string, error) {
 		return "", fmt.Errorf("no sum in it")
 	}
 	return "", fmt.Errorf("no sum for %s in it", name)
-}
-
-func get(ctx context.Context, url string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: %s", url, resp.Status)
-	}
-	return io.ReadAll(resp.Body)
 }
