@@ -202,8 +202,8 @@ func run(ctx context.Context, o options) error {
 				return fmt.Errorf("%s, N=%d: %w", ctl, n, err)
 			}
 			results = append(results, r)
-			progress("%s N=%d: skew p50 %.2fs p99 %.2fs max %.2fs, %d/%d runs, %.2f writes/run, %.2f reads/run, %.2f events/run, %.2f reconciles/run, %d conflicts, %d reconcile errors, CPU %.1fs, peak RSS %.0f MiB",
-				ctl, n, r.SkewP50, r.SkewP99, r.SkewMax, r.Started, r.Expected, r.WritesPerRun, r.ReadsPerRun, r.EventsPerRun, r.ReconcilesPerRun, int(r.Conflicts), r.ReconcileErrors, r.CPUSeconds, r.PeakRSSMiB)
+			progress("%s N=%d: skew p50 %.2fs p99 %.2fs max %.2fs, %d/%d runs, %.2f writes/run, %.2f reads/run, %.2f events/run, %s reconciles/run, %d conflicts, %d reconcile errors, CPU %.1fs, peak RSS %.0f MiB",
+				ctl, n, r.SkewP50, r.SkewP99, r.SkewMax, r.Started, r.Expected, r.WritesPerRun, r.ReadsPerRun, r.EventsPerRun, perRun(r.ReconcilesPerRun), int(r.Conflicts), r.ReconcileErrors, r.CPUSeconds, r.PeakRSSMiB)
 			if err := write(o.out, results); err != nil {
 				return err
 			}
@@ -572,13 +572,9 @@ func markdown(results []result) string {
 		if r.ReconcileErrors >= 0 {
 			errs = strconv.Itoa(r.ReconcileErrors)
 		}
-		reconciles := "-"
-		if r.ReconcilesPerRun >= 0 {
-			reconciles = fmt.Sprintf("%.2f", r.ReconcilesPerRun)
-		}
 		fmt.Fprintf(&b, "| %d | %s | %d/%d | %.2fs | %.2fs | %.2fs | %.2f | %.2f | %.2f | %s | %.0f | %s | %.1f | %.0f |\n",
 			r.N, r.Controller, r.Started, r.Expected, r.SkewP50, r.SkewP99, r.SkewMax, r.WritesPerRun, r.ReadsPerRun,
-			r.EventsPerRun, reconciles, r.Conflicts, errs, r.CPUSeconds, r.PeakRSSMiB)
+			r.EventsPerRun, perRun(r.ReconcilesPerRun), r.Conflicts, errs, r.CPUSeconds, r.PeakRSSMiB)
 	}
 	var ns []int
 	for n := range byN {
@@ -608,6 +604,14 @@ func markdown(results []result) string {
 		}
 	}
 	return b.String()
+}
+
+// perRun writes a figure per run, or "-" for one not measured (-1).
+func perRun(v float64) string {
+	if v < 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", v)
 }
 
 func ratio(a, b float64) string {

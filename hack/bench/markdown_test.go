@@ -43,3 +43,18 @@ func TestMarkdownGivesARatioForEveryFigure(t *testing.T) {
 		t.Errorf("no floor was measured, yet there is a floor table:\n%s", md)
 	}
 }
+
+// Reconciles per run are cronlab's alone: the others' rows say "-", not a
+// zero that would read as measured.
+func TestReconcilesNotMeasuredAreADash(t *testing.T) {
+	md := markdown([]result{
+		{Controller: "crfloor", N: 500, Expected: 1000, Started: 1000, WritesPerRun: 3, EventsPerRun: 1, ReconcilesPerRun: -1},
+		{Controller: "cronlab", N: 500, Expected: 1000, Started: 1000, WritesPerRun: 3, EventsPerRun: 3, ReconcilesPerRun: 2.91},
+	})
+	for _, row := range []string{"| 500 | crfloor | 1000/1000 | 0.00s | 0.00s | 0.00s | 3.00 | 0.00 | 1.00 | - |",
+		"| 500 | cronlab | 1000/1000 | 0.00s | 0.00s | 0.00s | 3.00 | 0.00 | 3.00 | 2.91 |"} {
+		if !strings.Contains(md, row) {
+			t.Errorf("no row starting\n%s\nin\n%s", row, md)
+		}
+	}
+}

@@ -17,6 +17,7 @@ limitations under the License.
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -69,19 +70,14 @@ func profile(ctx context.Context, kube kubernetes.Interface, out, ctl string, n 
 			raw, err := httpget.Body(ctx, fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", managerPprof, profileSeconds))
 			save(name("controller"), raw, err)
 		case "floor", "crfloor":
-			f, err := os.Create(name("controller"))
-			if err != nil {
-				progress("profile: %v", err)
-				return
-			}
-			defer f.Close()
-			if err := pprof.StartCPUProfile(f); err != nil {
+			var buf bytes.Buffer
+			if err := pprof.StartCPUProfile(&buf); err != nil {
 				progress("profile: %v", err)
 				return
 			}
 			_ = sleepUntil(ctx, time.Now().Add(profileSeconds*time.Second))
 			pprof.StopCPUProfile()
-			progress("profile: %s", f.Name())
+			save(name("controller"), buf.Bytes(), nil)
 		}
 	}()
 	return func() { <-done; <-done }
