@@ -53,10 +53,11 @@ func drawAll(results []result, dir, prefix string, figures []string) ([]string, 
 		files = append(files, path)
 		return nil
 	}
-	for _, n := range sizes(results) {
-		if !slices.Contains(figures, "skew") {
-			break
-		}
+	var skewSizes []int
+	if slices.Contains(figures, "skew") {
+		skewSizes = sizes(results)
+	}
+	for _, n := range skewSizes {
 		p, err := skewDistribution(results, n)
 		if err != nil {
 			return files, err
