@@ -40,6 +40,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -55,6 +56,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -76,6 +78,10 @@ type options struct {
 	controllers []string
 	foreignJobs int
 	profile     bool
+	// repeat is how many times each N's controllers are measured, one
+	// after the other in turn (A, B, A, B...): one run's p99 moves by
+	// about 15 %, so a ratio is judged by the median of K pairs.
+	repeat int
 }
 
 func main() {
@@ -87,16 +93,17 @@ func main() {
 	flag.StringVar(&managerArgs, "manager-args", "", "extra flags for the cronlab manager, space-separated")
 	flag.StringVar(&o.out, "out", "bench-results", "directory for results.md and results.json")
 	var controllers string
-	flag.StringVar(&controllers, "controllers", "upstream,cronlab", "what to measure, in order: upstream, cronlab, floor, crfloor")
+	flag.StringVar(&controllers, "controllers", "upstream,cronlab", "what to measure, in order: upstream, cronlab, floor, crfloor, evfloor")
 	flag.BoolVar(&o.profile, "profile", false, "take CPU profiles of the API server and the controller over the first measured minute's burst (see profile.go)")
+	flag.IntVar(&o.repeat, "repeat", 1, "measure each N's controllers this many times, in turn, and report the median of the pairwise ratios")
 	flag.IntVar(&o.foreignJobs, "foreign-jobs", 0, "Jobs of no CronJob to create first in namespace "+foreignNamespace+", as other workloads of a cluster")
 	flag.Parse()
 	for _, ctl := range strings.Split(controllers, ",") {
 		switch ctl = strings.TrimSpace(ctl); ctl {
-		case "upstream", "cronlab", "floor", "crfloor":
+		case "upstream", "cronlab", "floor", "crfloor", "evfloor":
 			o.controllers = append(o.controllers, ctl)
 		default:
-			fail(fmt.Errorf("-controllers: %q is none of upstream, cronlab, floor, crfloor", ctl))
+			fail(fmt.Errorf("-controllers: %q is none of upstream, cronlab, floor, crfloor, evfloor", ctl))
 		}
 	}
 	for _, s := range strings.Split(sizes, ",") {
@@ -105,6 +112,9 @@ func main() {
 			fail(fmt.Errorf("-n: %q is not a positive number", s))
 		}
 		o.sizes = append(o.sizes, n)
+	}
+	if o.repeat < 1 {
+		fail(fmt.Errorf("-repeat: %d is not a positive number", o.repeat))
 	}
 	o.managerArgs = strings.Fields(managerArgs)
 	// Ctrl-C stops the measurement, and still deletes what it created.
@@ -126,14 +136,17 @@ func progress(format string, args ...any) {
 
 // result is one controller's figures for one N.
 type result struct {
-	Controller string  `json:"controller"`
-	N          int     `json:"n"`
-	Minutes    int     `json:"minutes"`
-	Expected   int     `json:"expectedRuns"`
-	Started    int     `json:"startedRuns"`
-	SkewP50    float64 `json:"skewP50Seconds"`
-	SkewP99    float64 `json:"skewP99Seconds"`
-	SkewMax    float64 `json:"skewMaxSeconds"`
+	Controller string `json:"controller"`
+	N          int    `json:"n"`
+	// Repeat numbers the runs of one controller and N under -repeat (1,
+	// 2, ...); 0 when each was measured once.
+	Repeat   int     `json:"repeat,omitempty"`
+	Minutes  int     `json:"minutes"`
+	Expected int     `json:"expectedRuns"`
+	Started  int     `json:"startedRuns"`
+	SkewP50  float64 `json:"skewP50Seconds"`
+	SkewP99  float64 `json:"skewP99Seconds"`
+	SkewMax  float64 `json:"skewMaxSeconds"`
 	// PerMinute is the p99 skew of each scheduled minute.
 	PerMinute []float64 `json:"p99SkewPerMinuteSeconds"`
 	// Percentiles are the skews at 0, 1, ... 100 % of the runs started,
@@ -161,8 +174,13 @@ type result struct {
 	// this run, counted in its log (-1: no log found).
 	ReconcileErrors int     `json:"reconcileErrors"`
 	CPUSeconds      float64 `json:"cpuSeconds"`
-	PeakRSSMiB      float64 `json:"peakRSSMiB"`
-	Note            string  `json:"note,omitempty"`
+	// ServerCPUSeconds is the CPU time of kube-apiserver and etcd in the
+	// window: the work that the controller's requests cost the cluster,
+	// measured whole (a profile of the API server sees 15 s of it); -1
+	// when the local cluster's processes were not found.
+	ServerCPUSeconds float64 `json:"serverCPUSeconds"`
+	PeakRSSMiB       float64 `json:"peakRSSMiB"`
+	Note             string  `json:"note,omitempty"`
 }
 
 func run(ctx context.Context, o options) error {
@@ -196,16 +214,22 @@ func run(ctx context.Context, o options) error {
 	}
 	var results []result
 	for _, n := range o.sizes {
-		for _, ctl := range o.controllers {
-			r, err := measure(ctx, o, cfg, kube, c, ctl, n)
-			if err != nil {
-				return fmt.Errorf("%s, N=%d: %w", ctl, n, err)
-			}
-			results = append(results, r)
-			progress("%s N=%d: skew p50 %.2fs p99 %.2fs max %.2fs, %d/%d runs, %.2f writes/run, %.2f reads/run, %.2f events/run, %s reconciles/run, %d conflicts, %d reconcile errors, CPU %.1fs, peak RSS %.0f MiB",
-				ctl, n, r.SkewP50, r.SkewP99, r.SkewMax, r.Started, r.Expected, r.WritesPerRun, r.ReadsPerRun, r.EventsPerRun, perRun(r.ReconcilesPerRun), int(r.Conflicts), r.ReconcileErrors, r.CPUSeconds, r.PeakRSSMiB)
-			if err := write(o.out, results); err != nil {
-				return err
+		for rep := 1; rep <= o.repeat; rep++ {
+			for _, ctl := range o.controllers {
+				r, err := measure(ctx, o, cfg, kube, c, ctl, n, rep)
+				if err != nil {
+					return fmt.Errorf("%s, N=%d: %w", ctl, n, err)
+				}
+				if o.repeat > 1 {
+					r.Repeat = rep
+				}
+				results = append(results, r)
+				progress("%s N=%d%s: skew p50 %.2fs p99 %.2fs max %.2fs, %d/%d runs, %.2f writes/run, %.2f reads/run, %.2f events/run, %s reconciles/run, %d conflicts, %d reconcile errors, CPU %.1fs, server CPU %.1fs, peak RSS %.0f MiB",
+					ctl, n, repeatLabel(r), r.SkewP50, r.SkewP99, r.SkewMax, r.Started, r.Expected, r.WritesPerRun, r.ReadsPerRun, r.EventsPerRun, perRun(r.ReconcilesPerRun),
+					int(r.Conflicts), r.ReconcileErrors, r.CPUSeconds, r.ServerCPUSeconds, r.PeakRSSMiB)
+				if err := write(o.out, results); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -213,7 +237,7 @@ func run(ctx context.Context, o options) error {
 	return nil
 }
 
-func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.Interface, c client.Client, ctl string, n int) (result, error) {
+func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.Interface, c client.Client, ctl string, n, rep int) (result, error) {
 	r := result{Controller: ctl, N: n, Minutes: o.minutes, Expected: n * o.minutes}
 	ns := fmt.Sprintf("bench-%s-%d", ctl, n)
 	progress("%s N=%d: namespace %s", ctl, n, ns)
@@ -244,6 +268,9 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 	case "crfloor":
 		proc = pidProcess(os.Getpid())
 		r.Note = "not a controller: the bench itself replaces the Jobs, with a controller reference, and patches each CronJob's status (see docs/performance.md); CPU and RSS are the bench's"
+	case "evfloor":
+		proc = pidProcess(os.Getpid())
+		r.Note = "not a controller: the CR floor, and the two Events per run that cronlab records (see docs/performance.md); CPU and RSS are the bench's"
 	}
 
 	// Watch Jobs from now on: the time a Job is first seen is its start.
@@ -268,15 +295,28 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 	// after creating the CronJobs: 10,000 take most of a minute.)
 	start := time.Now().Truncate(time.Minute).Add(2 * time.Minute)
 	end := start.Add(time.Duration(o.minutes) * time.Minute)
+	floorKube, err := floorClient(cfg)
+	if err != nil {
+		return r, err
+	}
 	switch ctl {
 	case "floor":
 		floorCtx, stopFloor := context.WithDeadline(ctx, end)
 		defer stopFloor()
-		go runFloor(floorCtx, kube, ns, n, start.Add(-time.Minute)) // a warm-up minute first
-	case "crfloor":
+		go runFloor(floorCtx, floorKube, ns, n, start.Add(-time.Minute)) // a warm-up minute first
+	case "crfloor", "evfloor":
 		floorCtx, stopFloor := context.WithDeadline(ctx, end)
 		defer stopFloor()
-		go runCRFloor(floorCtx, kube, c, ns, n, start.Add(-time.Minute))
+		var recorder events.EventRecorder
+		if ctl == "evfloor" {
+			rec, stopRecording, err := eventRecorder(floorCtx, cfg, c.Scheme())
+			if err != nil {
+				return r, err
+			}
+			defer stopRecording()
+			recorder = rec
+		}
+		go runCRFloor(floorCtx, floorKube, c, ns, n, start.Add(-time.Minute), recorder)
 	}
 	progress("%s N=%d: warming up; measuring the runs of %s to %s", ctl, n, start.Format("15:04"), end.Add(-time.Minute).Format("15:04"))
 	// The writes counted are those between just before the first measured
@@ -290,6 +330,8 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 		return r, err
 	}
 	cpuBefore := proc.cpuSeconds()
+	server := clusterServers()
+	serverBefore := server.cpuSeconds()
 	r.ReconcilesPerRun = -1
 	var reconcilesBefore float64
 	countReconciles := ctl == "cronlab"
@@ -299,7 +341,7 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 			countReconciles = false
 		}
 	}
-	if o.profile {
+	if o.profile && rep == 1 {
 		defer profile(ctx, kube, o.out, ctl, n, start)()
 	}
 	if err := sleepUntil(ctx, end); err != nil {
@@ -310,6 +352,10 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 		return r, err
 	}
 	r.CPUSeconds = proc.cpuSeconds() - cpuBefore
+	r.ServerCPUSeconds = -1
+	if server != nil {
+		r.ServerCPUSeconds = server.cpuSeconds() - serverBefore
+	}
 	var reconcileCount float64
 	if countReconciles {
 		after, err := reconciles(ctx)
@@ -364,12 +410,22 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 	if r.Started > 0 {
 		r.WritesPerRun = total / float64(r.Started)
 		r.ReadsPerRun = reads(before, after, ctl) / float64(r.Started)
-		r.EventsPerRun = events(before, after) / float64(r.Started)
+		r.EventsPerRun = eventWrites(before, after) / float64(r.Started)
 		if countReconciles {
 			r.ReconcilesPerRun = reconcileCount / float64(r.Started)
 		}
 	}
 	return r, nil
+}
+
+// floorClient is the floors' client. It sends and receives Jobs as
+// protobuf, as kube-controller-manager's and controller-runtime's clients
+// do: in JSON, the floors would cost the API server work that no
+// controller makes it do.
+func floorClient(cfg *rest.Config) (kubernetes.Interface, error) {
+	proto := rest.CopyConfig(cfg)
+	proto.ContentType = "application/vnd.kubernetes.protobuf"
+	return kubernetes.NewForConfig(proto)
 }
 
 // suspendedJob is the Job template of every CronJob of the bench: a Job
@@ -560,40 +616,68 @@ func markdown(results []result) string {
 	var b strings.Builder
 	host, _ := os.Hostname()
 	fmt.Fprintf(&b, "Measured %s on %s (%d CPUs), `make bench`.\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), host, numCPU())
-	b.WriteString("| N | controller | runs started | skew p50 | skew p99 | skew max | writes/run | reads/run | events/run | reconciles/run | conflicts | reconcile errors | CPU s | peak RSS MiB |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
-	byN := map[int]map[string]result{}
+	b.WriteString("| N | controller | runs started | skew p50 | skew p99 | skew max | writes/run | reads/run | events/run | reconciles/run | conflicts | reconcile errors | CPU s | server CPU s | peak RSS MiB |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	// byRun finds a controller's result by N and repeat.
+	type run struct {
+		n, repeat int
+		ctl       string
+	}
+	byRun := map[run]result{}
+	var ns []int
+	repeats := 0
 	for _, r := range results {
-		if byN[r.N] == nil {
-			byN[r.N] = map[string]result{}
+		if !slices.Contains(ns, r.N) {
+			ns = append(ns, r.N)
 		}
-		byN[r.N][r.Controller] = r
+		byRun[run{r.N, r.Repeat, r.Controller}] = r
+		repeats = max(repeats, r.Repeat)
 		errs := "-"
 		if r.ReconcileErrors >= 0 {
 			errs = strconv.Itoa(r.ReconcileErrors)
 		}
-		fmt.Fprintf(&b, "| %d | %s | %d/%d | %.2fs | %.2fs | %.2fs | %.2f | %.2f | %.2f | %s | %.0f | %s | %.1f | %.0f |\n",
-			r.N, r.Controller, r.Started, r.Expected, r.SkewP50, r.SkewP99, r.SkewMax, r.WritesPerRun, r.ReadsPerRun,
-			r.EventsPerRun, perRun(r.ReconcilesPerRun), r.Conflicts, errs, r.CPUSeconds, r.PeakRSSMiB)
-	}
-	var ns []int
-	for n := range byN {
-		ns = append(ns, n)
+		fmt.Fprintf(&b, "| %d | %s%s | %d/%d | %.2fs | %.2fs | %.2fs | %.2f | %.2f | %.2f | %s | %.0f | %s | %.1f | %s | %.0f |\n",
+			r.N, r.Controller, repeatLabel(r), r.Started, r.Expected, r.SkewP50, r.SkewP99, r.SkewMax, r.WritesPerRun, r.ReadsPerRun,
+			r.EventsPerRun, perRun(r.ReconcilesPerRun), r.Conflicts, errs, r.CPUSeconds, seconds(r.ServerCPUSeconds), r.PeakRSSMiB)
 	}
 	sort.Ints(ns)
-	for _, other := range []string{"upstream", "floor", "crfloor"} {
-		header := fmt.Sprintf("\ncronlab / %s:\n\n| N | runs started | skew p50 | skew p99 | skew max | writes/run | reads/run | CPU s | peak RSS |\n|---|---|---|---|---|---|---|---|---|\n", other)
+	for _, other := range []string{"upstream", "floor", "crfloor", "evfloor"} {
+		header := fmt.Sprintf("\ncronlab / %s:\n\n| N | runs started | skew p50 | skew p99 | skew max | writes/run | reads/run | CPU s | peak RSS | server CPU |\n|---|---|---|---|---|---|---|---|---|---|\n", other)
 		for _, n := range ns {
-			u, okU := byN[n][other]
-			c, okC := byN[n]["cronlab"]
-			if !okU || !okC {
-				continue
+			// One row for each repeat that measured both, and with more
+			// than one, their median: the ratio to judge by.
+			var pairs [][]float64
+			for rep := 0; rep <= repeats; rep++ {
+				u, okU := byRun[run{n, rep, other}]
+				c, okC := byRun[run{n, rep, "cronlab"}]
+				if !okU || !okC {
+					continue
+				}
+				pairs = append(pairs, []float64{ratio(float64(c.Started), float64(u.Started)),
+					ratio(c.SkewP50, u.SkewP50), ratio(c.SkewP99, u.SkewP99), ratio(c.SkewMax, u.SkewMax),
+					ratio(c.WritesPerRun, u.WritesPerRun), ratio(c.ReadsPerRun, u.ReadsPerRun), ratio(c.CPUSeconds, u.CPUSeconds),
+					ratio(c.PeakRSSMiB, u.PeakRSSMiB), ratio(c.ServerCPUSeconds, u.ServerCPUSeconds)})
+				label := strconv.Itoa(n)
+				if rep > 0 {
+					label += fmt.Sprintf(" #%d", rep)
+				}
+				b.WriteString(header)
+				header = ""
+				ratioRow(&b, label, pairs[len(pairs)-1])
 			}
-			b.WriteString(header)
-			header = ""
-			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", n, ratio(float64(c.Started), float64(u.Started)),
-				ratio(c.SkewP50, u.SkewP50), ratio(c.SkewP99, u.SkewP99), ratio(c.SkewMax, u.SkewMax),
-				ratio(c.WritesPerRun, u.WritesPerRun), ratio(c.ReadsPerRun, u.ReadsPerRun), ratio(c.CPUSeconds, u.CPUSeconds), ratio(c.PeakRSSMiB, u.PeakRSSMiB))
+			if len(pairs) > 1 {
+				medians := make([]float64, len(pairs[0]))
+				for i := range medians {
+					var column []float64
+					for _, p := range pairs {
+						if p[i] >= 0 {
+							column = append(column, p[i])
+						}
+					}
+					medians[i] = median(column)
+				}
+				ratioRow(&b, fmt.Sprintf("%d, median of %d", n, len(pairs)), medians)
+			}
 		}
 	}
 	noted := map[string]bool{}
@@ -606,6 +690,46 @@ func markdown(results []result) string {
 	return b.String()
 }
 
+// repeatLabel is " #K" for the K-th run of a controller under -repeat.
+func repeatLabel(r result) string {
+	if r.Repeat == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" #%d", r.Repeat)
+}
+
+func ratioRow(b *strings.Builder, label string, ratios []float64) {
+	b.WriteString("| " + label + " |")
+	for _, v := range ratios {
+		if v < 0 {
+			b.WriteString(" - |")
+		} else {
+			fmt.Fprintf(b, " %.2f |", v)
+		}
+	}
+	b.WriteString("\n")
+}
+
+// median of xs, -1 (not measured) when there are none.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return -1
+	}
+	s := slices.Sorted(slices.Values(xs))
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// seconds writes a CPU time, or "-" for one not measured (-1).
+func seconds(v float64) string {
+	if v < 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", v)
+}
+
 // perRun writes a figure per run, or "-" for one not measured (-1).
 func perRun(v float64) string {
 	if v < 0 {
@@ -614,11 +738,12 @@ func perRun(v float64) string {
 	return fmt.Sprintf("%.2f", v)
 }
 
-func ratio(a, b float64) string {
-	if b == 0 {
-		return "-"
+// ratio is a/b, or -1 when either was not measured or b is 0.
+func ratio(a, b float64) float64 {
+	if a < 0 || b <= 0 {
+		return -1
 	}
-	return fmt.Sprintf("%.2f", a/b)
+	return a / b
 }
 
 // startManager runs cronlab's manager as a process, webhooks off, with its

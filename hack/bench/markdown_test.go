@@ -58,3 +58,28 @@ func TestReconcilesNotMeasuredAreADash(t *testing.T) {
 		}
 	}
 }
+
+// Under -repeat, each pair of runs gets its ratio row, and the median of
+// the pairs is the row to judge by.
+func TestRepeatedRunsGiveTheMedianOfTheirRatios(t *testing.T) {
+	var results []result
+	for rep, p99 := range [][2]float64{{2, 3}, {2.5, 4}, {2, 2.4}} {
+		results = append(results,
+			result{Controller: "crfloor", N: 500, Repeat: rep + 1, Expected: 1000, Started: 1000, SkewP99: p99[0], ServerCPUSeconds: 10},
+			result{Controller: "cronlab", N: 500, Repeat: rep + 1, Expected: 1000, Started: 1000, SkewP99: p99[1], ServerCPUSeconds: -1})
+	}
+	md := markdown(results)
+	for _, row := range []string{
+		"| 500 | crfloor #2 | 1000/1000 |",
+		"| 500 | cronlab #3 | 1000/1000 |",
+		"| 500 #1 | 1.00 | - | 1.50 |",
+		"| 500 #2 | 1.00 | - | 1.60 |",
+		"| 500 #3 | 1.00 | - | 1.20 |",
+		// The median of 1.5, 1.6 and 1.2; the server CPU not measured for cronlab.
+		"| 500, median of 3 | 1.00 | - | 1.50 | - | - | - | - | - | - |",
+	} {
+		if !strings.Contains(md, row) {
+			t.Errorf("no row starting\n%s\nin\n%s", row, md)
+		}
+	}
+}

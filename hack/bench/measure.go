@@ -139,11 +139,11 @@ func reads(before, after series, ctl string) float64 {
 	return total
 }
 
-// events sums, between two scrapes, the Events created or patched that the
+// eventWrites sums, between two scrapes, the Events created or patched that the
 // API server accepted (a series of the same Event is a patch), in both of
 // their API groups and by anyone: one controller runs at a time, and the
 // Job controller's are counted too (docs/performance.md).
-func events(before, after series) float64 {
+func eventWrites(before, after series) float64 {
 	total := 0.0
 	for key, v := range after {
 		f := strings.Split(key, "|")
@@ -317,6 +317,33 @@ func terminatedWatchers(ctx context.Context, kube kubernetes.Interface) float64 
 				total += m.GetCounter().GetValue()
 			}
 		}
+	}
+	return total
+}
+
+// serverProcesses are the local cluster's kube-apiserver and etcd, whose
+// CPU time is what a controller's requests cost the cluster.
+type serverProcesses []pidProcess
+
+// clusterServers finds them by the PIDs kwokctl recorded, or returns nil,
+// and says so, when either is missing (a cluster not made by make cluster).
+func clusterServers() serverProcesses {
+	var ps serverProcesses
+	for _, component := range []string{"kube-apiserver", "etcd"} {
+		pid, err := localcluster.Process(component)
+		if err != nil {
+			progress("the cluster's CPU is not measured: %v", err)
+			return nil
+		}
+		ps = append(ps, pidProcess(pid))
+	}
+	return ps
+}
+
+func (ps serverProcesses) cpuSeconds() float64 {
+	total := 0.0
+	for _, p := range ps {
+		total += p.cpuSeconds()
 	}
 	return total
 }

@@ -176,3 +176,24 @@ func TestThousands(t *testing.T) {
 		}
 	}
 }
+
+// A run with -repeat has several results per controller and N; the figures
+// draw the median one, not the first.
+func TestRepeatsAreDrawnByTheirMedianRun(t *testing.T) {
+	results := []result{
+		{Controller: "cronlab", N: 500, SkewP99: 4.4},
+		{Controller: "cronlab", N: 500, SkewP99: 3.1},
+		{Controller: "crfloor", N: 500, SkewP99: 2.5},
+		{Controller: "cronlab", N: 500, SkewP99: 3.9},
+		{Controller: "cronlab", N: 500, SkewP99: 3.5},
+	}
+	if r, _ := find(results, "cronlab", 500); r.SkewP99 != 3.5 {
+		t.Errorf("of four runs (p99 3.1, 3.5, 3.9, 4.4 s), the lower middle one (3.5 s) is drawn; got %.1f s", r.SkewP99)
+	}
+	if r, _ := find(results, "crfloor", 500); r.SkewP99 != 2.5 {
+		t.Errorf("one run is its own median; got %.1f s", r.SkewP99)
+	}
+	if _, ok := find(results, "upstream", 500); ok {
+		t.Error("upstream was not measured, yet find found it")
+	}
+}
