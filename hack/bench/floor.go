@@ -133,26 +133,37 @@ func runCRFloor(ctx context.Context, kube kubernetes.Interface, c client.Client,
 		progress("crfloor: listing the CronJobs: %v", err)
 		return
 	}
-	uids := map[string]types.UID{}
+	// The Events are about the CronJob as cronlab has it when it records
+	// them: at the resourceVersion of its last status write. The Event
+	// recorder takes two Events with the same object, reason and related
+	// object for a series, and counts the second instead of writing it;
+	// cronlab's differ in the resourceVersion (SuccessfulCreate) or in the
+	// Job they name as related (SuccessfulDelete), so each is written.
+	uids, versions := make([]types.UID, n), make([]string, n)
 	for _, cj := range list.Items {
-		uids[cj.Name] = cj.UID
+		var i int
+		if _, err := fmt.Sscanf(cj.Name, "cj-%05d", &i); err == nil && i < n {
+			uids[i], versions[i] = cj.UID, cj.ResourceVersion
+		}
 	}
 	jobs := kube.BatchV1().Jobs(ns)
 	everyMinute(ctx, n, first, func(i int, minute time.Time) {
 		owner := fmt.Sprintf("cj-%05d", i)
-		cronJob := &batchv1.CronJob{ObjectMeta: metav1.ObjectMeta{Name: owner, Namespace: ns, UID: uids[owner]}}
 		job := replaceJob(ctx, jobs, ns, i, minute, &metav1.OwnerReference{
-			APIVersion: batchv1.GroupVersion.String(), Kind: "CronJob", Name: owner, UID: uids[owner],
+			APIVersion: batchv1.GroupVersion.String(), Kind: "CronJob", Name: owner, UID: uids[i],
 			Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)})
 		if job == nil {
 			return
 		}
 		if recorder != nil {
-			replaced := fmt.Sprintf("cj-%05d-%d", i, minute.Add(-time.Minute).Unix()/60)
-			recorder.Eventf(cronJob, nil, corev1.EventTypeNormal, "SuccessfulDelete", "Delete", "Deleted job %s", replaced)
+			cronJob := &batchv1.CronJob{ObjectMeta: metav1.ObjectMeta{Name: owner, Namespace: ns, UID: uids[i], ResourceVersion: versions[i]}}
+			replaced := &kbatchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: fmt.Sprintf("cj-%05d-%d", i, minute.Add(-time.Minute).Unix()/60)}}
+			recorder.Eventf(cronJob, replaced, corev1.EventTypeNormal, "SuccessfulDelete", "Delete", "Deleted job %s", replaced.Name)
 			recorder.Eventf(cronJob, nil, corev1.EventTypeNormal, "SuccessfulCreate", "Create", "Created job %s", job.Name)
 		}
-		recordRun(ctx, c, ns, owner, minute, job)
+		if rv := recordRun(ctx, c, ns, owner, minute, job); rv != "" {
+			versions[i] = rv // each i is in one goroutine a minute, and the minutes one after the other
+		}
 	})
 }
 
@@ -173,12 +184,17 @@ func eventRecorder(ctx context.Context, cfg *rest.Config, scheme *runtime.Scheme
 }
 
 // recordRun writes the CronJob's status for the run: a merge patch of the
-// status subresource, with no resourceVersion, as cronlab's.
-func recordRun(ctx context.Context, c client.Client, ns, name string, minute time.Time, job *kbatchv1.Job) {
+// status subresource, with no resourceVersion, as cronlab's. It returns the
+// CronJob's resourceVersion after the patch ("" when it failed).
+func recordRun(ctx context.Context, c client.Client, ns, name string, minute time.Time, job *kbatchv1.Job) string {
 	patch := fmt.Sprintf(`{"status":{"lastScheduleTime":%q,"active":[{"apiVersion":"batch/v1","kind":"Job","namespace":%q,"name":%q,"uid":%q}]}}`,
 		minute.UTC().Format(time.RFC3339), ns, job.Name, job.UID)
 	cj := &batchv1.CronJob{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}}
-	if err := c.Status().Patch(ctx, cj, client.RawPatch(types.MergePatchType, []byte(patch))); err != nil && ctx.Err() == nil {
-		progress("crfloor: %v", err)
+	if err := c.Status().Patch(ctx, cj, client.RawPatch(types.MergePatchType, []byte(patch))); err != nil {
+		if ctx.Err() == nil {
+			progress("crfloor: %v", err)
+		}
+		return ""
 	}
+	return cj.ResourceVersion
 }
