@@ -135,7 +135,11 @@ func skewDistribution(results []result, n int) (*plot.Plot, error) {
 		}
 		style(line, c.color, c.dashes)
 		p.Add(line)
-		p.Legend.Add(fmt.Sprintf("%s (p99 %.2f s, %d/%d)", c.name, r.SkewP99, r.Started, r.Expected), line)
+		label := fmt.Sprintf("%s (p99 %.2f s, %d/%d)", c.name, r.SkewP99, r.Started, r.Expected)
+		if runs := count(results, c.key, n); runs > 1 {
+			label = fmt.Sprintf("%s (p99 %.2f s, %d/%d; the median of %d runs)", c.name, r.SkewP99, r.Started, r.Expected, runs)
+		}
+		p.Legend.Add(label, line)
 		drawn++
 	}
 	if drawn == 0 {
@@ -270,4 +274,15 @@ func find(results []result, controller string, n int) (result, bool) {
 	}
 	slices.SortStableFunc(runs, func(a, b result) int { return cmp.Compare(a.SkewP99, b.SkewP99) })
 	return runs[(len(runs)-1)/2], true
+}
+
+// count is how many runs of a controller at n the results hold.
+func count(results []result, controller string, n int) int {
+	runs := 0
+	for _, r := range results {
+		if r.Controller == controller && r.N == n {
+			runs++
+		}
+	}
+	return runs
 }

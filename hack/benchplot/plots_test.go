@@ -196,4 +196,7 @@ func TestRepeatsAreDrawnByTheirMedianRun(t *testing.T) {
 	if _, ok := find(results, "upstream", 500); ok {
 		t.Error("upstream was not measured, yet find found it")
 	}
+	if got := count(results, "cronlab", 500); got != 4 {
+		t.Errorf("cronlab ran 4 times at N = 500, and its legend must say so; count says %d", got)
+	}
 }
