@@ -49,6 +49,7 @@ import (
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	batchv2 "cronlab.dev/cronlab/api/v2"
 	"cronlab.dev/cronlab/internal/controller"
+	"cronlab.dev/cronlab/internal/eventsink"
 	"cronlab.dev/cronlab/internal/leader"
 	"cronlab.dev/cronlab/internal/trace"
 	"cronlab.dev/cronlab/internal/trace/record"
@@ -87,7 +88,7 @@ func init() {
 func main() {
 	var metricsAddr, probeAddr, pprofAddr, leaderElectionNamespace, webhookCertPath, namespaceFlag, traceFile string
 	var secureMetrics, enableLeaderElection, enableHTTP2 bool
-	var workers, apiBurst int
+	var workers, apiBurst, eventWriters int
 	var apiQPS float64
 	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8080",
 		"The address the metrics endpoint binds to, such as :8443 for HTTPS or :8080 for HTTP. Use 0 to turn metrics off.")
@@ -121,6 +122,8 @@ func main() {
 	flag.Float64Var(&apiQPS, "kube-api-qps", -1,
 		"Requests per second to the API server that the manager's client allows itself; -1 (the default) means no client-side limit.")
 	flag.IntVar(&apiBurst, "kube-api-burst", 600, "Requests the manager's client may send at once above --kube-api-qps, when that is positive.")
+	flag.IntVar(&eventWriters, "event-writers", 1,
+		"How many Events the manager writes at once; the others wait their turn, so that in a burst of runs their Jobs' writes go first.")
 	opts := zap.Options{Development: true}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
@@ -198,11 +201,19 @@ func main() {
 	}
 
 	ctx := ctrl.SetupSignalHandler()
+	// Not mgr.GetEventRecorder: the same recorder, but one that lets only
+	// --event-writers Events through to the API server at a time
+	// (internal/eventsink says why).
+	recorder, err := eventsink.NewRecorder(ctx, mgr.GetConfig(), mgr.GetScheme(), ctrl.Log.WithName("events"), "cronjob-controller", eventWriters)
+	if err != nil {
+		setupLog.Error(err, "unable to set up the Event recorder")
+		os.Exit(1)
+	}
 	reconciler := &controller.CronJobReconciler{
 		Client:    fence.Client(mgr.GetClient()),
 		APIReader: mgr.GetAPIReader(),
 		Scheme:    mgr.GetScheme(),
-		Recorder:  mgr.GetEventRecorder("cronjob-controller"),
+		Recorder:  recorder,
 		Workers:   workers,
 	}
 	if traceFile == "" {

@@ -1,0 +1,173 @@
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package eventsink
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/events"
+)
+
+// heldSink holds every write until the test lets it go, and counts how many
+// are held at once.
+type heldSink struct {
+	entered chan string   // a write has begun
+	release chan struct{} // let one write end
+	mu      sync.Mutex
+	held    int
+	most    int
+}
+
+func newHeldSink(n int) *heldSink {
+	return &heldSink{entered: make(chan string, n), release: make(chan struct{})}
+}
+
+func (s *heldSink) write(event *eventsv1.Event) (*eventsv1.Event, error) {
+	s.mu.Lock()
+	s.held++
+	s.most = max(s.most, s.held)
+	s.mu.Unlock()
+	s.entered <- event.Name
+	<-s.release
+	s.mu.Lock()
+	s.held--
+	s.mu.Unlock()
+	return event, nil
+}
+
+func (s *heldSink) Create(_ context.Context, e *eventsv1.Event) (*eventsv1.Event, error) {
+	return s.write(e)
+}
+func (s *heldSink) Update(_ context.Context, e *eventsv1.Event) (*eventsv1.Event, error) {
+	return s.write(e)
+}
+func (s *heldSink) Patch(_ context.Context, e *eventsv1.Event, _ []byte) (*eventsv1.Event, error) {
+	return s.write(e)
+}
+
+// Ten writes at once through a limit of two: two are in flight, the others
+// wait, and all ten are written in the end.
+func TestAtMostWritersAtATime(t *testing.T) {
+	const writes = 10
+	sink := newHeldSink(writes)
+	limited := Limit(sink, 2)
+	var done sync.WaitGroup
+	for i := range writes {
+		done.Go(func() {
+			event := &eventsv1.Event{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprint(i)}}
+			switch i % 3 {
+			case 0:
+				_, _ = limited.Create(context.Background(), event)
+			case 1:
+				_, _ = limited.Update(context.Background(), event)
+			default:
+				_, _ = limited.Patch(context.Background(), event, nil)
+			}
+		})
+	}
+	written := map[string]bool{}
+	// Two writes begin before any ends; each that ends lets one more in.
+	written[<-sink.entered] = true
+	for range writes - 1 {
+		written[<-sink.entered] = true
+		sink.release <- struct{}{}
+	}
+	sink.release <- struct{}{}
+	done.Wait()
+	if sink.most != 2 {
+		t.Errorf("%d writes were in flight at once; the limit is 2", sink.most)
+	}
+	if len(written) != writes {
+		t.Errorf("%d of %d writes reached the sink", len(written), writes)
+	}
+}
+
+// Without the limit, client-go's recorder writes every Event at once: the
+// reason for this package. All ten Events below are held in the sink
+// together; the test would hang if the recorder wrote one at a time.
+func TestTheRecorderAloneWritesEveryEventAtOnce(t *testing.T) {
+	const n = 10
+	sink := newHeldSink(n)
+	recorder, stop := record(t, sink)
+	defer stop()
+	for i := range n {
+		recorder.Eventf(object(i), nil, corev1.EventTypeNormal, "SuccessfulCreate", "Create", "Created job %d", i)
+	}
+	for range n {
+		receive(t, sink.entered)
+	}
+	for range n {
+		sink.release <- struct{}{}
+	}
+	if sink.most != n {
+		t.Errorf("%d Events were in flight at once, not all %d", sink.most, n)
+	}
+}
+
+// Through the limit, the recorder still writes every Event, one at a time.
+func TestTheRecorderLimitedWritesEveryEvent(t *testing.T) {
+	const n = 10
+	sink := newHeldSink(n)
+	recorder, stop := record(t, Limit(sink, 1))
+	defer stop()
+	for i := range n {
+		recorder.Eventf(object(i), nil, corev1.EventTypeNormal, "SuccessfulCreate", "Create", "Created job %d", i)
+	}
+	for range n {
+		receive(t, sink.entered)
+		sink.release <- struct{}{}
+	}
+	if sink.most != 1 {
+		t.Errorf("%d Events were in flight at once; the limit is 1", sink.most)
+	}
+}
+
+func record(t *testing.T, sink events.EventSink) (events.EventRecorder, func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	broadcaster := events.NewBroadcaster(sink)
+	if err := broadcaster.StartRecordingToSinkWithContext(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return broadcaster.NewRecorder(scheme.Scheme, "test"), func() { cancel(); broadcaster.Shutdown() }
+}
+
+// object is something to record Events about; each i a different one, so
+// that the recorder does not count them into one series.
+func object(i int) *corev1.ConfigMap {
+	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: fmt.Sprint("object-", i), UID: types.UID(fmt.Sprint(i))}}
+}
+
+// receive waits for a write to begin; a recorder that lost an Event would
+// leave the test waiting, so it gives up after a minute.
+func receive(t *testing.T, entered chan string) {
+	t.Helper()
+	select {
+	case <-entered:
+	case <-time.After(time.Minute):
+		t.Fatal("an Event recorded was not written within a minute")
+	}
+}
