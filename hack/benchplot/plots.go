@@ -136,8 +136,11 @@ func skewDistribution(results []result, n int) (*plot.Plot, error) {
 		style(line, c.color, c.dashes)
 		p.Add(line)
 		label := fmt.Sprintf("%s (p99 %.2f s, %d/%d)", c.name, r.SkewP99, r.Started, r.Expected)
-		if runs := count(results, c.key, n); runs > 1 {
+		switch runs := count(results, c.key, n); {
+		case runs > 1 && runs%2 == 1:
 			label = fmt.Sprintf("%s (p99 %.2f s, %d/%d; the median of %d runs)", c.name, r.SkewP99, r.Started, r.Expected, runs)
+		case runs > 1:
+			label = fmt.Sprintf("%s (p99 %.2f s, %d/%d; the lower middle of %d runs)", c.name, r.SkewP99, r.Started, r.Expected, runs)
 		}
 		p.Legend.Add(label, line)
 		drawn++
