@@ -123,7 +123,8 @@ func main() {
 		"Requests per second to the API server that the manager's client allows itself; -1 (the default) means no client-side limit.")
 	flag.IntVar(&apiBurst, "kube-api-burst", 600, "Requests the manager's client may send at once above --kube-api-qps, when that is positive.")
 	flag.IntVar(&eventWriters, "event-writers", 1,
-		"How many Events the manager writes at once; the others wait their turn, so that in a burst of runs their Jobs' writes go first.")
+		"How many Events the manager writes to the API server at once; the others wait their turn, so that in a burst of runs "+
+			"they take a small share of the API server and are written mostly after it (internal/eventsink).")
 	opts := zap.Options{Development: true}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
@@ -204,7 +205,12 @@ func main() {
 	// Not mgr.GetEventRecorder: the same recorder, but one that lets only
 	// --event-writers Events through to the API server at a time
 	// (internal/eventsink says why).
-	recorder, err := eventsink.NewRecorder(ctx, mgr.GetConfig(), mgr.GetScheme(), ctrl.Log.WithName("events"), "cronjob-controller", eventWriters)
+	if eventWriters < 1 {
+		setupLog.Error(fmt.Errorf("--event-writers=%d", eventWriters), "at least one Event must be written at a time: set --event-writers to 1 or more")
+		os.Exit(1)
+	}
+	recorder, stopEvents, err := eventsink.NewRecorder(mgr.GetConfig(), mgr.GetHTTPClient(), mgr.GetScheme(),
+		ctrl.Log.WithName("events"), "cronjob-controller", eventWriters)
 	if err != nil {
 		setupLog.Error(err, "unable to set up the Event recorder")
 		os.Exit(1)
@@ -259,7 +265,9 @@ func main() {
 		os.Exit(1)
 	}
 	// Ctrl-C (or SIGTERM from the kubelet) ends here, after the workers
-	// finished their reconciles: one line that says it was a clean stop.
+	// finished their reconciles: their last Events are written before the
+	// one line that says it was a clean stop.
+	stopEvents()
 	setupLog.Info("manager stopped: interrupted, and every worker finished its reconcile")
 }
 

@@ -26,30 +26,51 @@ limitations under the License.
 // bottleneck, and every run of the burst starts later for them
 // (docs/performance.md, the Events floor: about 1.4 times the skew of the
 // same writes without Events, at N = 500). An Event is read by a person
-// running kubectl describe; it loses nothing by arriving a second later,
-// after the Jobs. So the sink lets a few Events through at a time and keeps
-// the rest waiting: in a burst they queue behind the runs' own writes, and
-// once it has passed they flow as fast as the API server answers. None is
-// dropped. kube-controller-manager's recorder does the same with one
-// writer (client-go's tools/record writes one Event at a time).
+// running kubectl describe; it loses nothing by arriving a second later.
+// So the sink lets a few Events through at a time and keeps the rest
+// waiting: in a burst, one Event is in flight beside the runs' many writes
+// instead of hundreds, and the rest catch up as fast as the API server
+// answers. None is dropped while the manager runs; the waiting ones show
+// as the metric cronlab_events_waiting. (kube-controller-manager's
+// recorder, client-go's older tools/record, also writes one Event at a time,
+// and drops those beyond 1,000 queued.)
 package eventsink
 
 import (
 	"context"
+	"net/http"
+	"sync/atomic"
+	"time"
 
 	"github.com/go-logr/logr"
+	"github.com/prometheus/client_golang/prometheus"
 	eventsv1 "k8s.io/api/events/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	eventsv1client "k8s.io/client-go/kubernetes/typed/events/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/events"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
 )
+
+// waiting counts the Events recorded and not yet written, on the manager's
+// /metrics: a number that keeps growing means Events are recorded faster
+// than the API server takes them.
+var waiting = prometheus.NewGauge(prometheus.GaugeOpts{
+	Namespace: "cronlab",
+	Name:      "events_waiting",
+	Help:      "Events recorded and not yet written to the API server: waiting their turn or being written.",
+})
+
+func init() {
+	metrics.Registry.MustRegister(waiting)
+}
 
 // Limited is an EventSink that lets at most cap(slots) writes through at a
 // time; the others wait their turn.
 type Limited struct {
-	sink  events.EventSink
-	slots chan struct{}
+	sink    events.EventSink
+	slots   chan struct{}
+	pending atomic.Int64 // waiting or being written
 }
 
 // Limit wraps sink so that at most writers of its calls run at once.
@@ -58,42 +79,107 @@ func Limit(sink events.EventSink, writers int) *Limited {
 }
 
 func (l *Limited) Create(ctx context.Context, event *eventsv1.Event) (*eventsv1.Event, error) {
-	defer l.wait()()
+	release, err := l.wait(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	return l.sink.Create(ctx, event)
 }
 
 func (l *Limited) Update(ctx context.Context, event *eventsv1.Event) (*eventsv1.Event, error) {
-	defer l.wait()()
+	release, err := l.wait(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	return l.sink.Update(ctx, event)
 }
 
 func (l *Limited) Patch(ctx context.Context, event *eventsv1.Event, data []byte) (*eventsv1.Event, error) {
-	defer l.wait()()
-	return l.sink.Patch(ctx, event, data)
-}
-
-// wait takes a slot, and returns the function that gives it back.
-func (l *Limited) wait() func() {
-	l.slots <- struct{}{}
-	return func() { <-l.slots }
-}
-
-// NewRecorder returns a recorder for the controller called name that writes
-// through cfg, writers Events at a time, as long as ctx lasts (the
-// manager's: Events recorded after it ends are not written). As
-// controller-runtime's, it also logs each Event at V(1).
-func NewRecorder(ctx context.Context, cfg *rest.Config, scheme *runtime.Scheme, log logr.Logger, name string, writers int) (events.EventRecorder, error) {
-	client, err := eventsv1client.NewForConfig(cfg)
+	release, err := l.wait(ctx)
 	if err != nil {
 		return nil, err
 	}
-	broadcaster := events.NewBroadcaster(Limit(&events.EventSinkImpl{Interface: client}, writers))
+	defer release()
+	return l.sink.Patch(ctx, event, data)
+}
+
+// wait takes a slot, or gives up when ctx ends, and returns the function
+// that gives the slot back.
+func (l *Limited) wait(ctx context.Context) (func(), error) {
+	l.pending.Add(1)
+	waiting.Inc()
+	done := func() {
+		l.pending.Add(-1)
+		waiting.Dec()
+	}
+	select {
+	case l.slots <- struct{}{}:
+		return func() { <-l.slots; done() }, nil
+	case <-ctx.Done():
+		done()
+		return nil, ctx.Err()
+	}
+}
+
+// drain waits until no Event has been waiting or being written for settle,
+// or until d has passed, and returns how many still are. The quiet time is
+// there because the recorder hands each Event on through two goroutines of
+// its own (one to the broadcaster, one to the sink): an Event recorded a
+// moment ago may not have reached the sink yet, and a count of zero alone
+// would let stop give up on it.
+func (l *Limited) drain(d time.Duration) int64 {
+	deadline := time.Now().Add(d)
+	quietSince := time.Now()
+	for time.Now().Before(deadline) {
+		if l.pending.Load() > 0 {
+			quietSince = time.Now()
+		} else if time.Since(quietSince) >= settle {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return l.pending.Load()
+}
+
+// settle is how long drain must see no Event pending to believe that none
+// is still on its way to the sink: starting a goroutine takes microseconds.
+const settle = 250 * time.Millisecond
+
+// NewRecorder returns a recorder for the controller called name that writes
+// through cfg and httpClient (the manager's), writers Events at a time. As
+// controller-runtime's, it logs each Event at V(1) and its failures to log.
+// Call stop once the manager has stopped: it gives the Events still on
+// their way up to drainFor to be written, then takes no more, and says how
+// many were not written.
+func NewRecorder(cfg *rest.Config, httpClient *http.Client, scheme *runtime.Scheme, log logr.Logger, name string, writers int) (recorder events.EventRecorder, stop func(), err error) {
+	client, err := eventsv1client.NewForConfigAndClient(cfg, httpClient)
+	if err != nil {
+		return nil, nil, err
+	}
+	ctx, cancel := context.WithCancel(logr.NewContext(context.Background(), log))
+	limited := Limit(&events.EventSinkImpl{Interface: client}, writers)
+	broadcaster := events.NewBroadcaster(limited)
 	if err := broadcaster.StartRecordingToSinkWithContext(ctx); err != nil {
-		return nil, err
+		cancel()
+		return nil, nil, err
 	}
 	if _, err := broadcaster.StartLogging(log.V(1)); err != nil {
-		return nil, err
+		cancel()
+		return nil, nil, err
 	}
-	context.AfterFunc(ctx, broadcaster.Shutdown)
-	return broadcaster.NewRecorder(scheme, name), nil
+	stop = func() {
+		left := limited.drain(drainFor)
+		broadcaster.Shutdown()
+		cancel()
+		if left > 0 {
+			log.Info("the manager stopped before these Events were written; they are lost", "events", left)
+		}
+	}
+	return broadcaster.NewRecorder(scheme, name), stop, nil
 }
+
+// drainFor is how long stop waits for Events still to be written: at a few
+// milliseconds each, the Events of a burst of thousands of runs.
+const drainFor = 5 * time.Second

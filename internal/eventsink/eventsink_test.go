@@ -19,17 +19,65 @@ package eventsink
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/go-logr/logr/funcr"
 
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/events"
+
+	"cronlab.dev/cronlab/test/utils"
 )
+
+func TestMain(m *testing.M) { os.Exit(utils.RunTests(m)) }
+
+// The manager calls stop when it has stopped, a moment after its last
+// reconciles recorded their Events: stop writes them before it returns,
+// though they wait their turn one at a time.
+func TestStopWritesTheEventsRecordedBeforeIt(t *testing.T) {
+	cfg := utils.StartAPIServer(t, filepath.Join("..", ".."))
+	httpClient, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kube, err := kubernetes.NewForConfigAndClient(cfg, httpClient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ns, err := kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "eventsink-"}}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recorder, stop, err := NewRecorder(cfg, httpClient, scheme.Scheme, funcr.New(func(p, a string) { t.Log(p, a) }, funcr.Options{Verbosity: 1}), "eventsink-test", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 20
+	for i := range n {
+		regarding := object(i)
+		regarding.Namespace = ns.Name
+		recorder.Eventf(regarding, nil, corev1.EventTypeNormal, "Tested", "Test", "Event %d", i)
+	}
+	stop()
+	list, err := kube.EventsV1().Events(ns.Name).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Items) != n {
+		t.Errorf("%d of the %d Events recorded before stop were written", len(list.Items), n)
+	}
+}
 
 // heldSink holds every write until the test lets it go, and counts how many
 // are held at once.
@@ -90,9 +138,9 @@ func TestAtMostWritersAtATime(t *testing.T) {
 	}
 	written := map[string]bool{}
 	// Two writes begin before any ends; each that ends lets one more in.
-	written[<-sink.entered] = true
+	written[receive(t, sink.entered)] = true
 	for range writes - 1 {
-		written[<-sink.entered] = true
+		written[receive(t, sink.entered)] = true
 		sink.release <- struct{}{}
 	}
 	sink.release <- struct{}{}
@@ -161,13 +209,58 @@ func object(i int) *corev1.ConfigMap {
 	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: fmt.Sprint("object-", i), UID: types.UID(fmt.Sprint(i))}}
 }
 
-// receive waits for a write to begin; a recorder that lost an Event would
-// leave the test waiting, so it gives up after a minute.
-func receive(t *testing.T, entered chan string) {
+// receive waits for a write to begin and returns its Event's name; a
+// recorder that lost an Event would leave the test waiting, so it gives up
+// after a minute.
+func receive(t *testing.T, entered chan string) string {
 	t.Helper()
 	select {
-	case <-entered:
+	case name := <-entered:
+		return name
 	case <-time.After(time.Minute):
 		t.Fatal("an Event recorded was not written within a minute")
+		return ""
+	}
+}
+
+// A write that waits for its turn gives up when its context ends (the
+// manager stopping), and is no longer counted as waiting; drain reports
+// what is still waiting or being written.
+func TestAWaitingWriteEndsWithItsContext(t *testing.T) {
+	sink := newHeldSink(2)
+	limited := Limit(sink, 1)
+	first := make(chan error)
+	go func() {
+		_, err := limited.Create(context.Background(), &eventsv1.Event{ObjectMeta: metav1.ObjectMeta{Name: "first"}})
+		first <- err
+	}()
+	receive(t, sink.entered) // the first holds the only slot
+	ctx, cancel := context.WithCancel(context.Background())
+	second := make(chan error)
+	go func() {
+		_, err := limited.Create(ctx, &eventsv1.Event{ObjectMeta: metav1.ObjectMeta{Name: "second"}})
+		second <- err
+	}()
+	for deadline := time.Now().Add(time.Minute); limited.pending.Load() < 2; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the second write never began to wait")
+		}
+	}
+	if left := limited.drain(0); left != 2 {
+		t.Errorf("drain reports %d Events waiting or being written; one is written and one waits", left)
+	}
+	cancel()
+	if err := <-second; err != context.Canceled {
+		t.Errorf("the waiting write ended with %v, not with its context's end", err)
+	}
+	sink.release <- struct{}{}
+	if err := <-first; err != nil {
+		t.Errorf("the first write failed: %v", err)
+	}
+	if left := limited.drain(time.Minute); left != 0 {
+		t.Errorf("%d Events are still counted as waiting after both writes ended", left)
+	}
+	if sink.most != 1 {
+		t.Errorf("%d writes reached the sink at once; the limit is 1", sink.most)
 	}
 }
