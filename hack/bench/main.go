@@ -196,6 +196,10 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
+	floorKube, err := floorClient(cfg)
+	if err != nil {
+		return err
+	}
 	c, err := client.New(cfg, client.Options{})
 	if err != nil {
 		return err
@@ -216,7 +220,7 @@ func run(ctx context.Context, o options) error {
 	for _, n := range o.sizes {
 		for rep := 1; rep <= o.repeat; rep++ {
 			for _, ctl := range o.controllers {
-				r, err := measure(ctx, o, cfg, kube, c, ctl, n, rep)
+				r, err := measure(ctx, o, cfg, kube, floorKube, c, ctl, n, rep)
 				if err != nil {
 					return fmt.Errorf("%s, N=%d: %w", ctl, n, err)
 				}
@@ -237,7 +241,7 @@ func run(ctx context.Context, o options) error {
 	return nil
 }
 
-func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.Interface, c client.Client, ctl string, n, rep int) (result, error) {
+func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube kubernetes.Interface, c client.Client, ctl string, n, rep int) (result, error) {
 	r := result{Controller: ctl, N: n, Minutes: o.minutes, Expected: n * o.minutes}
 	ns := fmt.Sprintf("bench-%s-%d", ctl, n)
 	progress("%s N=%d: namespace %s", ctl, n, ns)
@@ -295,10 +299,6 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube kubernetes.I
 	// after creating the CronJobs: 10,000 take most of a minute.)
 	start := time.Now().Truncate(time.Minute).Add(2 * time.Minute)
 	end := start.Add(time.Duration(o.minutes) * time.Minute)
-	floorKube, err := floorClient(cfg)
-	if err != nil {
-		return r, err
-	}
 	switch ctl {
 	case "floor":
 		floorCtx, stopFloor := context.WithDeadline(ctx, end)
