@@ -74,10 +74,14 @@ type options struct {
 	minutes     int
 	manager     string
 	managerArgs []string
-	out         string
-	controllers []string
-	foreignJobs int
-	profile     bool
+	// altManagerArgs are the flags of "cronlab-alt": the same manager
+	// with other flags, measured in the same set as "cronlab", so that
+	// the two are compared pair by pair rather than half an hour apart.
+	altManagerArgs []string
+	out            string
+	controllers    []string
+	foreignJobs    int
+	profile        bool
 	// repeat is how many times each N's controllers are measured, one
 	// after the other in turn (A, B, A, B...): one run's p99 moves by
 	// about 15 %, so a ratio is judged by the median of K pairs.
@@ -86,24 +90,25 @@ type options struct {
 
 func main() {
 	var o options
-	var sizes, managerArgs string
+	var sizes, managerArgs, altManagerArgs string
 	flag.StringVar(&sizes, "n", "100,500", "comma-separated numbers of CronJobs")
 	flag.IntVar(&o.minutes, "minutes", 3, "scheduled minutes to measure for each N and controller")
 	flag.StringVar(&o.manager, "manager", "bin/manager", "the cronlab manager binary (make build)")
 	flag.StringVar(&managerArgs, "manager-args", "", "extra flags for the cronlab manager, space-separated")
+	flag.StringVar(&altManagerArgs, "alt-manager-args", "", "extra flags for the manager measured as cronlab-alt, space-separated")
 	flag.StringVar(&o.out, "out", "bench-results", "directory for results.md and results.json")
 	var controllers string
-	flag.StringVar(&controllers, "controllers", "upstream,cronlab", "what to measure, in order: upstream, cronlab, floor, crfloor, evfloor")
+	flag.StringVar(&controllers, "controllers", "upstream,cronlab", "what to measure, in order: upstream, cronlab, cronlab-alt, floor, crfloor, evfloor")
 	flag.BoolVar(&o.profile, "profile", false, "take CPU profiles of the API server and the controller over the first measured minute's burst (see profile.go)")
 	flag.IntVar(&o.repeat, "repeat", 1, "measure each N's controllers this many times, in turn, and report the median of the pairwise ratios")
 	flag.IntVar(&o.foreignJobs, "foreign-jobs", 0, "Jobs of no CronJob to create first in namespace "+foreignNamespace+", as other workloads of a cluster")
 	flag.Parse()
 	for _, ctl := range strings.Split(controllers, ",") {
 		switch ctl = strings.TrimSpace(ctl); ctl {
-		case "upstream", "cronlab", "floor", "crfloor", "evfloor":
+		case "upstream", "cronlab", "cronlab-alt", "floor", "crfloor", "evfloor":
 			o.controllers = append(o.controllers, ctl)
 		default:
-			fail(fmt.Errorf("-controllers: %q is none of upstream, cronlab, floor, crfloor, evfloor", ctl))
+			fail(fmt.Errorf("-controllers: %q is none of upstream, cronlab, cronlab-alt, floor, crfloor, evfloor", ctl))
 		}
 	}
 	for _, s := range strings.Split(sizes, ",") {
@@ -117,6 +122,10 @@ func main() {
 		fail(fmt.Errorf("-repeat: %d is not a positive number", o.repeat))
 	}
 	o.managerArgs = strings.Fields(managerArgs)
+	o.altManagerArgs = strings.Fields(altManagerArgs)
+	if slices.Contains(o.controllers, "cronlab-alt") && len(o.altManagerArgs) == 0 {
+		fail(fmt.Errorf("-controllers: cronlab-alt is the manager with -alt-manager-args, and they are empty"))
+	}
 	// Ctrl-C stops the measurement, and still deletes what it created.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -252,8 +261,13 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 
 	var proc process
 	switch ctl {
-	case "cronlab":
-		mgr, err := startManager(o)
+	case "cronlab", "cronlab-alt":
+		args := o.managerArgs
+		if ctl == "cronlab-alt" {
+			args = o.altManagerArgs
+			r.Note = "the cronlab manager with " + strings.Join(args, " ")
+		}
+		mgr, err := startManager(o, args)
 		if err != nil {
 			return r, err
 		}
@@ -334,7 +348,7 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 	serverBefore := server.cpuSeconds()
 	r.ReconcilesPerRun = -1
 	var reconcilesBefore float64
-	countReconciles := ctl == "cronlab"
+	countReconciles := isManager(ctl)
 	if countReconciles {
 		if reconcilesBefore, err = reconciles(ctx); err != nil {
 			progress("%s N=%d: reconciles not counted: %v", ctl, n, err)
@@ -641,15 +655,15 @@ func markdown(results []result) string {
 			r.EventsPerRun, perRun(r.ReconcilesPerRun), r.Conflicts, errs, r.CPUSeconds, seconds(r.ServerCPUSeconds), r.PeakRSSMiB)
 	}
 	sort.Ints(ns)
-	for _, other := range []string{"upstream", "floor", "crfloor", "evfloor"} {
-		header := fmt.Sprintf("\ncronlab / %s:\n\n| N | runs started | skew p50 | skew p99 | skew max | writes/run | reads/run | CPU s | peak RSS | server CPU |\n|---|---|---|---|---|---|---|---|---|---|\n", other)
+	for _, q := range ratioTables {
+		header := fmt.Sprintf("\n%s / %s:\n\n| N | runs started | skew p50 | skew p99 | skew max | writes/run | reads/run | CPU s | peak RSS | server CPU |\n|---|---|---|---|---|---|---|---|---|---|\n", q.of, q.to)
 		for _, n := range ns {
 			// One row for each repeat that measured both, and with more
 			// than one, their median: the ratio to judge by.
 			var pairs [][]float64
 			for rep := 0; rep <= repeats; rep++ {
-				u, okU := byRun[run{n, rep, other}]
-				c, okC := byRun[run{n, rep, "cronlab"}]
+				u, okU := byRun[run{n, rep, q.to}]
+				c, okC := byRun[run{n, rep, q.of}]
 				if !okU || !okC {
 					continue
 				}
@@ -688,6 +702,15 @@ func markdown(results []result) string {
 		}
 	}
 	return b.String()
+}
+
+// ratioTables are the ratios results.md gives, where both were measured:
+// cronlab against each other controller, the alternative manager against
+// the floors and against cronlab, and what the Events alone cost.
+var ratioTables = []struct{ of, to string }{
+	{"cronlab", "upstream"}, {"cronlab", "floor"}, {"cronlab", "crfloor"}, {"cronlab", "evfloor"},
+	{"cronlab-alt", "crfloor"}, {"cronlab-alt", "evfloor"}, {"cronlab", "cronlab-alt"},
+	{"evfloor", "crfloor"},
 }
 
 // repeatLabel is " #K" for the K-th run of a controller under -repeat.
@@ -746,14 +769,18 @@ func ratio(a, b float64) float64 {
 	return a / b
 }
 
+// isManager tells the controllers that are cronlab's manager, with its own
+// flags or the alternative ones.
+func isManager(ctl string) bool { return ctl == "cronlab" || ctl == "cronlab-alt" }
+
 // startManager runs cronlab's manager as a process, webhooks off, with its
-// metrics and probes on ports of their own.
-func startManager(o options) (*managerProcess, error) {
+// metrics and probes on ports of their own, and extra flags.
+func startManager(o options, extra []string) (*managerProcess, error) {
 	args := []string{"--metrics-bind-address=" + managerMetrics, "--health-probe-bind-address=127.0.0.1:18081"}
 	if o.profile {
 		args = append(args, "--pprof-bind-address="+managerPprof)
 	}
-	args = append(args, o.managerArgs...)
+	args = append(args, extra...)
 	cmd := exec.Command(o.manager, args...)
 	cmd.Env = append(os.Environ(), "ENABLE_WEBHOOKS=false")
 	logFile, err := os.Create(filepath.Join(o.out, "manager.log"))

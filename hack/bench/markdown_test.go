@@ -83,3 +83,34 @@ func TestRepeatedRunsGiveTheMedianOfTheirRatios(t *testing.T) {
 		}
 	}
 }
+
+// The alternative manager is compared with the floors and with cronlab
+// itself, pair by pair, and the Events floor with the CR floor.
+func TestTheAlternativeManagerHasItsOwnRatios(t *testing.T) {
+	md := markdown([]result{
+		{Controller: "crfloor", N: 500, Expected: 1000, Started: 1000, SkewP99: 2},
+		{Controller: "evfloor", N: 500, Expected: 1000, Started: 1000, SkewP99: 3},
+		{Controller: "cronlab", N: 500, Expected: 1000, Started: 1000, SkewP99: 2.4},
+		{Controller: "cronlab-alt", N: 500, Expected: 1000, Started: 1000, SkewP99: 3.2},
+	})
+	for table, row := range map[string]string{
+		"cronlab-alt / crfloor:": "| 500 | 1.00 | - | 1.60 |",
+		"cronlab / cronlab-alt:": "| 500 | 1.00 | - | 0.75 |",
+		"evfloor / crfloor:":     "| 500 | 1.00 | - | 1.50 |",
+		"cronlab-alt / evfloor:": "| 500 | 1.00 | - | 1.07 |",
+		"cronlab / crfloor:":     "| 500 | 1.00 | - | 1.20 |",
+	} {
+		at := strings.Index(md, table)
+		if at < 0 {
+			t.Errorf("no table %q in\n%s", table, md)
+			continue
+		}
+		next := strings.Index(md[at+len(table):], " / ")
+		if next < 0 {
+			next = len(md) - at - len(table)
+		}
+		if !strings.Contains(md[at:at+len(table)+next], row) {
+			t.Errorf("table %q has no row starting\n%s\nin\n%s", table, row, md)
+		}
+	}
+}

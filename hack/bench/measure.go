@@ -251,7 +251,7 @@ func reconcileErrors(o options, ctl, ns string) int {
 	var logs []string
 	var marker string
 	switch ctl {
-	case "cronlab":
+	case "cronlab", "cronlab-alt":
 		logs, marker = []string{filepath.Join(o.out, "manager.log")}, "Reconciler error"
 	case "upstream":
 		logs = []string{localcluster.Log("kube-controller-manager")}

@@ -66,7 +66,7 @@ func profile(ctx context.Context, kube kubernetes.Interface, out, ctl string, n 
 			return
 		}
 		switch ctl {
-		case "cronlab":
+		case "cronlab", "cronlab-alt":
 			raw, err := httpget.Body(ctx, fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", managerPprof, profileSeconds))
 			save(name("controller"), raw, err)
 		case "floor", "crfloor":

@@ -40,6 +40,7 @@ var controllers = []struct {
 	{"crfloor", "CR floor", color.RGBA{R: 31, G: 119, B: 180, A: 255}, []vg.Length{vg.Points(6), vg.Points(3)}},
 	{"evfloor", "Events floor", color.RGBA{R: 148, G: 103, B: 189, A: 255}, []vg.Length{vg.Points(6), vg.Points(2), vg.Points(2), vg.Points(2)}},
 	{"cronlab", "cronlab", color.RGBA{R: 44, G: 160, B: 44, A: 255}, nil},
+	{"cronlab-alt", "cronlab (other flags)", color.RGBA{R: 255, G: 127, B: 14, A: 255}, []vg.Length{vg.Points(1), vg.Points(2)}},
 	{"upstream", "upstream", color.RGBA{R: 214, G: 39, B: 40, A: 255}, nil},
 }
 
