@@ -51,6 +51,7 @@ import (
 	"cronlab.dev/cronlab/internal/controller"
 	"cronlab.dev/cronlab/internal/eventsink"
 	"cronlab.dev/cronlab/internal/leader"
+	"cronlab.dev/cronlab/internal/ownwrites"
 	"cronlab.dev/cronlab/internal/trace"
 	"cronlab.dev/cronlab/internal/trace/record"
 	webhookv1 "cronlab.dev/cronlab/internal/webhook/v1"
@@ -215,8 +216,13 @@ func main() {
 		setupLog.Error(err, "unable to set up the Event recorder")
 		os.Exit(1)
 	}
+	// The Reconciler remembers the writes that pass through this client,
+	// and waits for its cache to show them rather than ask the API server
+	// (internal/ownwrites, stage 04).
+	ownWrites := ownwrites.New(nil)
 	reconciler := &controller.CronJobReconciler{
-		Client:    fence.Client(mgr.GetClient()),
+		Client:    ownWrites.Client(fence.Client(mgr.GetClient())),
+		OwnWrites: ownWrites,
 		APIReader: mgr.GetAPIReader(),
 		Scheme:    mgr.GetScheme(),
 		Recorder:  recorder,

@@ -41,6 +41,7 @@ import (
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/internal/ownwrites"
 	"cronlab.dev/cronlab/internal/runs"
 )
 
@@ -53,11 +54,17 @@ type CronJobReconciler struct {
 	client.Client
 	// APIReader reads from the API server itself. It is used only where a
 	// stale cache would make the Reconciler do something wrong: to read the
-	// CronJob again when its cached copy predates our own status write
+	// CronJob again when its cached copy predates a status write
 	// (refreshIfStale), to confirm that a Job is really gone, or to look at
-	// a Job that already existed.
+	// a Job that already existed. With OwnWrites, the lags of our own
+	// writes are waited for instead; these reads remain for the writes it
+	// does not remember (after a restart, on a new leader, after Timeout).
 	APIReader client.Reader
 	Scheme    *runtime.Scheme
+	// OwnWrites remembers this manager's writes that the cache may not show
+	// yet (internal/ownwrites); with nil, Reconcile does not wait for them,
+	// and asks the API server where the cache disagrees, as after a restart.
+	OwnWrites *ownwrites.Memory
 	// Recorder writes Events, which `kubectl describe cronjob` shows.
 	Recorder events.EventRecorder
 	// Clock tells the time. Tests set a fake clock and move it forward to
@@ -99,12 +106,17 @@ func (r *CronJobReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 
-	// 2. List the Jobs it controls. If they show that the cached CronJob is
-	// older than our own last status write, read it from the API server:
-	// every decision below starts from the status.
+	// 2. List the Jobs it controls. If the cache does not show our own last
+	// writes yet, stop: their events are on the way and bring the next
+	// reconcile. If the Jobs show that the cached CronJob is older than a
+	// status write we do not remember, read it from the API server: every
+	// decision below starts from the status.
 	jobs, err := r.listChildJobs(ctx, &cronJob)
 	if err != nil {
 		return ctrl.Result{}, err
+	}
+	if retryIn, waiting := r.OwnWrites.Waiting(&cronJob, jobs); waiting {
+		return ctrl.Result{RequeueAfter: retryIn}, nil
 	}
 	if err := r.refreshIfStale(ctx, &cronJob, jobs); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)

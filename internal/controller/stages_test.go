@@ -47,6 +47,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/internal/ownwrites"
 	"cronlab.dev/cronlab/internal/runs"
 	"cronlab.dev/cronlab/test/say"
 )
@@ -299,6 +300,44 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 					"第 2 步必须先从 API 服务器读取它（refreshIfStale），"+
 					"以免 observeJobs 把这个 Job 当成从未启动过的"))
 		Expect(h.get(cj).Status.Active).To(ConsistOf(HaveField("UID", job.UID)))
+	})
+
+	It("waits, without a read or a write, for the cache to show its own last status write", func() {
+		cj := h.createCronJob("own", "@hourly", at(10, 0, 0), func(cj *batchv1.CronJob) { cj.Spec.Suspend = ptr.To(true) })
+		job := h.createJob("own-done", cj)
+		cj.Status.Active = []corev1.ObjectReference{runs.JobReference(job)}
+		Expect(k8sClient.Status().Update(ctx, cj)).To(Succeed())
+		h.finish(job, kbatchv1.JobComplete, at(9, 0, 0), at(9, 30, 0))
+		stale := h.get(cj) // lists the finished Job as active
+		memory := ownwrites.New(h.clock)
+		r := *h.r
+		r.OwnWrites = memory
+		r.Client = memory.Client(r.Client)
+		h.clock.SetTime(at(10, 1, 0))
+		h.waitForCache(cj)
+		_, err := r.Reconcile(ctx, reconcileRequest(h.ns, cj.Name))
+		Expect(err == nil || laterStageTODO(err, 4)).To(BeTrue(), say.Both("unexpected error: %v",
+			"意外的错误：%v", err))
+		Expect(h.events()).To(ConsistOf("Normal SawCompletedJob Saw completed job: own-done, condition: Complete"))
+		written := h.get(cj).ResourceVersion
+
+		// The next reconcile comes before the cache has seen that status
+		// write: its copy still lists the finished Job as active.
+		var reads int
+		r.Client = serveStaleCronJob(memory.Client(mgr.GetClient()), stale)
+		r.APIReader = failGets{Reader: r.APIReader, passed: &reads}
+		res, err := r.Reconcile(ctx, reconcileRequest(h.ns, cj.Name))
+		waitInStep2 := say.Both("step 2: when r.OwnWrites.Waiting(&cronJob, jobs) says the cache does not show our own last writes yet, "+
+			"return ctrl.Result{RequeueAfter: retryIn}, nil: the event of that write is on its way, and brings the next reconcile",
+			"第 2 步：当 r.OwnWrites.Waiting(&cronJob, jobs) 说缓存还没显示我们自己最近的写入时，"+
+				"返回 ctrl.Result{RequeueAfter: retryIn}, nil：那次写入的事件正在路上，会带来下一次调和")
+		Expect(err).NotTo(HaveOccurred(), waitInStep2)
+		Expect(h.events()).To(BeEmpty(), say.Both("the finished Job was reported a second time, from a copy of the CronJob older than our own write",
+			"从比我们自己的写入更旧的 CronJob 副本出发，已结束的 Job 又被报告了一次"))
+		Expect(res.RequeueAfter).To(Equal(ownwrites.Timeout), waitInStep2)
+		Expect(reads).To(BeZero(), waitInStep2)
+		Expect(h.get(cj).ResourceVersion).To(Equal(written), say.Both("a reconcile that waits writes nothing",
+			"等待的调和什么都不写"))
 	})
 
 	It("returns the error of a status write that failed, and none for a CronJob deleted meanwhile", func() {

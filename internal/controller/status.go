@@ -103,7 +103,9 @@ func (r *CronJobReconciler) observeJobs(ctx context.Context, cronJob *batchv1.Cr
 // u-lag of stage 15, the stale cache): the events of the new Job, of the Job it
 // replaced and of our own status write reach the cache in any order. Going
 // on from a stale copy would write the same status a second time, and
-// report Jobs as missing or unexpected that are neither.
+// report Jobs as missing or unexpected that are neither. A Reconciler with
+// OwnWrites stops at step 2 in those reconciles instead; this read remains
+// for the writes it does not remember.
 func (r *CronJobReconciler) refreshIfStale(ctx context.Context, cronJob *batchv1.CronJob, jobs []kbatchv1.Job) error {
 	if activeMatchesJobs(cronJob, jobs) {
 		return nil
