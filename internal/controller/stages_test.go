@@ -331,11 +331,11 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 			"return ctrl.Result{RequeueAfter: retryIn}, nil: the event of that write is on its way, and brings the next reconcile",
 			"第 2 步：当 r.OwnWrites.Waiting(&cronJob, jobs) 说缓存还没显示我们自己最近的写入时，"+
 				"返回 ctrl.Result{RequeueAfter: retryIn}, nil：那次写入的事件正在路上，会带来下一次调和")
-		Expect(err).NotTo(HaveOccurred(), waitInStep2)
+		Expect(res.RequeueAfter.String()).To(Equal(ownwrites.Timeout.String()), waitInStep2)
 		Expect(h.events()).To(BeEmpty(), say.Both("the finished Job was reported a second time, from a copy of the CronJob older than our own write",
 			"从比我们自己的写入更旧的 CronJob 副本出发，已结束的 Job 又被报告了一次"))
-		Expect(res.RequeueAfter).To(Equal(ownwrites.Timeout), waitInStep2)
 		Expect(reads).To(BeZero(), waitInStep2)
+		Expect(err).NotTo(HaveOccurred(), waitInStep2)
 		Expect(h.get(cj).ResourceVersion).To(Equal(written), say.Both("a reconcile that waits writes nothing",
 			"等待的调和什么都不写"))
 	})
