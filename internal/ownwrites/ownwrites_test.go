@@ -343,3 +343,34 @@ func TestANilMemoryLeavesTheClientAlone(t *testing.T) {
 		t.Error(say.Both("a nil Memory wrapped the client", "nil 的 Memory 包装了客户端"))
 	}
 }
+
+// The manager passes no clock: the real one tells the time.
+func TestNewWithoutAClockUsesTheRealOne(t *testing.T) {
+	m := New(nil)
+	m.wroteStatus(cronJobAt("20"))
+	if _, waiting := m.Waiting(cronJobAt("19"), nil); !waiting {
+		t.Error(say.Both("a status write made just now is not waited for", "刚刚做的状态写入没有被等待"))
+	}
+}
+
+// A Job with no controller reference belongs to no CronJob: creating it
+// through the client works, and no CronJob waits for it. Only the status
+// subresource is remembered; the client's other subresources are its own.
+func TestWhatTheClientLeavesAlone(t *testing.T) {
+	scheme := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	m := New(clocktesting.NewFakeClock(time.Date(2030, time.January, 7, 10, 0, 0, 0, time.UTC)))
+	c := m.Client(fake.NewClientBuilder().WithScheme(scheme).Build())
+	orphan := &kbatchv1.Job{ObjectMeta: metav1.ObjectMeta{Name: "orphan", Namespace: "ns", UID: "orphan"}}
+	if err := c.Create(context.Background(), orphan); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.created) != 0 {
+		t.Error(say.Both("a Job of no CronJob is remembered as created", "不属于任何 CronJob 的 Job 被记为已创建"))
+	}
+	if _, remembers := c.SubResource("scale").(*rememberingStatus); remembers {
+		t.Error(say.Both("the scale subresource's writes are remembered as status writes", "scale 子资源的写入被当作状态写入记住了"))
+	}
+}
