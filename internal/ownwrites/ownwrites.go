@@ -22,7 +22,7 @@ limitations under the License.
 // A run writes three times: it deletes the Job it replaces, creates the new
 // one, and patches the CronJob's status. Each write comes back as a watch
 // event, and each event asks for a reconcile of the CronJob. The three
-// events reach the cache in any order, so the reconciles they bring often
+// events reach the cache in any order, so the reconciles they bring may
 // see part of the run: the new Job but the old status, or the new status
 // and the old Job. Such a reconcile can only go on by asking the API server
 // (stage 15, the stale cache). Nothing is lost by stopping instead: the
