@@ -225,15 +225,8 @@ func TestANilMemoryNeverWaits(t *testing.T) {
 // The client remembers what the API server accepted, and nothing else: a
 // create that failed, or a write of another kind, owes no event.
 func TestTheClientRemembersTheWritesThatHappened(t *testing.T) {
-	scheme := runtime.NewScheme()
-	if err := clientgoscheme.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	if err := batchv1.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
 	cj := cronJobAt("")
-	apiServer := fake.NewClientBuilder().WithScheme(scheme).WithObjects(cj).WithStatusSubresource(cj).Build()
+	apiServer := fakeAPIServer(t, cj)
 	m := New(clocktesting.NewFakeClock(time.Date(2030, time.January, 7, 10, 0, 0, 0, time.UTC)))
 	c := m.Client(apiServer)
 	ctx := context.Background()
@@ -357,12 +350,8 @@ func TestNewWithoutAClockUsesTheRealOne(t *testing.T) {
 // through the client works, and no CronJob waits for it. Only the status
 // subresource is remembered; the client's other subresources are its own.
 func TestWhatTheClientLeavesAlone(t *testing.T) {
-	scheme := runtime.NewScheme()
-	if err := clientgoscheme.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
 	m := New(clocktesting.NewFakeClock(time.Date(2030, time.January, 7, 10, 0, 0, 0, time.UTC)))
-	c := m.Client(fake.NewClientBuilder().WithScheme(scheme).Build())
+	c := m.Client(fakeAPIServer(t))
 	orphan := &kbatchv1.Job{ObjectMeta: metav1.ObjectMeta{Name: "orphan", Namespace: "ns", UID: "orphan"}}
 	if err := c.Create(context.Background(), orphan); err != nil {
 		t.Fatal(err)
@@ -373,4 +362,18 @@ func TestWhatTheClientLeavesAlone(t *testing.T) {
 	if _, remembers := c.SubResource("scale").(*rememberingStatus); remembers {
 		t.Error(say.Both("the scale subresource's writes are remembered as status writes", "scale 子资源的写入被当作状态写入记住了"))
 	}
+}
+
+// fakeAPIServer is a client that answers as an API server holding objs,
+// with their status as a subresource.
+func fakeAPIServer(t *testing.T, objs ...client.Object) client.Client {
+	t.Helper()
+	scheme := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	if err := batchv1.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	return fake.NewClientBuilder().WithScheme(scheme).WithObjects(objs...).WithStatusSubresource(objs...).Build()
 }
