@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	// Authentication plugins for kubeconfig files (exec, OIDC, ...).
 	_ "k8s.io/client-go/plugin/pkg/client/auth"
@@ -91,6 +92,7 @@ func main() {
 	var secureMetrics, enableLeaderElection, enableHTTP2 bool
 	var workers, apiBurst, eventWriters int
 	var apiQPS float64
+	var eventDelay time.Duration
 	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8080",
 		"The address the metrics endpoint binds to, such as :8443 for HTTPS or :8080 for HTTP. Use 0 to turn metrics off.")
 	flag.BoolVar(&secureMetrics, "metrics-secure", false,
@@ -126,6 +128,9 @@ func main() {
 	flag.IntVar(&eventWriters, "event-writers", 1,
 		"How many Events the manager writes to the API server at once; the others wait their turn, so that in a burst of runs "+
 			"they take a small share of the API server and are written mostly after it (internal/eventsink).")
+	flag.DurationVar(&eventDelay, "event-delay", 0,
+		"How long each Event waits after it is recorded before it takes its turn (e.g. 10s), so that the Events of a burst of runs "+
+			"are written after it; 0 (the default) writes each as soon as a writer is free.")
 	opts := zap.Options{Development: true}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
@@ -211,7 +216,7 @@ func main() {
 		os.Exit(1)
 	}
 	recorder, stopEvents, err := eventsink.NewRecorder(mgr.GetConfig(), mgr.GetHTTPClient(), mgr.GetScheme(),
-		ctrl.Log.WithName("events"), "cronjob-controller", eventWriters)
+		ctrl.Log.WithName("events"), "cronjob-controller", eventWriters, eventDelay)
 	if err != nil {
 		setupLog.Error(err, "unable to set up the Event recorder")
 		os.Exit(1)

@@ -39,6 +39,7 @@ package eventsink
 import (
 	"context"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -49,6 +50,7 @@ import (
 	eventsv1client "k8s.io/client-go/kubernetes/typed/events/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 )
 
@@ -71,11 +73,32 @@ type Limited struct {
 	sink    events.EventSink
 	slots   chan struct{}
 	pending atomic.Int64 // waiting or being written
+
+	delay     time.Duration
+	clock     clock.Clock
+	hurry     chan struct{} // closed by drain: the delay is over for all
+	hurryOnce sync.Once
 }
 
 // Limit wraps sink so that at most writers of its calls run at once.
 func Limit(sink events.EventSink, writers int) *Limited {
-	return &Limited{sink: sink, slots: make(chan struct{}, max(writers, 1))}
+	return &Limited{sink: sink, slots: make(chan struct{}, max(writers, 1)), hurry: make(chan struct{})}
+}
+
+// Delayed makes each write wait d, by clk (nil: the real clock), before it
+// waits for its turn; call it before the first write. A burst of runs
+// lasts a few seconds at the top of the minute, and an Event recorded in
+// it, delayed past it, no longer competes with the runs' writes at all.
+// The sink cannot tell when a burst ends, so the delay is fixed: longer
+// than the bursts that the manager's flag is set for (docs/performance.md
+// measures it). drain ends every delay at once, so that stopping the
+// manager loses no delayed Event.
+func (l *Limited) Delayed(d time.Duration, clk clock.Clock) *Limited {
+	if clk == nil {
+		clk = clock.RealClock{}
+	}
+	l.delay, l.clock = d, clk
+	return l
 }
 
 func (l *Limited) Create(ctx context.Context, event *eventsv1.Event) (*eventsv1.Event, error) {
@@ -114,6 +137,18 @@ func (l *Limited) wait(ctx context.Context) (func(), error) {
 		l.pending.Add(-1)
 		waiting.Dec()
 	}
+	if l.delay > 0 {
+		timer := l.clock.NewTimer(l.delay)
+		select {
+		case <-timer.C():
+		case <-l.hurry:
+			timer.Stop()
+		case <-ctx.Done():
+			timer.Stop()
+			done()
+			return nil, ctx.Err()
+		}
+	}
 	select {
 	case l.slots <- struct{}{}:
 		return func() { <-l.slots; done() }, nil
@@ -123,13 +158,15 @@ func (l *Limited) wait(ctx context.Context) (func(), error) {
 	}
 }
 
-// drain waits until no Event has been waiting or being written for settle,
-// or until d has passed, and returns how many still are. The quiet time is
+// drain ends the delay of every Event, waits until none has been waiting
+// or being written for settle, or until d has passed, and returns how many
+// still are. The quiet time is
 // there because the recorder hands each Event on through two goroutines of
 // its own (one to the broadcaster, one to the sink): an Event recorded a
 // moment ago may not have reached the sink yet, and a count of zero alone
 // would let stop give up on it.
 func (l *Limited) drain(d time.Duration) int64 {
+	l.hurryOnce.Do(func() { close(l.hurry) })
 	deadline := time.Now().Add(d)
 	quietSince := time.Now()
 	for time.Now().Before(deadline) {
@@ -148,18 +185,19 @@ func (l *Limited) drain(d time.Duration) int64 {
 const settle = 250 * time.Millisecond
 
 // NewRecorder returns a recorder for the controller called name that writes
-// through cfg and httpClient (the manager's), writers Events at a time. As
+// through cfg and httpClient (the manager's), writers Events at a time,
+// each once delay has passed since it was recorded (0: at once). As
 // controller-runtime's, it logs each Event at V(1) and its failures to log.
 // Call stop once the manager has stopped: it gives the Events still on
 // their way up to drainFor to be written, then takes no more, and says how
 // many were not written.
-func NewRecorder(cfg *rest.Config, httpClient *http.Client, scheme *runtime.Scheme, log logr.Logger, name string, writers int) (recorder events.EventRecorder, stop func(), err error) {
+func NewRecorder(cfg *rest.Config, httpClient *http.Client, scheme *runtime.Scheme, log logr.Logger, name string, writers int, delay time.Duration) (recorder events.EventRecorder, stop func(), err error) {
 	client, err := eventsv1client.NewForConfigAndClient(cfg, httpClient)
 	if err != nil {
 		return nil, nil, err
 	}
 	ctx, cancel := context.WithCancel(logr.NewContext(context.Background(), log))
-	limited := Limit(&events.EventSinkImpl{Interface: client}, writers)
+	limited := Limit(&events.EventSinkImpl{Interface: client}, writers).Delayed(delay, nil)
 	broadcaster := events.NewBroadcaster(limited)
 	if err := broadcaster.StartRecordingToSinkWithContext(ctx); err != nil {
 		cancel()

@@ -35,6 +35,7 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/events"
+	testingclock "k8s.io/utils/clock/testing"
 
 	"cronlab.dev/cronlab/test/utils"
 )
@@ -59,7 +60,7 @@ func TestStopWritesTheEventsRecordedBeforeIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recorder, stop, err := NewRecorder(cfg, httpClient, scheme.Scheme, funcr.New(func(p, a string) { t.Log(p, a) }, funcr.Options{Verbosity: 1}), "eventsink-test", 1)
+	recorder, stop, err := NewRecorder(cfg, httpClient, scheme.Scheme, funcr.New(func(p, a string) { t.Log(p, a) }, funcr.Options{Verbosity: 1}), "eventsink-test", 1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,5 +263,82 @@ func TestAWaitingWriteEndsWithItsContext(t *testing.T) {
 	}
 	if sink.most != 1 {
 		t.Errorf("%d writes reached the sink at once; the limit is 1", sink.most)
+	}
+}
+
+// A delayed write reaches the sink only once its delay has passed on the
+// clock, and then waits for its turn as any other.
+func TestADelayedWriteWaitsForItsDelay(t *testing.T) {
+	sink := newHeldSink(1)
+	clk := testingclock.NewFakeClock(time.Now())
+	limited := Limit(sink, 1).Delayed(10*time.Second, clk)
+	written := make(chan error)
+	go func() {
+		_, err := limited.Create(context.Background(), &eventsv1.Event{ObjectMeta: metav1.ObjectMeta{Name: "delayed"}})
+		written <- err
+	}()
+	waitForTimer(t, clk)
+	clk.Step(9 * time.Second)
+	select {
+	case name := <-sink.entered:
+		t.Fatalf("%s was written 9 s after it was recorded; its delay is 10 s", name)
+	default:
+	}
+	clk.Step(time.Second)
+	receive(t, sink.entered)
+	sink.release <- struct{}{}
+	if err := <-written; err != nil {
+		t.Errorf("the delayed write failed: %v", err)
+	}
+}
+
+// Stopping the manager (drain) ends the delays: the Events recorded just
+// before it are written, not lost, though their delay has not passed.
+func TestDrainEndsTheDelays(t *testing.T) {
+	sink := newHeldSink(1)
+	clk := testingclock.NewFakeClock(time.Now())
+	limited := Limit(sink, 1).Delayed(time.Hour, clk)
+	go func() {
+		_, _ = limited.Create(context.Background(), &eventsv1.Event{ObjectMeta: metav1.ObjectMeta{Name: "delayed"}})
+	}()
+	waitForTimer(t, clk)
+	left := make(chan int64)
+	go func() { left <- limited.drain(time.Minute) }()
+	receive(t, sink.entered)
+	sink.release <- struct{}{}
+	if n := <-left; n != 0 {
+		t.Errorf("drain left %d Events unwritten; the delayed one should have been written", n)
+	}
+}
+
+// A write that waits out its delay gives up when its context ends, and is
+// no longer counted as waiting.
+func TestADelayedWriteEndsWithItsContext(t *testing.T) {
+	sink := newHeldSink(1)
+	clk := testingclock.NewFakeClock(time.Now())
+	limited := Limit(sink, 1).Delayed(time.Hour, clk)
+	ctx, cancel := context.WithCancel(context.Background())
+	written := make(chan error)
+	go func() {
+		_, err := limited.Create(ctx, &eventsv1.Event{ObjectMeta: metav1.ObjectMeta{Name: "delayed"}})
+		written <- err
+	}()
+	waitForTimer(t, clk)
+	cancel()
+	if err := <-written; err != context.Canceled {
+		t.Errorf("the delayed write ended with %v, not with its context's end", err)
+	}
+	if n := limited.pending.Load(); n != 0 {
+		t.Errorf("%d Events are counted as waiting after the only one gave up", n)
+	}
+}
+
+// waitForTimer waits until a write has begun its delay on clk.
+func waitForTimer(t *testing.T, clk *testingclock.FakeClock) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !clk.HasWaiters(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the write never began its delay")
+		}
 	}
 }
