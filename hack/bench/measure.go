@@ -25,6 +25,7 @@ import (
 	goruntime "runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
@@ -282,25 +283,33 @@ func reconcileErrors(o options, ctl, ns string) int {
 // falls behind has its watch closed by the API server
 // (apiserver_terminated_watchers_total). So the watch decodes protobuf,
 // cheaper than JSON, and a RetryWatcher opens a new watch from the last
-// resourceVersion it saw: no Job is missed.
-func watchJobs(ctx context.Context, cfg *rest.Config, ns string) (watch.Interface, error) {
+// resourceVersion it saw: no Job is missed. The count returned is how many
+// times it opened one again: set beside apiserver_terminated_watchers_total,
+// it tells the bench's closed watches from the controller's.
+func watchJobs(ctx context.Context, cfg *rest.Config, ns string) (watch.Interface, *atomic.Int64, error) {
 	pb := rest.CopyConfig(cfg)
 	pb.ContentType = runtime.ContentTypeProtobuf
 	pb.AcceptContentTypes = runtime.ContentTypeProtobuf + "," + runtime.ContentTypeJSON
 	kube, err := kubernetes.NewForConfig(pb)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	jobs := kube.BatchV1().Jobs(ns)
 	list, err := jobs.List(ctx, metav1.ListOptions{Limit: 1})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return watchtools.NewRetryWatcherWithContext(ctx, list.ResourceVersion, &cache.ListWatch{
+	opened, reopened := false, &atomic.Int64{}
+	w, err := watchtools.NewRetryWatcherWithContext(ctx, list.ResourceVersion, &cache.ListWatch{
 		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			if opened {
+				reopened.Add(1)
+			}
+			opened = true
 			return jobs.Watch(ctx, opts)
 		},
 	})
+	return w, reopened, err
 }
 
 // terminatedWatchers reads how many Job watches the API server has closed
