@@ -130,7 +130,7 @@ func main() {
 			"they take a small share of the API server and are written mostly after it (internal/eventsink).")
 	flag.DurationVar(&eventDelay, "event-delay", 0,
 		"How long each Event waits after it is recorded before it takes its turn (e.g. 10s), so that the Events of a burst of runs "+
-			"are written after it; 0 (the default) writes each as soon as a writer is free.")
+			"are written after it; 0 (the default) writes each as soon as a writer is free. Stopping the manager ends the delays.")
 	opts := zap.Options{Development: true}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
@@ -213,6 +213,10 @@ func main() {
 	// (internal/eventsink says why).
 	if eventWriters < 1 {
 		setupLog.Error(fmt.Errorf("--event-writers=%d", eventWriters), "at least one Event must be written at a time: set --event-writers to 1 or more")
+		os.Exit(1)
+	}
+	if eventDelay < 0 {
+		setupLog.Error(fmt.Errorf("--event-delay=%s", eventDelay), "an Event cannot be written before it is recorded: set --event-delay to 0 or more")
 		os.Exit(1)
 	}
 	recorder, stopEvents, err := eventsink.NewRecorder(mgr.GetConfig(), mgr.GetHTTPClient(), mgr.GetScheme(),

@@ -394,7 +394,7 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 	if closed := terminatedWatchers(ctx, kube) - terminatedBefore; closed > 0 {
 		// Not only the bench's watch may have been closed, but it may: say so.
 		r.Note = strings.TrimPrefix(r.Note+"; ", "; ") + fmt.Sprintf("the API server closed %.0f Job watches as too slow "+
-			"during this run, %d of them the bench's; the bench's watch resumes where it stopped, but a Job it saw late has a skew too large",
+			"during this run, and the bench opened its own watch again %d times; it resumes where it stopped, but a Job it saw late has a skew too large",
 			closed, reopened.Load())
 		progress("%s N=%d: warning: %s", ctl, n, r.Note)
 	}

@@ -284,8 +284,10 @@ func reconcileErrors(o options, ctl, ns string) int {
 // (apiserver_terminated_watchers_total). So the watch decodes protobuf,
 // cheaper than JSON, and a RetryWatcher opens a new watch from the last
 // resourceVersion it saw: no Job is missed. The count returned is how many
-// times it opened one again: set beside apiserver_terminated_watchers_total,
-// it tells the bench's closed watches from the controller's.
+// times it opened one again, for any reason (a watch the API server closed
+// as too slow, or one that ended otherwise, or a failed try): set beside
+// apiserver_terminated_watchers_total, a count of 0 says that none of the
+// watches closed was the bench's.
 func watchJobs(ctx context.Context, cfg *rest.Config, ns string) (watch.Interface, *atomic.Int64, error) {
 	pb := rest.CopyConfig(cfg)
 	pb.ContentType = runtime.ContentTypeProtobuf

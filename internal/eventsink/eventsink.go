@@ -60,7 +60,7 @@ import (
 var waiting = prometheus.NewGauge(prometheus.GaugeOpts{
 	Namespace: "cronlab",
 	Name:      "events_waiting",
-	Help:      "Events recorded and not yet written to the API server: waiting their turn or being written.",
+	Help:      "Events recorded and not yet written to the API server: sitting out --event-delay, waiting their turn or being written.",
 })
 
 func init() {
@@ -91,8 +91,9 @@ func Limit(sink events.EventSink, writers int) *Limited {
 // it, delayed past it, no longer competes with the runs' writes at all.
 // The sink cannot tell when a burst ends, so the delay is fixed: longer
 // than the bursts that the manager's flag is set for (docs/performance.md
-// measures it). drain ends every delay at once, so that stopping the
-// manager loses no delayed Event.
+// measures it). A write the recorder retries sits out the delay again.
+// drain ends every delay at once: stopping the manager loses no Event to
+// the delay, only those that drain's time is too short to write.
 func (l *Limited) Delayed(d time.Duration, clk clock.Clock) *Limited {
 	if clk == nil {
 		clk = clock.RealClock{}
