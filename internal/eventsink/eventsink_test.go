@@ -216,13 +216,7 @@ func object(i int) *corev1.ConfigMap {
 // after a minute.
 func receive(t *testing.T, entered chan string) string {
 	t.Helper()
-	select {
-	case name := <-entered:
-		return name
-	case <-time.After(time.Minute):
-		t.Fatal("an Event recorded was not written within a minute")
-		return ""
-	}
+	return within(t, entered, "an Event recorded was not written within a minute")
 }
 
 // A write that waits for its turn gives up when its context ends (the
@@ -287,7 +281,7 @@ func TestADelayedWriteWaitsForItsDelay(t *testing.T) {
 	clk.Step(time.Second)
 	receive(t, sink.entered)
 	sink.release <- struct{}{}
-	if err := within(t, written); err != nil {
+	if err := within(t, written, "the delayed write did not end within a minute"); err != nil {
 		t.Errorf("the delayed write failed: %v", err)
 	}
 }
@@ -309,7 +303,7 @@ func TestDrainEndsTheDelays(t *testing.T) {
 	if clk.HasWaiters() {
 		t.Error("the delay's timer was not stopped when drain ended it")
 	}
-	if n := within(t, left); n != 0 {
+	if n := within(t, left, "drain did not end within a minute"); n != 0 {
 		t.Errorf("drain left %d Events unwritten; the delayed one should have been written", n)
 	}
 }
@@ -328,7 +322,7 @@ func TestADelayedWriteEndsWithItsContext(t *testing.T) {
 	}()
 	waitForTimer(t, clk)
 	cancel()
-	if err := within(t, written); !errors.Is(err, context.Canceled) {
+	if err := within(t, written, "the delayed write did not end within a minute"); !errors.Is(err, context.Canceled) {
 		t.Errorf("the delayed write ended with %v, not with its context's end", err)
 	}
 	if clk.HasWaiters() {
@@ -339,15 +333,15 @@ func TestADelayedWriteEndsWithItsContext(t *testing.T) {
 	}
 }
 
-// within receives from c, or fails the test after a minute: a write that
-// never ends would otherwise hang it.
-func within[T any](t *testing.T, c <-chan T) T {
+// within receives from c, or fails the test with failure after a minute:
+// a write that never begins or ends would otherwise hang it.
+func within[T any](t *testing.T, c <-chan T, failure string) T {
 	t.Helper()
 	select {
 	case v := <-c:
 		return v
 	case <-time.After(time.Minute):
-		t.Fatal("a write did not end within a minute")
+		t.Fatal(failure)
 		var zero T
 		return zero
 	}
