@@ -18,6 +18,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -34,9 +35,11 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/internal/controller"
 )
 
 // floorInFlight is how many requests the floor keeps in flight: enough to
@@ -53,7 +56,7 @@ const floorInFlight = 32
 func runFloor(ctx context.Context, kube kubernetes.Interface, ns string, n int, first time.Time) {
 	jobs := kube.BatchV1().Jobs(ns)
 	everyMinute(ctx, n, first, func(i int, minute time.Time) {
-		replaceJob(ctx, jobs, ns, i, minute, nil)
+		replaceJob(ctx, jobs, ns, i, minute, nil, false)
 	})
 }
 
@@ -84,10 +87,11 @@ func everyMinute(ctx context.Context, n int, first time.Time, run func(i int, mi
 }
 
 // replaceJob deletes the i-th Job of the minute before and creates that of
-// this minute, controlled by owner when there is one, and returns it (nil
-// when it was not created). Errors are only printed: a run whose Job is not
-// created shows in the figures as a run that did not start.
-func replaceJob(ctx context.Context, jobs batchclient.JobInterface, ns string, i int, minute time.Time, owner *metav1.OwnerReference) *kbatchv1.Job {
+// this minute, controlled by owner when there is one, labeled with its
+// CronJob's name as cronlab labels its Jobs when labeled, and returns it
+// (nil when it was not created). Errors are only printed: a run whose Job
+// is not created shows in the figures as a run that did not start.
+func replaceJob(ctx context.Context, jobs batchclient.JobInterface, ns string, i int, minute time.Time, owner *metav1.OwnerReference, labeled bool) *kbatchv1.Job {
 	name := func(t time.Time) string { return fmt.Sprintf("cj-%05d-%d", i, t.Unix()/60) }
 	background := metav1.DeletePropagationBackground
 	err := jobs.Delete(ctx, name(minute.Add(-time.Minute)), metav1.DeleteOptions{PropagationPolicy: &background})
@@ -101,6 +105,9 @@ func replaceJob(ctx context.Context, jobs batchclient.JobInterface, ns string, i
 	}
 	if owner != nil {
 		job.OwnerReferences = []metav1.OwnerReference{*owner}
+	}
+	if labeled {
+		job.Labels = map[string]string{batchv1.CronJobLabel: fmt.Sprintf("cj-%05d", i)}
 	}
 	created, err := jobs.Create(ctx, job, metav1.CreateOptions{})
 	if err != nil {
@@ -127,7 +134,17 @@ func replaceJob(ctx context.Context, jobs batchclient.JobInterface, ns string, i
 // controller-runtime gives a controller. The issue that asked for the CR
 // floor also asked that cronlab keep its Events; this floor shows what
 // keeping them costs.
-func runCRFloor(ctx context.Context, kube kubernetes.Interface, c client.Client, ns string, n int, first time.Time, recorder events.EventRecorder) {
+//
+// With labeled Jobs and a cache beside it (startCache), it is the "watch
+// floor" (watchfloor): the CR floor in a process that also keeps the
+// informer cache a cronlab manager keeps. Every controller of
+// controller-runtime watches what it owns: the cache receives each change
+// of the Jobs and CronJobs, decodes it and stores it, on the same two
+// cores as the API server, which has one more watcher to send to. This
+// floor says what that costs, with no reconcile and no read from the
+// cache, so that cronlab / watchfloor is what the rest of cronlab's design
+// costs.
+func runCRFloor(ctx context.Context, kube kubernetes.Interface, c client.Client, ns string, n int, first time.Time, extra crFloorExtras) {
 	var list batchv1.CronJobList
 	if err := c.List(ctx, &list, client.InNamespace(ns)); err != nil {
 		progress("crfloor: listing the CronJobs: %v", err)
@@ -151,11 +168,11 @@ func runCRFloor(ctx context.Context, kube kubernetes.Interface, c client.Client,
 		owner := fmt.Sprintf("cj-%05d", i)
 		job := replaceJob(ctx, jobs, ns, i, minute, &metav1.OwnerReference{
 			APIVersion: batchv1.GroupVersion.String(), Kind: "CronJob", Name: owner, UID: uids[i],
-			Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)})
+			Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true)}, extra.labeled)
 		if job == nil {
 			return
 		}
-		if recorder != nil {
+		if recorder := extra.recorder; recorder != nil {
 			cronJob := &batchv1.CronJob{ObjectMeta: metav1.ObjectMeta{Name: owner, Namespace: ns, UID: uids[i], ResourceVersion: versions[i]}}
 			replaced := &kbatchv1.Job{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: fmt.Sprintf("cj-%05d-%d", i, minute.Add(-time.Minute).Unix()/60)}}
 			recorder.Eventf(cronJob, replaced, corev1.EventTypeNormal, "SuccessfulDelete", "Delete", "Deleted job %s", replaced.Name)
@@ -165,6 +182,40 @@ func runCRFloor(ctx context.Context, kube kubernetes.Interface, c client.Client,
 			versions[i] = rv // each i is in one goroutine a minute, and the minutes one after the other
 		}
 	})
+}
+
+// crFloorExtras are what the Events floor and the watch floor add to the
+// CR floor.
+type crFloorExtras struct {
+	recorder events.EventRecorder // the Events floor's
+	labeled  bool                 // the watch floor's Jobs carry CronJobLabel, which its cache selects
+}
+
+// startCache starts the informer cache of a cronlab manager
+// (controller.CacheOptions: the Jobs labeled as cronlab's and every
+// CronJob, managed fields stripped, in every namespace) and waits until it
+// has listed them. It stops when ctx ends.
+func startCache(ctx context.Context, cfg *rest.Config, scheme *runtime.Scheme) error {
+	opts := controller.CacheOptions()
+	opts.Scheme = scheme
+	informers, err := cache.New(cfg, opts)
+	if err != nil {
+		return err
+	}
+	for _, obj := range []client.Object{&kbatchv1.Job{}, &batchv1.CronJob{}} {
+		if _, err := informers.GetInformer(ctx, obj); err != nil {
+			return fmt.Errorf("watchfloor: the cache of %T: %w", obj, err)
+		}
+	}
+	go func() {
+		if err := informers.Start(ctx); err != nil {
+			progress("watchfloor: the cache stopped: %v", err)
+		}
+	}()
+	if !informers.WaitForCacheSync(ctx) {
+		return errors.New("watchfloor: the cache did not sync")
+	}
+	return nil
 }
 
 // eventRecorder is a recorder as controller-runtime's manager makes one:

@@ -50,13 +50,10 @@ import (
 
 	kbatchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
-	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -98,17 +95,25 @@ func main() {
 	flag.StringVar(&altManagerArgs, "alt-manager-args", "", "extra flags for the manager measured as cronlab-alt, space-separated")
 	flag.StringVar(&o.out, "out", "bench-results", "directory for results.md and results.json")
 	var controllers string
-	flag.StringVar(&controllers, "controllers", "upstream,cronlab", "what to measure, in order: upstream, cronlab, cronlab-alt, floor, crfloor, evfloor")
+	flag.StringVar(&controllers, "controllers", "upstream,cronlab", "what to measure, in order: upstream, cronlab, cronlab-alt, floor, crfloor, evfloor, watchfloor")
 	flag.BoolVar(&o.profile, "profile", false, "take CPU profiles of the API server and the controller over the first measured minute's burst (see profile.go)")
 	flag.IntVar(&o.repeat, "repeat", 1, "measure each N's controllers this many times, in turn, and report the median of the pairwise ratios")
 	flag.IntVar(&o.foreignJobs, "foreign-jobs", 0, "Jobs of no CronJob to create first in namespace "+foreignNamespace+", as other workloads of a cluster")
+	var watchNamespace string
+	flag.StringVar(&watchNamespace, watchFlag, "", "not for people: the bench starts itself with it to watch a namespace's Jobs in a process of its own (watcher.go)")
 	flag.Parse()
+	if watchNamespace != "" {
+		if err := serveJobWatch(watchNamespace, os.Stdin, os.Stdout); err != nil {
+			fail(err)
+		}
+		return
+	}
 	for _, ctl := range strings.Split(controllers, ",") {
 		switch ctl = strings.TrimSpace(ctl); ctl {
-		case "upstream", "cronlab", "cronlab-alt", "floor", "crfloor", "evfloor":
+		case "upstream", "cronlab", "cronlab-alt", "floor", "crfloor", "evfloor", "watchfloor":
 			o.controllers = append(o.controllers, ctl)
 		default:
-			fail(fmt.Errorf("-controllers: %q is none of upstream, cronlab, cronlab-alt, floor, crfloor, evfloor", ctl))
+			fail(fmt.Errorf("-controllers: %q is none of upstream, cronlab, cronlab-alt, floor, crfloor, evfloor, watchfloor", ctl))
 		}
 	}
 	for _, s := range strings.Split(sizes, ",") {
@@ -192,15 +197,24 @@ type result struct {
 	Note             string  `json:"note,omitempty"`
 }
 
-func run(ctx context.Context, o options) error {
+// loadConfig is the current kubeconfig's cluster, with no client-side
+// throttling: the bench's own client creates thousands of objects (the API
+// server's priority and fairness still applies).
+func loadConfig() (*rest.Config, error) {
 	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(
 		clientcmd.NewDefaultClientConfigLoadingRules(), &clientcmd.ConfigOverrides{}).ClientConfig()
 	if err != nil {
-		return fmt.Errorf("no cluster: %w (start one with `make cluster`)", err)
+		return nil, fmt.Errorf("no cluster: %w (start one with `make cluster`)", err)
 	}
-	// The bench's own client creates thousands of objects: no client-side
-	// throttling (the API server's priority and fairness still applies).
 	cfg.QPS, cfg.Burst = -1, -1
+	return cfg, nil
+}
+
+func run(ctx context.Context, o options) error {
+	cfg, err := loadConfig()
+	if err != nil {
+		return err
+	}
 	kube, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return err
@@ -289,17 +303,19 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 	case "evfloor":
 		proc = pidProcess(os.Getpid())
 		r.Note = "not a controller: the CR floor, and the two Events per run that cronlab records (see docs/performance.md); CPU and RSS are the bench's"
+	case "watchfloor":
+		proc = pidProcess(os.Getpid())
+		r.Note = "not a controller: the CR floor, with the informer cache that cronlab's manager keeps of its Jobs and CronJobs (see docs/performance.md); CPU and RSS are the bench's"
 	}
 
 	// Watch Jobs from now on: the time a Job is first seen is its start.
-	seen := &observations{at: map[string]observation{}}
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	w, reopened, err := watchJobs(wctx, cfg, ns)
+	// It is watched by a process of its own (watcher.go).
+	jobs, err := startJobWatch(ctx, ns)
 	if err != nil {
 		return r, err
 	}
-	go seen.collect(wctx, w)
+	defer jobs.stop()
+	seen := jobs.seen
 	terminatedBefore := terminatedWatchers(ctx, kube)
 
 	if ctl != "floor" {
@@ -318,19 +334,27 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 		floorCtx, stopFloor := context.WithDeadline(ctx, end)
 		defer stopFloor()
 		go runFloor(floorCtx, floorKube, ns, n, start.Add(-time.Minute)) // a warm-up minute first
-	case "crfloor", "evfloor":
+	case "crfloor", "evfloor", "watchfloor":
 		floorCtx, stopFloor := context.WithDeadline(ctx, end)
 		defer stopFloor()
-		var recorder events.EventRecorder
-		if ctl == "evfloor" {
+		var extra crFloorExtras
+		switch ctl {
+		case "evfloor":
 			rec, stopRecording, err := eventRecorder(floorCtx, cfg, c.Scheme())
 			if err != nil {
 				return r, err
 			}
 			defer stopRecording()
-			recorder = rec
+			extra.recorder = rec
+		case "watchfloor":
+			// The cache is started before the warm-up minute and kept
+			// until the window ends, as a manager's lives on.
+			if err := startCache(floorCtx, cfg, c.Scheme()); err != nil {
+				return r, err
+			}
+			extra.labeled = true
 		}
-		go runCRFloor(floorCtx, floorKube, c, ns, n, start.Add(-time.Minute), recorder)
+		go runCRFloor(floorCtx, floorKube, c, ns, n, start.Add(-time.Minute), extra)
 	}
 	progress("%s N=%d: warming up; measuring the runs of %s to %s", ctl, n, start.Format("15:04"), end.Add(-time.Minute).Format("15:04"))
 	// The writes counted are those between just before the first measured
@@ -395,7 +419,7 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 		// Not only the bench's watch may have been closed, but it may: say so.
 		r.Note = strings.TrimPrefix(r.Note+"; ", "; ") + fmt.Sprintf("the API server closed %.0f Job watches as too slow "+
 			"during this run, and the bench opened its own watch again %d times; it resumes where it stopped, but a Job it saw late has a skew too large",
-			closed, reopened.Load())
+			closed, jobs.reopened.Load())
 		progress("%s N=%d: warning: %s", ctl, n, r.Note)
 	}
 	r.ReconcileErrors = reconcileErrors(o, ctl, ns)
@@ -538,37 +562,6 @@ type observations struct {
 	at map[string]observation // by Job name
 }
 
-// collect records, for each Job added, its scheduled time and how long
-// after it the Job was first seen.
-func (o *observations) collect(ctx context.Context, w watch.Interface) {
-	for ev := range w.ResultChan() {
-		if ev.Type == watch.Error && ctx.Err() == nil {
-			progress("the Job watch failed: %v", apierrors.FromObject(ev.Object))
-		}
-		job, ok := ev.Object.(*kbatchv1.Job)
-		if !ok || ev.Type != watch.Added {
-			continue
-		}
-		now := time.Now()
-		stamp := job.Annotations[upstreamAnnotation]
-		if stamp == "" {
-			stamp = job.Annotations[batchv1.ScheduledTimeAnnotation]
-		}
-		t, err := time.Parse(time.RFC3339, stamp)
-		if err != nil {
-			continue
-		}
-		o.mu.Lock()
-		if _, dup := o.at[job.Name]; !dup {
-			o.at[job.Name] = observation{scheduled: t, skew: now.Sub(t).Seconds()}
-		}
-		o.mu.Unlock()
-	}
-	if ctx.Err() == nil {
-		progress("the Job watch ended early: runs after now are not seen")
-	}
-}
-
 func (o *observations) inWindow(start, end time.Time) []observation {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -707,11 +700,12 @@ func markdown(results []result) string {
 
 // ratioTables are the ratios results.md gives, where both were measured:
 // cronlab against each other controller, the alternative manager against
-// the floors and against cronlab, and what the Events alone cost.
+// the floors and against cronlab, and what the Events alone and the cache
+// alone cost.
 var ratioTables = []struct{ of, to string }{
 	{"cronlab", "upstream"}, {"cronlab", "floor"}, {"cronlab", "crfloor"}, {"cronlab", "evfloor"},
 	{"cronlab-alt", "crfloor"}, {"cronlab-alt", "evfloor"}, {"cronlab", "cronlab-alt"},
-	{"evfloor", "crfloor"},
+	{"evfloor", "crfloor"}, {"cronlab", "watchfloor"}, {"watchfloor", "crfloor"},
 }
 
 // repeatLabel is " #K" for the K-th run of a controller under -repeat.

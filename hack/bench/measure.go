@@ -25,7 +25,6 @@ import (
 	goruntime "runtime"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
@@ -283,35 +282,34 @@ func reconcileErrors(o options, ctl, ns string) int {
 // falls behind has its watch closed by the API server
 // (apiserver_terminated_watchers_total). So the watch decodes protobuf,
 // cheaper than JSON, and a RetryWatcher opens a new watch from the last
-// resourceVersion it saw: no Job is missed. The count returned is how many
-// times it opened one again, for any reason (a watch the API server closed
-// as too slow, or one that ended otherwise, or a failed try): set beside
-// apiserver_terminated_watchers_total, a count of 0 says that none of the
+// resourceVersion it saw: no Job is missed. reopened is called each time it
+// opens one again, for any reason (a watch the API server closed as too
+// slow, or one that ended otherwise, or a failed try): set beside
+// apiserver_terminated_watchers_total, no call says that none of the
 // watches closed was the bench's.
-func watchJobs(ctx context.Context, cfg *rest.Config, ns string) (watch.Interface, *atomic.Int64, error) {
+func watchJobs(ctx context.Context, cfg *rest.Config, ns string, reopened func()) (watch.Interface, error) {
 	pb := rest.CopyConfig(cfg)
 	pb.ContentType = runtime.ContentTypeProtobuf
 	pb.AcceptContentTypes = runtime.ContentTypeProtobuf + "," + runtime.ContentTypeJSON
 	kube, err := kubernetes.NewForConfig(pb)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	jobs := kube.BatchV1().Jobs(ns)
 	list, err := jobs.List(ctx, metav1.ListOptions{Limit: 1})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	opened, reopened := false, &atomic.Int64{}
-	w, err := watchtools.NewRetryWatcherWithContext(ctx, list.ResourceVersion, &cache.ListWatch{
+	opened := false
+	return watchtools.NewRetryWatcherWithContext(ctx, list.ResourceVersion, &cache.ListWatch{
 		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			if opened {
-				reopened.Add(1)
+				reopened()
 			}
 			opened = true
 			return jobs.Watch(ctx, opts)
 		},
 	})
-	return w, reopened, err
 }
 
 // terminatedWatchers reads how many Job watches the API server has closed
