@@ -194,7 +194,11 @@ type result struct {
 	// when the local cluster's processes were not found.
 	ServerCPUSeconds float64 `json:"serverCPUSeconds"`
 	PeakRSSMiB       float64 `json:"peakRSSMiB"`
-	Note             string  `json:"note,omitempty"`
+	// ClosedWatches are the watches the API server closed as too slow in
+	// the run, by resource and watch, as its log names them (see
+	// closedwatches.go); empty when it closed none, or its log was not read.
+	ClosedWatches []string `json:"closedWatches,omitempty"`
+	Note          string   `json:"note,omitempty"`
 }
 
 // loadConfig is the current kubeconfig's cluster, with no client-side
@@ -317,6 +321,10 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 	defer jobs.stop()
 	seen := jobs.seen
 	terminatedBefore := terminatedWatchers(ctx, kube)
+	apiLog := watchClosedWatches(ctx, kube)
+	if apiLog != nil {
+		defer apiLog.restore(kube)
+	}
 
 	if ctl != "floor" {
 		progress("%s N=%d: creating %d CronJobs", ctl, n, n)
@@ -415,11 +423,19 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 		}
 	}
 	r.PeakRSSMiB = proc.peakRSSMiB()
-	if closed := terminatedWatchers(ctx, kube) - terminatedBefore; closed > 0 {
+	if apiLog != nil {
+		if r.ClosedWatches, err = apiLog.whose(); err != nil {
+			progress("%s N=%d: whose watches were closed is not found: %v", ctl, n, err)
+		}
+	}
+	if closed := terminatedWatchers(ctx, kube) - terminatedBefore; closed > 0 || len(r.ClosedWatches) > 0 {
 		// Not only the bench's watch may have been closed, but it may: say so.
 		r.Note = strings.TrimPrefix(r.Note+"; ", "; ") + fmt.Sprintf("the API server closed %.0f Job watches as too slow "+
 			"during this run, and the bench opened its own watch again %d times; it resumes where it stopped, but a Job it saw late has a skew too large",
 			closed, jobs.reopened.Load())
+		if len(r.ClosedWatches) > 0 {
+			r.Note += "; its log names the watches it closed (of all resources): " + strings.Join(r.ClosedWatches, "; ")
+		}
 		progress("%s N=%d: warning: %s", ctl, n, r.Note)
 	}
 	r.ReconcileErrors = reconcileErrors(o, ctl, ns)
