@@ -37,9 +37,9 @@ import (
 // watch's storage key and label selector, which tell the watchers of a run
 // apart:
 //
-//	key "/jobs/bench-…"                       the bench's watcher (one namespace)
-//	key "/jobs", labels "batch.cronlab.dev/…" a cronlab manager's cache, or the watch floor's
-//	key "/jobs", labels ""                    kube-controller-manager's informers
+//	key "/jobs/bench-…/"                       the bench's watcher (one namespace)
+//	key "/jobs/", labels "batch.cronlab.dev/…" a cronlab manager's cache, or the watch floor's
+//	key "/jobs/", labels ""                    kube-controller-manager's informers
 //
 // kwokctl starts kube-apiserver at verbosity 0, so the bench raises it to 1
 // for the window through /debug/flags/v (the API server serves it with

@@ -27,20 +27,20 @@ import (
 // informers apart by key and labels.
 func TestClosedWatchesAreCountedByWhoseTheyWere(t *testing.T) {
 	log := strings.Join([]string{
-		`I1126 21:00:01.100000   4242 cache_watcher.go:203] Forcing jobs.batch watcher close due to unresponsiveness: key: "/jobs", labels: "batch.cronlab.dev/cronjob", fields: "". len(c.input) = 10, len(c.result) = 10, graceful = false`,
+		`I1126 21:00:01.100000   4242 cache_watcher.go:203] Forcing jobs.batch watcher close due to unresponsiveness: key: "/jobs/", labels: "batch.cronlab.dev/cronjob", fields: "". len(c.input) = 10, len(c.result) = 10, graceful = false`,
 		`I1126 21:00:01.200000   4242 httplog.go:134] "HTTP" verb="GET" URI="/api/v1/namespaces/default"`,
-		`I1126 21:00:02.300000   4242 cache_watcher.go:203] Forcing jobs.batch watcher close due to unresponsiveness: key: "/jobs/bench-crfloor-500", labels: "", fields: "". len(c.input) = 10, len(c.result) = 10, graceful = true`,
-		`I1126 21:00:03.400000   4242 cache_watcher.go:203] Forcing jobs.batch watcher close due to unresponsiveness: key: "/jobs", labels: "batch.cronlab.dev/cronjob", fields: "". len(c.input) = 10, len(c.result) = 10, graceful = false`,
-		`I1126 21:00:04.500000   4242 cache_watcher.go:203] Forcing cronjobs.batch.cronlab.dev watcher close due to unresponsiveness: key: "/batch.cronlab.dev/cronjobs", labels: "", fields: "". len(c.input) = 10, len(c.result) = 10, graceful = false`,
+		`I1126 21:00:02.300000   4242 cache_watcher.go:203] Forcing jobs.batch watcher close due to unresponsiveness: key: "/jobs/bench-crfloor-500/", labels: "", fields: "". len(c.input) = 10, len(c.result) = 10, graceful = true`,
+		`I1126 21:00:03.400000   4242 cache_watcher.go:203] Forcing jobs.batch watcher close due to unresponsiveness: key: "/jobs/", labels: "batch.cronlab.dev/cronjob", fields: "". len(c.input) = 10, len(c.result) = 10, graceful = false`,
+		`I1126 21:00:04.500000   4242 cache_watcher.go:203] Forcing cronjobs.batch.cronlab.dev watcher close due to unresponsiveness: key: "/batch.cronlab.dev/cronjobs/", labels: "", fields: "". len(c.input) = 10, len(c.result) = 10, graceful = false`,
 	}, "\n")
 	got, err := closedWatches(strings.NewReader(log))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
-		`2 × jobs.batch key: "/jobs", labels: "batch.cronlab.dev/cronjob"`,
-		`1 × cronjobs.batch.cronlab.dev key: "/batch.cronlab.dev/cronjobs", labels: ""`,
-		`1 × jobs.batch key: "/jobs/bench-crfloor-500", labels: ""`,
+		`2 × jobs.batch key: "/jobs/", labels: "batch.cronlab.dev/cronjob"`,
+		`1 × cronjobs.batch.cronlab.dev key: "/batch.cronlab.dev/cronjobs/", labels: ""`,
+		`1 × jobs.batch key: "/jobs/bench-crfloor-500/", labels: ""`,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("closed watches:\n got %q\nwant %q (the most first, then by name)", got, want)

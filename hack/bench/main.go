@@ -54,8 +54,10 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/klog/v2"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
 
@@ -215,6 +217,8 @@ func loadConfig() (*rest.Config, error) {
 }
 
 func run(ctx context.Context, o options) error {
+	// The watch floor's cache logs through controller-runtime's logger.
+	ctrllog.SetLogger(klog.NewKlogr())
 	cfg, err := loadConfig()
 	if err != nil {
 		return err
