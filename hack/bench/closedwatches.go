@@ -25,6 +25,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"k8s.io/client-go/kubernetes"
 
@@ -40,6 +41,10 @@ import (
 //	key "/jobs/bench-…/"                       the bench's watcher (one namespace)
 //	key "/jobs/", labels "batch.cronlab.dev/…" a cronlab manager's cache, or the watch floor's
 //	key "/jobs/", labels ""                    kube-controller-manager's informers
+//
+// A CronJob watch with no label may be a cronlab manager's cache or
+// kube-controller-manager's metadata informers (garbage collector, quota),
+// which watch every custom resource: the key cannot tell them apart.
 //
 // kwokctl starts kube-apiserver at verbosity 0, so the bench raises it to 1
 // for the window through /debug/flags/v (the API server serves it with
@@ -84,7 +89,9 @@ func watchClosedWatches(ctx context.Context, kube kubernetes.Interface) *apiServ
 // restore sets the API server's verbosity back, even when the bench was
 // interrupted.
 func (l *apiServerLog) restore(kube kubernetes.Interface) {
-	if err := setVerbosity(context.Background(), kube, l.verbosity); err != nil {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := setVerbosity(ctx, kube, l.verbosity); err != nil {
 		progress("the API server's verbosity was not set back to %s: %v", l.verbosity, err)
 	}
 }

@@ -200,7 +200,10 @@ type result struct {
 	// the run, by resource and watch, as its log names them (see
 	// closedwatches.go); empty when it closed none, or its log was not read.
 	ClosedWatches []string `json:"closedWatches,omitempty"`
-	Note          string   `json:"note,omitempty"`
+	// WatcherReopened is how many times the bench's watcher opened its
+	// watch again (watcher.go); 0 says none of the closed watches was its.
+	WatcherReopened int64  `json:"watcherReopened"`
+	Note            string `json:"note,omitempty"`
 }
 
 // loadConfig is the current kubeconfig's cluster, with no client-side
@@ -304,16 +307,16 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 		r.Note = "CPU is the whole kube-controller-manager's (all its controllers) in the window; RSS is its peak since it started"
 	case "floor":
 		proc = pidProcess(os.Getpid())
-		r.Note = "not a controller: the bench itself deletes and creates the Jobs (see docs/performance.md); CPU and RSS are the bench's"
+		r.Note = "not a controller: the bench itself deletes and creates the Jobs (see docs/performance.md); CPU and RSS are the bench's, without its watcher process"
 	case "crfloor":
 		proc = pidProcess(os.Getpid())
-		r.Note = "not a controller: the bench itself replaces the Jobs, with a controller reference, and patches each CronJob's status (see docs/performance.md); CPU and RSS are the bench's"
+		r.Note = "not a controller: the bench itself replaces the Jobs, with a controller reference, and patches each CronJob's status (see docs/performance.md); CPU and RSS are the bench's, without its watcher process"
 	case "evfloor":
 		proc = pidProcess(os.Getpid())
-		r.Note = "not a controller: the CR floor, and the two Events per run that cronlab records (see docs/performance.md); CPU and RSS are the bench's"
+		r.Note = "not a controller: the CR floor, and the two Events per run that cronlab records (see docs/performance.md); CPU and RSS are the bench's, without its watcher process"
 	case "watchfloor":
 		proc = pidProcess(os.Getpid())
-		r.Note = "not a controller: the CR floor, with the informer cache that cronlab's manager keeps of its Jobs and CronJobs (see docs/performance.md); CPU and RSS are the bench's"
+		r.Note = "not a controller: the CR floor, with the informer cache that cronlab's manager keeps of its Jobs and CronJobs (see docs/performance.md); CPU and RSS are the bench's, without its watcher process"
 	}
 
 	// Watch Jobs from now on: the time a Job is first seen is its start.
@@ -359,8 +362,9 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 			defer stopRecording()
 			extra.recorder = rec
 		case "watchfloor":
-			// The cache is started before the warm-up minute and kept
-			// until the window ends, as a manager's lives on.
+			// The cache is started after the CronJobs are created and
+			// before the warm-up minute, and it stops when the window
+			// ends. (A manager's starts before them, and lives on.)
 			if err := startCache(floorCtx, cfg, c.Scheme()); err != nil {
 				return r, err
 			}
@@ -432,14 +436,18 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 			progress("%s N=%d: whose watches were closed is not found: %v", ctl, n, err)
 		}
 	}
-	if closed := terminatedWatchers(ctx, kube) - terminatedBefore; closed > 0 || len(r.ClosedWatches) > 0 {
+	r.WatcherReopened = jobs.reopened.Load()
+	closed := terminatedWatchers(ctx, kube) - terminatedBefore
+	if closed > 0 || r.WatcherReopened > 0 {
 		// Not only the bench's watch may have been closed, but it may: say so.
 		r.Note = strings.TrimPrefix(r.Note+"; ", "; ") + fmt.Sprintf("the API server closed %.0f Job watches as too slow "+
 			"during this run, and the bench opened its own watch again %d times; it resumes where it stopped, but a Job it saw late has a skew too large",
-			closed, jobs.reopened.Load())
-		if len(r.ClosedWatches) > 0 {
-			r.Note += "; its log names the watches it closed (of all resources): " + strings.Join(r.ClosedWatches, "; ")
-		}
+			closed, r.WatcherReopened)
+	}
+	if len(r.ClosedWatches) > 0 {
+		r.Note = strings.TrimPrefix(r.Note+"; ", "; ") + "the API server's log names the watches it closed as too slow (of all resources): " + strings.Join(r.ClosedWatches, "; ")
+	}
+	if closed > 0 || r.WatcherReopened > 0 || len(r.ClosedWatches) > 0 {
 		progress("%s N=%d: warning: %s", ctl, n, r.Note)
 	}
 	r.ReconcileErrors = reconcileErrors(o, ctl, ns)

@@ -47,9 +47,11 @@ import (
 // process of its own, the bench started again with -watch-jobs: the
 // operating system gives it its share of the CPU, whoever writes. It takes
 // the time each Job is first seen and sends it to the bench on stdout, one
-// line each, which the bench turns into observations:
+// line each, which the bench turns into observations. (That the floors'
+// late Jobs were partly the bench's lag is likely, not proven: the CR
+// floor's minutes still differed with the watch apart.)
 //
-//	ready                          the watch is open
+//	ready                          the resourceVersion to watch from is fixed: no later Job is missed
 //	job NAME SCHEDULED SEEN        SCHEDULED in RFC 3339, SEEN in Unix nanoseconds
 //	reopened                       the watch was opened again (see watchJobs)
 //	error TEXT                     the watch reported an error
@@ -155,6 +157,9 @@ func startJobWatch(ctx context.Context, ns string) (*jobWatch, error) {
 	select {
 	case <-ready:
 		return jw, nil
+	case <-time.After(time.Minute):
+		jw.stop()
+		return nil, errors.New("the Job watcher did not open its watch within a minute: is the API server answering?")
 	case <-jw.ended:
 		jw.stop()
 		return nil, errors.New("the Job watcher stopped before its watch was open (its error is above)")
@@ -168,11 +173,13 @@ func startJobWatch(ctx context.Context, ns string) (*jobWatch, error) {
 // at the first "ready".
 func (jw *jobWatch) read(stdout io.Reader, ready chan struct{}) {
 	lines := bufio.NewScanner(stdout)
+	lines.Buffer(make([]byte, 64*1024), 1024*1024)
+	var once sync.Once
 	for lines.Scan() {
 		kind, rest, _ := strings.Cut(lines.Text(), " ")
 		switch kind {
 		case "ready":
-			close(ready)
+			once.Do(func() { close(ready) })
 		case "reopened":
 			jw.reopened.Add(1)
 		case "error":
@@ -182,6 +189,9 @@ func (jw *jobWatch) read(stdout io.Reader, ready chan struct{}) {
 				progress("the Job watcher: %v", err)
 			}
 		}
+	}
+	if err := lines.Err(); err != nil {
+		progress("the Job watcher's output could not be read, so runs after now are not seen: %v", err)
 	}
 }
 
