@@ -17,6 +17,8 @@ limitations under the License.
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -64,5 +66,24 @@ func TestTheAPIServersVerbosityIsReadFromItsCommandLine(t *testing.T) {
 		if got := verbosityIn(tc.args); got != tc.want {
 			t.Errorf("a process started with %q: verbosity %q; want %q", tc.args, got, tc.want)
 		}
+	}
+}
+
+// Only the lines written after the window began are the run's.
+func TestOnlyTheLinesAfterTheOffsetAreCounted(t *testing.T) {
+	line := func(key string) string {
+		return `I1126 21:00:01.100000   4242 cache_watcher.go:203] Forcing jobs.batch watcher close due to unresponsiveness: key: "` + key + `", labels: "", fields: "". len(c.input) = 10, len(c.result) = 10, graceful = false` + "\n"
+	}
+	before := line("/jobs/an-earlier-run/")
+	path := filepath.Join(t.TempDir(), "kube-apiserver.log")
+	if err := os.WriteFile(path, []byte(before+line("/jobs/this-run/")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := (&apiServerLog{path: path, offset: int64(len(before))}).whose()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{`1 × jobs.batch key: "/jobs/this-run/", labels: ""`}; !slices.Equal(got, want) {
+		t.Errorf("the run's closed watches: %q; want only the line after the offset, %q", got, want)
 	}
 }

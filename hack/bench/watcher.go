@@ -119,6 +119,9 @@ func scheduledTime(job *kbatchv1.Job) string {
 	return job.Annotations[batchv1.ScheduledTimeAnnotation]
 }
 
+// watcherStderr is where the watcher's own errors go: the bench's stderr.
+var watcherStderr io.Writer = os.Stderr
+
 // jobWatch is the bench's end of a watcher.
 type jobWatch struct {
 	seen     *observations
@@ -136,7 +139,7 @@ func startJobWatch(ctx context.Context, ns string) (*jobWatch, error) {
 		return nil, err
 	}
 	cmd := exec.Command(self, "-"+watchFlag, ns)
-	cmd.Stderr = os.Stderr
+	cmd.Stderr = watcherStderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

@@ -19,6 +19,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -106,5 +107,27 @@ func TestAJobLineThatIsNotOneIsRefused(t *testing.T) {
 	}
 	if len(o.at) != 0 {
 		t.Errorf("lines that were refused left observations: %v", o.at)
+	}
+}
+
+// A watcher that exits before it says "ready" is an error, not a hang. The
+// test binary is what os.Executable names here, and it does not know
+// -watch-jobs: it exits at once with a usage error, as a watcher that
+// cannot reach its cluster would.
+func TestAWatcherThatDiesBeforeReadyIsAnError(t *testing.T) {
+	watcherStderr = io.Discard // its usage text
+	t.Cleanup(func() { watcherStderr = os.Stderr })
+	done := make(chan error, 1)
+	go func() {
+		_, err := startJobWatch(t.Context(), "no-such-namespace")
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "stopped before its watch was open") {
+			t.Errorf("startJobWatch with a watcher that exits at once: %v; want that it stopped before its watch was open", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("startJobWatch still waits a minute after its watcher exited")
 	}
 }
