@@ -307,16 +307,16 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 		r.Note = "CPU is the whole kube-controller-manager's (all its controllers) in the window; RSS is its peak since it started"
 	case "floor":
 		proc = pidProcess(os.Getpid())
-		r.Note = "not a controller: the bench itself deletes and creates the Jobs (see docs/performance.md); CPU and RSS are the bench's, without its watcher process"
+		r.Note = "not a controller: the bench itself deletes and creates the Jobs (see docs/performance.md); " + floorProcess
 	case "crfloor":
 		proc = pidProcess(os.Getpid())
-		r.Note = "not a controller: the bench itself replaces the Jobs, with a controller reference, and patches each CronJob's status (see docs/performance.md); CPU and RSS are the bench's, without its watcher process"
+		r.Note = "not a controller: the bench itself replaces the Jobs, with a controller reference, and patches each CronJob's status (see docs/performance.md); " + floorProcess
 	case "evfloor":
 		proc = pidProcess(os.Getpid())
-		r.Note = "not a controller: the CR floor, and the two Events per run that cronlab records (see docs/performance.md); CPU and RSS are the bench's, without its watcher process"
+		r.Note = "not a controller: the CR floor, and the two Events per run that cronlab records (see docs/performance.md); " + floorProcess
 	case "watchfloor":
 		proc = pidProcess(os.Getpid())
-		r.Note = "not a controller: the CR floor, with the informer cache that cronlab's manager keeps of its Jobs and CronJobs (see docs/performance.md); CPU and RSS are the bench's, without its watcher process"
+		r.Note = "not a controller: the CR floor, with the informer cache that cronlab's manager keeps of its Jobs and CronJobs (see docs/performance.md); " + floorProcess
 	}
 
 	// Watch Jobs from now on: the time a Job is first seen is its start.
@@ -437,17 +437,18 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 		}
 	}
 	r.WatcherReopened = jobs.reopened.Load()
-	closed := terminatedWatchers(ctx, kube) - terminatedBefore
-	if closed > 0 || r.WatcherReopened > 0 {
+	var warnings []string
+	if closed := terminatedWatchers(ctx, kube) - terminatedBefore; closed > 0 || r.WatcherReopened > 0 {
 		// Not only the bench's watch may have been closed, but it may: say so.
-		r.Note = strings.TrimPrefix(r.Note+"; ", "; ") + fmt.Sprintf("the API server closed %.0f Job watches as too slow "+
+		warnings = append(warnings, fmt.Sprintf("the API server closed %.0f Job watches as too slow "+
 			"during this run, and the bench opened its own watch again %d times; it resumes where it stopped, but a Job it saw late has a skew too large",
-			closed, r.WatcherReopened)
+			closed, r.WatcherReopened))
 	}
 	if len(r.ClosedWatches) > 0 {
-		r.Note = strings.TrimPrefix(r.Note+"; ", "; ") + "the API server's log names the watches it closed as too slow (of all resources): " + strings.Join(r.ClosedWatches, "; ")
+		warnings = append(warnings, "the API server's log names the watches it closed as too slow (of all resources): "+strings.Join(r.ClosedWatches, "; "))
 	}
-	if closed > 0 || r.WatcherReopened > 0 || len(r.ClosedWatches) > 0 {
+	if len(warnings) > 0 {
+		r.Note = strings.TrimPrefix(r.Note+"; "+strings.Join(warnings, "; "), "; ")
 		progress("%s N=%d: warning: %s", ctl, n, r.Note)
 	}
 	r.ReconcileErrors = reconcileErrors(o, ctl, ns)
@@ -484,6 +485,10 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 	}
 	return r, nil
 }
+
+// floorProcess is what the floors' CPU and RSS are: the bench's process,
+// which writes for them, and not its watcher.
+const floorProcess = "CPU and RSS are the bench's, without its watcher process"
 
 // floorClient is the floors' client. It sends and receives Jobs as
 // protobuf, as kube-controller-manager's and controller-runtime's clients
