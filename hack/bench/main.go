@@ -101,11 +101,11 @@ func main() {
 	flag.BoolVar(&o.profile, "profile", false, "take CPU profiles of the API server and the controller over the first measured minute's burst (see profile.go)")
 	flag.IntVar(&o.repeat, "repeat", 1, "measure each N's controllers this many times, in turn, and report the median of the pairwise ratios")
 	flag.IntVar(&o.foreignJobs, "foreign-jobs", 0, "Jobs of no CronJob to create first in namespace "+foreignNamespace+", as other workloads of a cluster")
-	var watchNamespace string
-	flag.StringVar(&watchNamespace, watchFlag, "", "not for people: the bench starts itself with it to watch a namespace's Jobs in a process of its own (watcher.go)")
+	var watchedNamespace string
+	flag.StringVar(&watchedNamespace, watchFlag, "", "not for people: the bench starts itself with it to watch a namespace's Jobs in a process of its own (watcher.go)")
 	flag.Parse()
-	if watchNamespace != "" {
-		if err := serveJobWatch(watchNamespace, os.Stdin, os.Stdout); err != nil {
+	if watchedNamespace != "" {
+		if err := serveJobWatch(os.Stdin, os.Stdout, watchNamespace(watchedNamespace)); err != nil {
 			fail(err)
 		}
 		return

@@ -61,26 +61,38 @@ import (
 // watchFlag is the hidden flag that makes the bench the watcher.
 const watchFlag = "watch-jobs"
 
-// serveJobWatch is the watcher: it watches the Jobs of ns and writes what
-// it sees to out until in ends.
-func serveJobWatch(ns string, in io.Reader, out io.Writer) error {
+// openWatch opens the watch a watcher relays, and calls reopened each time
+// it opens it again. The watch ends when ctx does.
+type openWatch func(ctx context.Context, reopened func()) (watch.Interface, error)
+
+// watchNamespace opens the watch of the Jobs of ns in the cluster of the
+// kubeconfig: the watcher's, outside tests.
+func watchNamespace(ns string) openWatch {
+	return func(ctx context.Context, reopened func()) (watch.Interface, error) {
+		cfg, err := loadConfig()
+		if err != nil {
+			return nil, err
+		}
+		return watchJobs(ctx, cfg, ns, reopened)
+	}
+}
+
+// serveJobWatch is the watcher: it relays what the watch open opens sees to
+// out until in ends.
+func serveJobWatch(in io.Reader, out io.Writer, open openWatch) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
 		_, _ = io.Copy(io.Discard, in)
 		cancel()
 	}()
-	cfg, err := loadConfig()
-	if err != nil {
-		return err
-	}
 	var mu sync.Mutex
 	say := func(format string, args ...any) {
 		mu.Lock()
 		defer mu.Unlock()
 		_, _ = fmt.Fprintf(out, format+"\n", args...)
 	}
-	w, err := watchJobs(ctx, cfg, ns, func() { say("reopened") })
+	w, err := open(ctx, func() { say("reopened") })
 	if err != nil {
 		return err
 	}
@@ -198,13 +210,18 @@ func (jw *jobWatch) read(stdout io.Reader, ready chan struct{}) {
 	}
 }
 
-// stop ends the watcher and waits for it, up to ten seconds.
+// watcherGrace is how long stop waits for the watcher to end by itself
+// before it kills it.
+var watcherGrace = 10 * time.Second
+
+// stop ends the watcher and waits for it, up to watcherGrace.
 func (jw *jobWatch) stop() {
 	_ = jw.stdin.Close()
 	select {
 	case <-jw.ended:
-	case <-time.After(10 * time.Second):
+	case <-time.After(watcherGrace):
 		_ = jw.cmd.Process.Kill()
+		<-jw.ended // Wait closes stdout: read it to its end first
 	}
 	if err := jw.cmd.Wait(); err != nil {
 		progress("the Job watcher: %v", err)
