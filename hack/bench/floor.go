@@ -23,6 +23,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-logr/logr"
 	kbatchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -40,6 +41,7 @@ import (
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	"cronlab.dev/cronlab/internal/controller"
+	"cronlab.dev/cronlab/internal/eventsink"
 )
 
 // floorInFlight is how many requests the floor keeps in flight: enough to
@@ -134,6 +136,11 @@ func replaceJob(ctx context.Context, jobs batchclient.JobInterface, ns string, i
 // controller-runtime gives a controller. The issue that asked for the CR
 // floor also asked that cronlab keep its Events; this floor shows what
 // keeping them costs.
+//
+// With cronlab's recorder (oneWriterRecorder), it is the "Events floor,
+// one writer" (evsinkfloor): the same Events, written one at a time as
+// cronlab's manager writes them, so that cronlab / evsinkfloor is what
+// cronlab's design costs beyond its writes and its Events.
 //
 // With labeled Jobs and a cache beside it (startCache), it is the "watch
 // floor" (watchfloor): the CR floor in a process that also keeps the
@@ -232,6 +239,19 @@ func eventRecorder(ctx context.Context, cfg *rest.Config, scheme *runtime.Scheme
 		return nil, nil, err
 	}
 	return broadcaster.NewRecorder(scheme, "evfloor"), broadcaster.Shutdown, nil
+}
+
+// oneWriterRecorder is the recorder of cronlab's manager with its default
+// flags (cmd/main.go): internal/eventsink, one Event written at a time, as
+// soon as it is recorded. stop gives the Events still waiting a few
+// seconds to be written, as a manager's stop does; the window is over by
+// then.
+func oneWriterRecorder(cfg *rest.Config, scheme *runtime.Scheme) (events.EventRecorder, func(), error) {
+	httpClient, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return eventsink.NewRecorder(cfg, httpClient, scheme, logr.Discard(), "evsinkfloor", 1, 0)
 }
 
 // recordRun writes the CronJob's status for the run: a merge patch of the

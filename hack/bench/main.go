@@ -97,7 +97,7 @@ func main() {
 	flag.StringVar(&altManagerArgs, "alt-manager-args", "", "extra flags for the manager measured as cronlab-alt, space-separated")
 	flag.StringVar(&o.out, "out", "bench-results", "directory for results.md and results.json")
 	var controllers string
-	flag.StringVar(&controllers, "controllers", "upstream,cronlab", "what to measure, in order: upstream, cronlab, cronlab-alt, floor, crfloor, evfloor, watchfloor")
+	flag.StringVar(&controllers, "controllers", "upstream,cronlab", "what to measure, in order: upstream, cronlab, cronlab-alt, floor, crfloor, evfloor, evsinkfloor, watchfloor")
 	flag.BoolVar(&o.profile, "profile", false, "take CPU profiles of the API server and the controller over the first measured minute's burst (see profile.go)")
 	flag.IntVar(&o.repeat, "repeat", 1, "measure each N's controllers this many times, in turn, and report the median of the pairwise ratios")
 	flag.IntVar(&o.foreignJobs, "foreign-jobs", 0, "Jobs of no CronJob to create first in namespace "+foreignNamespace+", as other workloads of a cluster")
@@ -112,10 +112,10 @@ func main() {
 	}
 	for _, ctl := range strings.Split(controllers, ",") {
 		switch ctl = strings.TrimSpace(ctl); ctl {
-		case "upstream", "cronlab", "cronlab-alt", "floor", "crfloor", "evfloor", "watchfloor":
+		case "upstream", "cronlab", "cronlab-alt", "floor", "crfloor", "evfloor", "evsinkfloor", "watchfloor":
 			o.controllers = append(o.controllers, ctl)
 		default:
-			fail(fmt.Errorf("-controllers: %q is none of upstream, cronlab, cronlab-alt, floor, crfloor, evfloor, watchfloor", ctl))
+			fail(fmt.Errorf("-controllers: %q is none of upstream, cronlab, cronlab-alt, floor, crfloor, evfloor, evsinkfloor, watchfloor", ctl))
 		}
 	}
 	for _, s := range strings.Split(sizes, ",") {
@@ -314,6 +314,9 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 	case "evfloor":
 		proc = pidProcess(os.Getpid())
 		r.Note = "not a controller: the CR floor, and the two Events per run that cronlab records (see docs/performance.md); " + floorProcess
+	case "evsinkfloor":
+		proc = pidProcess(os.Getpid())
+		r.Note = "not a controller: the CR floor, and the two Events per run that cronlab records, written one at a time as cronlab writes them (see docs/performance.md); " + floorProcess
 	case "watchfloor":
 		proc = pidProcess(os.Getpid())
 		r.Note = "not a controller: the CR floor, with the informer cache that cronlab's manager keeps of its Jobs and CronJobs (see docs/performance.md); " + floorProcess
@@ -349,13 +352,20 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 		floorCtx, stopFloor := context.WithDeadline(ctx, end)
 		defer stopFloor()
 		go runFloor(floorCtx, floorKube, ns, n, start.Add(-time.Minute)) // a warm-up minute first
-	case "crfloor", "evfloor", "watchfloor":
+	case "crfloor", "evfloor", "evsinkfloor", "watchfloor":
 		floorCtx, stopFloor := context.WithDeadline(ctx, end)
 		defer stopFloor()
 		var extra crFloorExtras
 		switch ctl {
 		case "evfloor":
 			rec, stopRecording, err := eventRecorder(floorCtx, cfg, c.Scheme())
+			if err != nil {
+				return r, err
+			}
+			defer stopRecording()
+			extra.recorder = rec
+		case "evsinkfloor":
+			rec, stopRecording, err := oneWriterRecorder(cfg, c.Scheme())
 			if err != nil {
 				return r, err
 			}
@@ -739,6 +749,7 @@ var ratioTables = []struct{ of, to string }{
 	{"cronlab", "upstream"}, {"cronlab", "floor"}, {"cronlab", "crfloor"}, {"cronlab", "evfloor"},
 	{"cronlab-alt", "crfloor"}, {"cronlab-alt", "evfloor"}, {"cronlab", "cronlab-alt"},
 	{"evfloor", "crfloor"}, {"cronlab", "watchfloor"}, {"watchfloor", "crfloor"},
+	{"cronlab", "evsinkfloor"}, {"evsinkfloor", "crfloor"}, {"evsinkfloor", "evfloor"},
 }
 
 // repeatLabel is " #K" for the K-th run of a controller under -repeat.

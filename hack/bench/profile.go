@@ -69,7 +69,7 @@ func profile(ctx context.Context, kube kubernetes.Interface, out, ctl string, n 
 		case "cronlab", "cronlab-alt":
 			raw, err := httpget.Body(ctx, fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", managerPprof, profileSeconds))
 			save(name("controller"), raw, err)
-		case "floor", "crfloor", "evfloor", "watchfloor":
+		case "floor", "crfloor", "evfloor", "evsinkfloor", "watchfloor":
 			var buf bytes.Buffer
 			if err := pprof.StartCPUProfile(&buf); err != nil {
 				progress("profile: %v", err)

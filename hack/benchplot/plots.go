@@ -39,6 +39,7 @@ var controllers = []struct {
 	{"floor", "floor", color.RGBA{R: 120, G: 120, B: 120, A: 255}, []vg.Length{vg.Points(2), vg.Points(2)}},
 	{"crfloor", "CR floor", color.RGBA{R: 31, G: 119, B: 180, A: 255}, []vg.Length{vg.Points(6), vg.Points(3)}},
 	{"evfloor", "Events floor", color.RGBA{R: 148, G: 103, B: 189, A: 255}, []vg.Length{vg.Points(6), vg.Points(2), vg.Points(2), vg.Points(2)}},
+	{"evsinkfloor", "Events floor, one writer", color.RGBA{R: 227, G: 119, B: 194, A: 255}, []vg.Length{vg.Points(3), vg.Points(3)}},
 	{"watchfloor", "watch floor", color.RGBA{R: 140, G: 86, B: 75, A: 255}, []vg.Length{vg.Points(4), vg.Points(2), vg.Points(1), vg.Points(2)}},
 	{"cronlab", "cronlab", color.RGBA{R: 44, G: 160, B: 44, A: 255}, nil},
 	{"cronlab-alt", "cronlab (other flags)", color.RGBA{R: 255, G: 127, B: 14, A: 255}, []vg.Length{vg.Points(1), vg.Points(2)}},
