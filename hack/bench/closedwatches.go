@@ -98,28 +98,30 @@ func (l *apiServerLog) restore(kube kubernetes.Interface) {
 
 // whose returns what the API server's log says of the watches it closed
 // since the window began: one "N × resource key, labels" each, the most
-// first.
-func (l *apiServerLog) whose() ([]string, error) {
+// first; and the lines themselves, which say when, and how full the
+// watch's buffers were.
+func (l *apiServerLog) whose() (counted, lines []string, err error) {
 	f, err := os.Open(l.path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer func() { _ = f.Close() }()
 	if _, err := f.Seek(l.offset, io.SeekStart); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	return closedWatches(f)
 }
 
 // closedWatches counts the API server's closed-watch lines in log by
-// resource and watch.
-func closedWatches(log io.Reader) ([]string, error) {
+// resource and watch, and returns the lines, in the log's order.
+func closedWatches(log io.Reader) (counted, closed []string, err error) {
 	counts := map[string]int{}
 	lines := bufio.NewScanner(log)
 	lines.Buffer(make([]byte, 64*1024), 1024*1024)
 	for lines.Scan() {
 		if m := closedWatchLine.FindStringSubmatch(lines.Text()); m != nil {
 			counts[m[1]+" "+m[2]]++
+			closed = append(closed, lines.Text())
 		}
 	}
 	watches := make([]string, 0, len(counts))
@@ -135,7 +137,7 @@ func closedWatches(log io.Reader) ([]string, error) {
 	for i, w := range watches {
 		watches[i] = fmt.Sprintf("%d × %s", counts[w], w)
 	}
-	return watches, lines.Err()
+	return watches, closed, lines.Err()
 }
 
 // verbosityFlag is the -v (or --v) the process pid was started with; "0"

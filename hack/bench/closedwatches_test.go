@@ -35,9 +35,12 @@ func TestClosedWatchesAreCountedByWhoseTheyWere(t *testing.T) {
 		`I1126 21:00:03.400000   4242 cache_watcher.go:203] Forcing jobs.batch watcher close due to unresponsiveness: key: "/jobs/", labels: "batch.cronlab.dev/cronjob", fields: "". len(c.input) = 10, len(c.result) = 10, graceful = false`,
 		`I1126 21:00:04.500000   4242 cache_watcher.go:203] Forcing cronjobs.batch.cronlab.dev watcher close due to unresponsiveness: key: "/batch.cronlab.dev/cronjobs/", labels: "", fields: "". len(c.input) = 10, len(c.result) = 10, graceful = false`,
 	}, "\n")
-	got, err := closedWatches(strings.NewReader(log))
+	got, closed, err := closedWatches(strings.NewReader(log))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if lines := strings.Split(log, "\n"); !slices.Equal(closed, []string{lines[0], lines[2], lines[3], lines[4]}) {
+		t.Errorf("the closed watches' lines:\n%s\nwant the four Forcing lines, with their times, in the log's order", strings.Join(closed, "\n"))
 	}
 	want := []string{
 		`2 × jobs.batch key: "/jobs/", labels: "batch.cronlab.dev/cronjob"`,
@@ -79,7 +82,7 @@ func TestOnlyTheLinesAfterTheOffsetAreCounted(t *testing.T) {
 	if err := os.WriteFile(path, []byte(before+line("/jobs/this-run/")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, err := (&apiServerLog{path: path, offset: int64(len(before))}).whose()
+	got, _, err := (&apiServerLog{path: path, offset: int64(len(before))}).whose()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,6 +36,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -200,6 +201,19 @@ type result struct {
 	// the run, by resource and watch, as its log names them (see
 	// closedwatches.go); empty when it closed none, or its log was not read.
 	ClosedWatches []string `json:"closedWatches,omitempty"`
+	// QueueWaitMs and ReconcileMs are, for cronlab's manager, how long a
+	// reconcile waited in the work queue for a worker once it was due, and
+	// how long it took, on average over the window (every reconcile, a
+	// run's and the short ones after it); -1 for the others.
+	QueueWaitMs float64 `json:"queueWaitMs"`
+	ReconcileMs float64 `json:"reconcileMs"`
+	// ServerLatencyMs is how long the API server took on average to answer
+	// each kind of the run's writes, and the Events, in the window
+	// (serverLatency), in milliseconds.
+	ServerLatencyMs map[string]float64 `json:"serverLatencyMs,omitempty"`
+	// ClosedWatchLog are the API server's lines for them: when each was
+	// closed, and how full its buffers were.
+	ClosedWatchLog []string `json:"closedWatchLog,omitempty"`
 	// WatcherReopened is how many times the bench's watcher opened its
 	// watch again (watcher.go); 0 says none of the closed watches was its.
 	WatcherReopened int64  `json:"watcherReopened"`
@@ -397,10 +411,11 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 	server := clusterServers()
 	serverBefore := server.cpuSeconds()
 	r.ReconcilesPerRun = -1
-	var reconcilesBefore float64
+	r.QueueWaitMs, r.ReconcileMs = -1, -1
+	var managerBefore managerTotals
 	countReconciles := isManager(ctl)
 	if countReconciles {
-		if reconcilesBefore, err = reconciles(ctx); err != nil {
+		if managerBefore, err = readManager(ctx); err != nil {
 			progress("%s N=%d: reconciles not counted: %v", ctl, n, err)
 			countReconciles = false
 		}
@@ -422,12 +437,15 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 	}
 	var reconcileCount float64
 	if countReconciles {
-		after, err := reconciles(ctx)
+		after, err := readManager(ctx)
 		if err != nil {
 			progress("%s N=%d: reconciles not counted: %v", ctl, n, err)
 			countReconciles = false
 		}
-		reconcileCount = after - reconcilesBefore
+		reconcileCount = after.reconciles - managerBefore.reconciles
+		r.QueueWaitMs = meanMs(managerBefore.queued, after.queued)
+		r.ReconcileMs = meanMs(managerBefore.reconciling, after.reconciling)
+		progress("%s N=%d: a reconcile waited %.0f ms in the queue and took %.0f ms, on average", ctl, n, r.QueueWaitMs, r.ReconcileMs)
 	}
 	// Then wait for the last minute's stragglers: up to a minute.
 	for time.Now().Before(end.Add(59 * time.Second)) {
@@ -442,7 +460,7 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 	}
 	r.PeakRSSMiB = proc.peakRSSMiB()
 	if apiLog != nil {
-		if r.ClosedWatches, err = apiLog.whose(); err != nil {
+		if r.ClosedWatches, r.ClosedWatchLog, err = apiLog.whose(); err != nil {
 			progress("%s N=%d: whose watches were closed is not found: %v", ctl, n, err)
 		}
 	}
@@ -480,15 +498,23 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 	for m := start; m.Before(end); m = m.Add(time.Minute) {
 		r.PerMinute = append(r.PerMinute, quantile(byMinute[m.Unix()/60], 0.99))
 	}
-	r.Writes, r.Conflicts = writes(before, after, ctl)
+	r.Writes, r.Conflicts = writes(before.requests, after.requests, ctl)
+	r.ServerLatencyMs = serverLatency(before.latency, after.latency, ctl)
+	if len(r.ServerLatencyMs) > 0 {
+		kinds := slices.Sorted(maps.Keys(r.ServerLatencyMs))
+		for i, k := range kinds {
+			kinds[i] = fmt.Sprintf("%s %.0f", k, r.ServerLatencyMs[k])
+		}
+		progress("%s N=%d: the API server answered in (mean ms): %s", ctl, n, strings.Join(kinds, ", "))
+	}
 	total := 0.0
 	for _, v := range r.Writes {
 		total += v
 	}
 	if r.Started > 0 {
 		r.WritesPerRun = total / float64(r.Started)
-		r.ReadsPerRun = reads(before, after, ctl) / float64(r.Started)
-		r.EventsPerRun = eventWrites(before, after) / float64(r.Started)
+		r.ReadsPerRun = reads(before.requests, after.requests, ctl) / float64(r.Started)
+		r.EventsPerRun = eventWrites(before.requests, after.requests) / float64(r.Started)
 		if countReconciles {
 			r.ReconcilesPerRun = reconcileCount / float64(r.Started)
 		}

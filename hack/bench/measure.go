@@ -54,26 +54,101 @@ func metrics(ctx context.Context, kube kubernetes.Interface) (map[string]*dto.Me
 	return parser.TextToMetricFamilies(bytes.NewReader(raw))
 }
 
-// scrape reads the API server's request counters.
-func scrape(ctx context.Context, kube kubernetes.Interface) (series, error) {
+// scraped is what the bench reads of the API server's /metrics at each end
+// of the window.
+type scraped struct {
+	requests series
+	// latency is apiserver_request_duration_seconds, by
+	// "verb|group|resource|subresource": how long the API server took to
+	// answer, from the request's arrival to its answer.
+	latency map[string]latencyTotal
+}
+
+// latencyTotal is a histogram's count and sum of seconds.
+type latencyTotal struct{ count, seconds float64 }
+
+// scrape reads the API server's request counters and latencies.
+func scrape(ctx context.Context, kube kubernetes.Interface) (scraped, error) {
 	families, err := metrics(ctx, kube)
 	if err != nil {
-		return nil, err
+		return scraped{}, err
 	}
-	out := series{}
+	out := scraped{requests: series{}, latency: map[string]latencyTotal{}}
 	family, ok := families["apiserver_request_total"]
 	if !ok {
-		return nil, fmt.Errorf("the API server's /metrics has no apiserver_request_total")
+		return scraped{}, fmt.Errorf("the API server's /metrics has no apiserver_request_total")
 	}
 	for _, m := range family.GetMetric() {
-		l := map[string]string{}
-		for _, p := range m.GetLabel() {
-			l[p.GetName()] = p.GetValue()
-		}
+		l := labels(m)
 		key := strings.Join([]string{l["verb"], l["group"], l["resource"], l["subresource"], l["code"]}, "|")
-		out[key] += m.GetCounter().GetValue()
+		out.requests[key] += m.GetCounter().GetValue()
+	}
+	for _, m := range families["apiserver_request_duration_seconds"].GetMetric() {
+		l := labels(m)
+		key := strings.Join([]string{l["verb"], l["group"], l["resource"], l["subresource"]}, "|")
+		t := out.latency[key]
+		t.count += float64(m.GetHistogram().GetSampleCount())
+		t.seconds += m.GetHistogram().GetSampleSum()
+		out.latency[key] = t
 	}
 	return out, nil
+}
+
+func labels(m *dto.Metric) map[string]string {
+	l := map[string]string{}
+	for _, p := range m.GetLabel() {
+		l[p.GetName()] = p.GetValue()
+	}
+	return l
+}
+
+// writeKind names a request that is one of a run's writes: a Job create or
+// delete, a write of a CronJob (or of its status) in group; "" for any
+// other request.
+func writeKind(verb, g, resource, sub, group string) string {
+	switch {
+	case g == "batch" && resource == "jobs" && sub == "" && verb == "POST":
+		return "job create"
+	case g == "batch" && resource == "jobs" && sub == "" && verb == "DELETE":
+		return "job delete"
+	case g == group && resource == "cronjobs" && sub == "status" && isWrite(verb):
+		return "cronjob status " + strings.ToLower(verb)
+	case g == group && resource == "cronjobs" && sub == "" && isWrite(verb) && verb != "POST" && verb != "DELETE":
+		return "cronjob " + strings.ToLower(verb)
+	}
+	return ""
+}
+
+// serverLatency is, for each kind of a run's writes and for Event creates
+// and patches (both API groups), how long the API server took to answer
+// one on average between two scrapes, in milliseconds. It tells whether a
+// controller's runs start later because the API server answers its writes
+// later, or because of what the controller does between them.
+func serverLatency(before, after map[string]latencyTotal, ctl string) map[string]float64 {
+	group := cronJobGroup(ctl)
+	sums := map[string]latencyTotal{}
+	for key, a := range after {
+		f := strings.Split(key, "|")
+		verb, g, resource, sub := f[0], f[1], f[2], f[3]
+		kind := writeKind(verb, g, resource, sub, group)
+		if resource == "events" && (g == "" || g == "events.k8s.io") && (verb == "POST" || verb == "PATCH") {
+			kind = "event " + map[string]string{"POST": "create", "PATCH": "patch"}[verb]
+		}
+		if kind == "" {
+			continue
+		}
+		t := sums[kind]
+		t.count += a.count - before[key].count
+		t.seconds += a.seconds - before[key].seconds
+		sums[kind] = t
+	}
+	out := map[string]float64{}
+	for kind, t := range sums {
+		if t.count > 0 {
+			out[kind] = 1000 * t.seconds / t.count
+		}
+	}
+	return out
 }
 
 // writes sums, between two scrapes, the writes a CronJob controller makes:
@@ -92,17 +167,8 @@ func writes(before, after series, ctl string) (map[string]float64, float64) {
 		}
 		f := strings.Split(key, "|")
 		verb, g, resource, sub, code := f[0], f[1], f[2], f[3], f[4]
-		var kind string
-		switch {
-		case g == "batch" && resource == "jobs" && sub == "" && verb == "POST":
-			kind = "job create"
-		case g == "batch" && resource == "jobs" && sub == "" && verb == "DELETE":
-			kind = "job delete"
-		case g == group && resource == "cronjobs" && sub == "status" && isWrite(verb):
-			kind = "cronjob status " + strings.ToLower(verb)
-		case g == group && resource == "cronjobs" && sub == "" && isWrite(verb) && verb != "POST" && verb != "DELETE":
-			kind = "cronjob " + strings.ToLower(verb)
-		default:
+		kind := writeKind(verb, g, resource, sub, group)
+		if kind == "" {
 			continue
 		}
 		if code == "409" {
@@ -159,27 +225,55 @@ func eventWrites(before, after series) float64 {
 // metrics.
 const managerMetrics = "127.0.0.1:18080"
 
-// reconciles reads how many reconciles cronlab's manager has made
-// (controller_runtime_reconcile_total of its controller, every result).
-func reconciles(ctx context.Context) (float64, error) {
+// managerTotals are what the bench reads of cronlab's manager's metrics,
+// for its controller.
+type managerTotals struct {
+	reconciles float64 // controller_runtime_reconcile_total, every result
+	// queued is workqueue_queue_duration_seconds: how long each request
+	// waited in the queue for a worker, once it was due.
+	queued latencyTotal
+	// reconciling is controller_runtime_reconcile_time_seconds.
+	reconciling latencyTotal
+}
+
+// readManager reads the totals of cronlab's manager.
+func readManager(ctx context.Context) (managerTotals, error) {
 	raw, err := httpget.Body(ctx, "http://"+managerMetrics+"/metrics")
 	if err != nil {
-		return 0, fmt.Errorf("reading the manager's metrics: %w", err)
+		return managerTotals{}, fmt.Errorf("reading the manager's metrics: %w", err)
 	}
 	parser := expfmt.NewTextParser(model.UTF8Validation)
 	families, err := parser.TextToMetricFamilies(bytes.NewReader(raw))
 	if err != nil {
-		return 0, fmt.Errorf("reading the manager's metrics: %w", err)
+		return managerTotals{}, fmt.Errorf("reading the manager's metrics: %w", err)
 	}
-	total := 0.0
+	var t managerTotals
 	for _, m := range families["controller_runtime_reconcile_total"].GetMetric() {
-		for _, p := range m.GetLabel() {
-			if p.GetName() == "controller" && p.GetValue() == "cronjob" {
-				total += m.GetCounter().GetValue()
+		if labels(m)["controller"] == "cronjob" {
+			t.reconciles += m.GetCounter().GetValue()
+		}
+	}
+	for family, total := range map[string]*latencyTotal{
+		"workqueue_queue_duration_seconds":          &t.queued,
+		"controller_runtime_reconcile_time_seconds": &t.reconciling,
+	} {
+		for _, m := range families[family].GetMetric() {
+			if labels(m)["controller"] == "cronjob" {
+				total.count += float64(m.GetHistogram().GetSampleCount())
+				total.seconds += m.GetHistogram().GetSampleSum()
 			}
 		}
 	}
-	return total, nil
+	return t, nil
+}
+
+// meanMs is the mean, in milliseconds, of what was observed between two
+// readings of a histogram; -1 when nothing was.
+func meanMs(before, after latencyTotal) float64 {
+	if after.count <= before.count {
+		return -1
+	}
+	return 1000 * (after.seconds - before.seconds) / (after.count - before.count)
 }
 
 // cronJobGroup is the API group of the CronJobs that the controller ctl
