@@ -112,8 +112,14 @@ func (l *apiServerLog) whose() (counted, lines []string, err error) {
 	return closedWatches(f)
 }
 
+// maxClosedLines is how many closed-watch lines a run keeps: enough for
+// every burst of a run that went well, and a bound on results.json for one
+// that did not (the counts are always whole).
+const maxClosedLines = 100
+
 // closedWatches counts the API server's closed-watch lines in log by
-// resource and watch, and returns the lines, in the log's order.
+// resource and watch, and returns the first maxClosedLines of them, in the
+// log's order.
 func closedWatches(log io.Reader) (counted, closed []string, err error) {
 	counts := map[string]int{}
 	lines := bufio.NewScanner(log)
@@ -121,7 +127,9 @@ func closedWatches(log io.Reader) (counted, closed []string, err error) {
 	for lines.Scan() {
 		if m := closedWatchLine.FindStringSubmatch(lines.Text()); m != nil {
 			counts[m[1]+" "+m[2]]++
-			closed = append(closed, lines.Text())
+			if len(closed) < maxClosedLines {
+				closed = append(closed, lines.Text())
+			}
 		}
 	}
 	watches := make([]string, 0, len(counts))

@@ -17,6 +17,7 @@ limitations under the License.
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -88,5 +89,20 @@ func TestOnlyTheLinesAfterTheOffsetAreCounted(t *testing.T) {
 	}
 	if want := []string{`1 × jobs.batch key: "/jobs/this-run/", labels: ""`}; !slices.Equal(got, want) {
 		t.Errorf("the run's closed watches: %q; want only the line after the offset, %q", got, want)
+	}
+}
+
+// A run keeps at most maxClosedLines of the lines, and counts them all.
+func TestTheClosedWatchLinesKeptAreBounded(t *testing.T) {
+	line := `I1127 02:09:00.100000   4242 cache_watcher.go:203] Forcing jobs.batch watcher close due to unresponsiveness: key: "/jobs/", labels: "batch.cronlab.dev/cronjob", fields: "". len(c.input) = 43, len(c.result) = 43, graceful = false` + "\n"
+	counted, closed, err := closedWatches(strings.NewReader(strings.Repeat(line, maxClosedLines+50)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(closed) != maxClosedLines {
+		t.Errorf("%d lines kept of %d; want the first %d", len(closed), maxClosedLines+50, maxClosedLines)
+	}
+	if want := []string{fmt.Sprintf(`%d × jobs.batch key: "/jobs/", labels: "batch.cronlab.dev/cronjob"`, maxClosedLines+50)}; !slices.Equal(counted, want) {
+		t.Errorf("counted %q; want every line, %q", counted, want)
 	}
 }

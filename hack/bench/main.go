@@ -437,15 +437,15 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 	}
 	var reconcileCount float64
 	if countReconciles {
-		after, err := readManager(ctx)
-		if err != nil {
+		if after, err := readManager(ctx); err != nil {
 			progress("%s N=%d: reconciles not counted: %v", ctl, n, err)
 			countReconciles = false
+		} else {
+			reconcileCount = after.reconciles - managerBefore.reconciles
+			r.QueueWaitMs = meanMs(managerBefore.queued, after.queued)
+			r.ReconcileMs = meanMs(managerBefore.reconciling, after.reconciling)
+			progress("%s N=%d: a reconcile waited %.0f ms in the queue and took %.0f ms, on average", ctl, n, r.QueueWaitMs, r.ReconcileMs)
 		}
-		reconcileCount = after.reconciles - managerBefore.reconciles
-		r.QueueWaitMs = meanMs(managerBefore.queued, after.queued)
-		r.ReconcileMs = meanMs(managerBefore.reconciling, after.reconciling)
-		progress("%s N=%d: a reconcile waited %.0f ms in the queue and took %.0f ms, on average", ctl, n, r.QueueWaitMs, r.ReconcileMs)
 	}
 	// Then wait for the last minute's stragglers: up to a minute.
 	for time.Now().Before(end.Add(59 * time.Second)) {

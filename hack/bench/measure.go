@@ -131,8 +131,8 @@ func serverLatency(before, after map[string]latencyTotal, ctl string) map[string
 		f := strings.Split(key, "|")
 		verb, g, resource, sub := f[0], f[1], f[2], f[3]
 		kind := writeKind(verb, g, resource, sub, group)
-		if resource == "events" && (g == "" || g == "events.k8s.io") && (verb == "POST" || verb == "PATCH") {
-			kind = "event " + map[string]string{"POST": "create", "PATCH": "patch"}[verb]
+		if kind == "" {
+			kind = eventKind(verb, g, resource)
 		}
 		if kind == "" {
 			continue
@@ -214,11 +214,26 @@ func eventWrites(before, after series) float64 {
 	for key, v := range after {
 		f := strings.Split(key, "|")
 		verb, g, resource, code := f[0], f[1], f[2], f[4]
-		if resource == "events" && (g == "" || g == "events.k8s.io") && (verb == "POST" || verb == "PATCH") && strings.HasPrefix(code, "2") {
+		if eventKind(verb, g, resource) != "" && strings.HasPrefix(code, "2") {
 			total += v - before[key]
 		}
 	}
 	return total
+}
+
+// eventKind names an Event create or patch ("event create", "event
+// patch"), in either API group of Events; "" for any other request.
+func eventKind(verb, g, resource string) string {
+	if resource != "events" || (g != "" && g != "events.k8s.io") {
+		return ""
+	}
+	switch verb {
+	case "POST":
+		return "event create"
+	case "PATCH":
+		return "event patch"
+	}
+	return ""
 }
 
 // managerMetrics is where the bench asks cronlab's manager to serve its
@@ -415,10 +430,8 @@ func terminatedWatchers(ctx context.Context, kube kubernetes.Interface) float64 
 	}
 	total := 0.0
 	for _, m := range families["apiserver_terminated_watchers_total"].GetMetric() {
-		for _, p := range m.GetLabel() {
-			if p.GetName() == "resource" && p.GetValue() == "jobs" {
-				total += m.GetCounter().GetValue()
-			}
+		if labels(m)["resource"] == "jobs" {
+			total += m.GetCounter().GetValue()
 		}
 	}
 	return total

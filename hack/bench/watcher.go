@@ -221,7 +221,12 @@ func (jw *jobWatch) stop() {
 	case <-jw.ended:
 	case <-time.After(watcherGrace):
 		_ = jw.cmd.Process.Kill()
-		<-jw.ended // Wait closes stdout: read it to its end first
+		// Wait closes stdout: read it to its end first, which the kill
+		// brings at once (unless a process of the watcher's own holds it).
+		select {
+		case <-jw.ended:
+		case <-time.After(watcherGrace):
+		}
 	}
 	if err := jw.cmd.Wait(); err != nil {
 		progress("the Job watcher: %v", err)

@@ -53,8 +53,11 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	case "deaf":
 		fmt.Println("ready")
-		time.Sleep(time.Hour) // until stop kills it
+		time.Sleep(time.Minute) // until stop kills it, or a minute if the test died first
 		os.Exit(0)
+	default:
+		fmt.Fprintf(os.Stderr, "%s=%q is none of fake, deaf\n", fakeWatcherEnv, os.Getenv(fakeWatcherEnv))
+		os.Exit(2)
 	}
 }
 
@@ -73,8 +76,8 @@ func openFakeWatch(ctx context.Context, _ func()) (watch.Interface, error) {
 
 // The bench ends its watcher by closing the watcher's stdin: the watcher's
 // watch ends, and it exits by itself, having sent what it saw. (Were it to
-// miss the end of its stdin, stop would kill it after the grace given
-// here, and it would not have exited with 0.)
+// miss the end of its stdin, stop would kill it after watcherGrace, and it
+// would not have exited with 0.)
 func TestAWatcherEndsWhenTheBenchClosesItsStdin(t *testing.T) {
 	t.Setenv(fakeWatcherEnv, "fake")
 	jw, err := startJobWatch(t.Context(), "ns")
