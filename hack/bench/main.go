@@ -98,7 +98,7 @@ func main() {
 	flag.StringVar(&altManagerArgs, "alt-manager-args", "", "extra flags for the manager measured as cronlab-alt, space-separated")
 	flag.StringVar(&o.out, "out", "bench-results", "directory for results.md and results.json")
 	var controllers string
-	flag.StringVar(&controllers, "controllers", "upstream,cronlab", "what to measure, in order: upstream, cronlab, cronlab-alt, floor, crfloor, evfloor, evsinkfloor, watchfloor")
+	flag.StringVar(&controllers, "controllers", "upstream,cronlab", "what to measure, in order: "+strings.Join(controllerNames, ", "))
 	flag.BoolVar(&o.profile, "profile", false, "take CPU profiles of the API server and the controller over the first measured minute's burst (see profile.go)")
 	flag.IntVar(&o.repeat, "repeat", 1, "measure each N's controllers this many times, in turn, and report the median of the pairwise ratios")
 	flag.IntVar(&o.foreignJobs, "foreign-jobs", 0, "Jobs of no CronJob to create first in namespace "+foreignNamespace+", as other workloads of a cluster")
@@ -112,12 +112,11 @@ func main() {
 		return
 	}
 	for _, ctl := range strings.Split(controllers, ",") {
-		switch ctl = strings.TrimSpace(ctl); ctl {
-		case "upstream", "cronlab", "cronlab-alt", "floor", "crfloor", "evfloor", "evsinkfloor", "watchfloor":
-			o.controllers = append(o.controllers, ctl)
-		default:
-			fail(fmt.Errorf("-controllers: %q is none of upstream, cronlab, cronlab-alt, floor, crfloor, evfloor, evsinkfloor, watchfloor", ctl))
+		ctl = strings.TrimSpace(ctl)
+		if !slices.Contains(controllerNames, ctl) {
+			fail(fmt.Errorf("-controllers: %q is none of %s", ctl, strings.Join(controllerNames, ", ")))
 		}
+		o.controllers = append(o.controllers, ctl)
 	}
 	for _, s := range strings.Split(sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
@@ -219,6 +218,10 @@ type result struct {
 	WatcherReopened int64  `json:"watcherReopened"`
 	Note            string `json:"note,omitempty"`
 }
+
+// controllerNames are what -controllers can measure: the two controllers,
+// cronlab with other flags, and the floors (floor.go).
+var controllerNames = []string{"upstream", "cronlab", "cronlab-alt", "floor", "crfloor", "evfloor", "evsinkfloor", "watchfloor"}
 
 // loadConfig is the current kubeconfig's cluster, with no client-side
 // throttling: the bench's own client creates thousands of objects (the API
