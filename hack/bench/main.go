@@ -206,6 +206,13 @@ type result struct {
 	// run's and the short ones after it); -1 for the others.
 	QueueWaitMs float64 `json:"queueWaitMs"`
 	ReconcileMs float64 `json:"reconcileMs"`
+	// EventsWaitingAtStart and EventsWaitingAtEnd are, for cronlab's
+	// manager, how many Events it had recorded and not yet written when the
+	// window began and when it ended (cronlab_events_waiting); more at the
+	// end than at the start means the Events fell behind the runs. -1 for
+	// the others.
+	EventsWaitingAtStart float64 `json:"eventsWaitingAtStart"`
+	EventsWaitingAtEnd   float64 `json:"eventsWaitingAtEnd"`
 	// ServerLatencyMs is how long the API server took on average to answer
 	// each kind of the run's writes, and the Events, in the window
 	// (serverLatency), in milliseconds.
@@ -415,12 +422,15 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 	serverBefore := server.cpuSeconds()
 	r.ReconcilesPerRun = -1
 	r.QueueWaitMs, r.ReconcileMs = -1, -1
+	r.EventsWaitingAtStart, r.EventsWaitingAtEnd = -1, -1
 	var managerBefore managerTotals
 	countReconciles := isManager(ctl)
 	if countReconciles {
 		if managerBefore, err = readManager(ctx); err != nil {
 			progress("%s N=%d: reconciles not counted: %v", ctl, n, err)
 			countReconciles = false
+		} else {
+			r.EventsWaitingAtStart = managerBefore.eventsWaiting
 		}
 	}
 	if o.profile && rep == 1 {
@@ -448,6 +458,9 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 			r.QueueWaitMs = meanMs(managerBefore.queued, after.queued)
 			r.ReconcileMs = meanMs(managerBefore.reconciling, after.reconciling)
 			progress("%s N=%d: a reconcile waited %.0f ms in the queue and took %.0f ms, on average", ctl, n, r.QueueWaitMs, r.ReconcileMs)
+			r.EventsWaitingAtEnd = after.eventsWaiting
+			progress("%s N=%d: Events recorded and not yet written: %.0f when the window began, %.0f when it ended",
+				ctl, n, r.EventsWaitingAtStart, r.EventsWaitingAtEnd)
 		}
 	}
 	// Then wait for the last minute's stragglers: up to a minute.

@@ -249,6 +249,11 @@ type managerTotals struct {
 	queued latencyTotal
 	// reconciling is controller_runtime_reconcile_time_seconds.
 	reconciling latencyTotal
+	// eventsWaiting is cronlab_events_waiting at the moment of reading:
+	// the Events recorded and not yet written (internal/eventsink). It is
+	// a level, not a total: read at the window's start and end, it says
+	// whether the Events kept up with the runs.
+	eventsWaiting float64
 }
 
 // readManager reads the totals of cronlab's manager.
@@ -257,12 +262,24 @@ func readManager(ctx context.Context) (managerTotals, error) {
 	if err != nil {
 		return managerTotals{}, fmt.Errorf("reading the manager's metrics: %w", err)
 	}
-	parser := expfmt.NewTextParser(model.UTF8Validation)
-	families, err := parser.TextToMetricFamilies(bytes.NewReader(raw))
+	t, err := parseManager(raw)
 	if err != nil {
 		return managerTotals{}, fmt.Errorf("reading the manager's metrics: %w", err)
 	}
+	return t, nil
+}
+
+// parseManager picks the totals out of the manager's /metrics text.
+func parseManager(raw []byte) (managerTotals, error) {
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := parser.TextToMetricFamilies(bytes.NewReader(raw))
+	if err != nil {
+		return managerTotals{}, err
+	}
 	var t managerTotals
+	for _, m := range families["cronlab_events_waiting"].GetMetric() {
+		t.eventsWaiting += m.GetGauge().GetValue()
+	}
 	for _, m := range families["controller_runtime_reconcile_total"].GetMetric() {
 		if labels(m)["controller"] == "cronjob" {
 			t.reconciles += m.GetCounter().GetValue()
