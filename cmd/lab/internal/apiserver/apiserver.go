@@ -29,7 +29,8 @@ package apiserver
 // time holds the server. When the CRDs of the checked tree differ from those
 // the server was started for, it is started again, so no test ever runs
 // against a schema that is still being replaced. The server stops itself after
-// sharedIdle without a check; `lab stop` stops it now.
+// sharedIdle without a check, or when its clone is deleted; `lab stop`
+// stops it now.
 //
 // Its bookkeeping lives in bin/lab-state/apiserver/ of the clone: the PID the
 // server wrote itself, its kubeconfig, its log, a lock and the time of the
@@ -38,7 +39,9 @@ package apiserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -298,6 +301,19 @@ func (s Server) touch() {
 	if err := os.Chtimes(s.path("used"), now, now); err != nil {
 		_ = os.WriteFile(s.path("used"), nil, 0o644)
 	}
+}
+
+// forgotten says whether the clone no longer knows this server: its state
+// directory is gone (the clone was deleted, or cleaned with git clean -x),
+// or it names another server. No check will ever find this one again, so
+// it stops now instead of holding etcd and kube-apiserver until the
+// machine restarts.
+func (s Server) forgotten() bool {
+	state, err := s.state()
+	if errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	return err == nil && state.Server.PID != os.Getpid()
 }
 
 func (s Server) idleFor() time.Duration {

@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	kbatchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -115,6 +116,22 @@ func TestSharedServer(t *testing.T) {
 	}
 	if _, err := s.state(); err == nil {
 		t.Error("stop left the server's state behind")
+	}
+
+	// An attendee deletes the clone while its server runs: nothing will
+	// ever check with it again, and the server stops on its own.
+	_, release, err = s.Acquire(l, tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	third, _ := s.state()
+	must(t, os.RemoveAll(s.dir))
+	all := append([]process{third.Server}, third.Children...)
+	for deadline := time.Now().Add(time.Minute); anyOurs(all); time.Sleep(200 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("a minute after its state directory was deleted, the server or its children still run: %v", third)
+		}
 	}
 }
 

@@ -37,7 +37,8 @@ import (
 
 // Serve is the shared server itself (`lab serve-apiserver DIR
 // HASH`, run by start with KUBEBUILDER_ASSETS set): envtest's etcd and
-// kube-apiserver, kept until a signal or sharedIdle without a check.
+// kube-apiserver, kept until a signal, sharedIdle without a check, or its
+// clone forgets it.
 func Serve(dir, hash string) error {
 	s := Server{dir: dir}
 	env := controlplane.WithoutWatchCache(&envtest.Environment{UseExistingCluster: ptr.To(false)})
@@ -64,7 +65,7 @@ func Serve(dir, hash string) error {
 
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	tick := time.NewTicker(15 * time.Second)
+	tick := time.NewTicker(5 * time.Second)
 	defer tick.Stop()
 	for {
 		select {
@@ -72,6 +73,10 @@ func Serve(dir, hash string) error {
 			fmt.Println("stopping on", sig)
 			return nil
 		case <-tick.C:
+			if s.forgotten() {
+				fmt.Printf("stopping: %s no longer names this server\n", s.path("server.json"))
+				return nil
+			}
 			if idle := s.idleFor(); idle > sharedIdle {
 				fmt.Printf("stopping: no check for %s\n", idle.Round(time.Second))
 				return nil
