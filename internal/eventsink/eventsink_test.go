@@ -22,11 +22,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
 	"github.com/go-logr/logr/funcr"
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
@@ -355,4 +359,62 @@ func waitForTimer(t *testing.T, clk *testingclock.FakeClock) {
 			t.Fatal("the write never began its delay")
 		}
 	}
+}
+
+// Bound at two waiting: an Event recorded while two wait (one being
+// written, one waiting its turn) is dropped and counted, never written;
+// once they are written, Events are recorded again.
+func TestAnEventRecordedWhileTooManyWaitIsDropped(t *testing.T) {
+	sink := newHeldSink(4)
+	limited := Limit(sink, 1)
+	recorder, stop := record(t, limited)
+	defer stop()
+	bounded := Bound(recorder, limited, 2, logr.Discard())
+	droppedBefore := counted(t, dropped)
+	eventf := func(i int) {
+		bounded.Eventf(object(i), nil, corev1.EventTypeNormal, "SuccessfulCreate", "Create", "Created job %d", i)
+	}
+
+	eventf(0)
+	receive(t, sink.entered)
+	eventf(1)
+	for deadline := time.Now().Add(time.Minute); limited.pending.Load() < 2; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the second Event never began to wait")
+		}
+	}
+	eventf(2)
+	if n := counted(t, dropped) - droppedBefore; n != 1 {
+		t.Errorf("%v Events counted as dropped after one was recorded while two waited; want 1", n)
+	}
+	sink.release <- struct{}{}
+	if got := receive(t, sink.entered); !strings.HasPrefix(got, "object-1.") {
+		t.Errorf("%q was written after the first; want the Event of object-1", got)
+	}
+	sink.release <- struct{}{}
+	if n := limited.drain(time.Minute); n != 0 {
+		t.Fatalf("%d Events still wait after both were written", n)
+	}
+	if len(sink.entered) != 0 {
+		t.Errorf("the dropped Event was written: %q", <-sink.entered)
+	}
+
+	eventf(3)
+	if got := receive(t, sink.entered); !strings.HasPrefix(got, "object-3.") {
+		t.Errorf("%q was written; want the Event of object-3, recorded once none waited", got)
+	}
+	sink.release <- struct{}{}
+	if n := counted(t, dropped) - droppedBefore; n != 1 {
+		t.Errorf("%v Events counted as dropped in all; want 1", n)
+	}
+}
+
+// counted reads a counter's value.
+func counted(t *testing.T, c prometheus.Counter) float64 {
+	t.Helper()
+	var m dto.Metric
+	if err := c.Write(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m.GetCounter().GetValue()
 }
