@@ -213,6 +213,10 @@ type result struct {
 	// the others.
 	EventsWaitingAtStart float64 `json:"eventsWaitingAtStart"`
 	EventsWaitingAtEnd   float64 `json:"eventsWaitingAtEnd"`
+	// EventsDropped is, for cronlab's manager, how many Events it dropped
+	// in the window, recorded while too many others waited
+	// (cronlab_events_dropped_total); -1 for the others.
+	EventsDropped float64 `json:"eventsDropped"`
 	// ServerLatencyMs is how long the API server took on average to answer
 	// each kind of the run's writes, and the Events, in the window
 	// (serverLatency), in milliseconds.
@@ -422,7 +426,7 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 	serverBefore := server.cpuSeconds()
 	r.ReconcilesPerRun = -1
 	r.QueueWaitMs, r.ReconcileMs = -1, -1
-	r.EventsWaitingAtStart, r.EventsWaitingAtEnd = -1, -1
+	r.EventsWaitingAtStart, r.EventsWaitingAtEnd, r.EventsDropped = -1, -1, -1
 	var managerBefore managerTotals
 	countReconciles := isManager(ctl)
 	if countReconciles {
@@ -459,8 +463,9 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 			r.ReconcileMs = meanMs(managerBefore.reconciling, after.reconciling)
 			progress("%s N=%d: a reconcile waited %.0f ms in the queue and took %.0f ms, on average", ctl, n, r.QueueWaitMs, r.ReconcileMs)
 			r.EventsWaitingAtEnd = after.eventsWaiting
-			progress("%s N=%d: Events recorded and not yet written: %.0f when the window began, %.0f when it ended",
-				ctl, n, r.EventsWaitingAtStart, r.EventsWaitingAtEnd)
+			r.EventsDropped = after.eventsDropped - managerBefore.eventsDropped
+			progress("%s N=%d: Events recorded and not yet written: %.0f when the window began, %.0f when it ended; %.0f dropped in the window",
+				ctl, n, r.EventsWaitingAtStart, r.EventsWaitingAtEnd, r.EventsDropped)
 		}
 	}
 	// Then wait for the last minute's stragglers: up to a minute.

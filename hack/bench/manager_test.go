@@ -38,6 +38,8 @@ controller_runtime_reconcile_time_seconds_sum{controller="cronjob"} 100
 controller_runtime_reconcile_time_seconds_count{controller="cronjob"} 1000
 # TYPE cronlab_events_waiting gauge
 cronlab_events_waiting 4321
+# TYPE cronlab_events_dropped_total counter
+cronlab_events_dropped_total 17
 `
 
 func TestTheManagersMetricsGiveItsReconcilesQueueAndWaitingEvents(t *testing.T) {
@@ -56,5 +58,8 @@ func TestTheManagersMetricsGiveItsReconcilesQueueAndWaitingEvents(t *testing.T) 
 	}
 	if got.eventsWaiting != 4321 {
 		t.Errorf("Events waiting: got %v, want the gauge's 4321", got.eventsWaiting)
+	}
+	if got.eventsDropped != 17 {
+		t.Errorf("Events dropped: got %v, want the counter's 17", got.eventsDropped)
 	}
 }

@@ -254,6 +254,9 @@ type managerTotals struct {
 	// a level, not a total: read at the window's start and end, it says
 	// whether the Events kept up with the runs.
 	eventsWaiting float64
+	// eventsDropped is cronlab_events_dropped_total: the Events recorded
+	// while too many waited, never written.
+	eventsDropped float64
 }
 
 // readManager reads the totals of cronlab's manager.
@@ -279,6 +282,9 @@ func parseManager(raw []byte) (managerTotals, error) {
 	var t managerTotals
 	for _, m := range families["cronlab_events_waiting"].GetMetric() {
 		t.eventsWaiting += m.GetGauge().GetValue()
+	}
+	for _, m := range families["cronlab_events_dropped_total"].GetMetric() {
+		t.eventsDropped += m.GetCounter().GetValue()
 	}
 	for _, m := range families["controller_runtime_reconcile_total"].GetMetric() {
 		if labels(m)["controller"] == "cronjob" {
