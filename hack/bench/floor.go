@@ -251,6 +251,8 @@ func oneWriterRecorder(cfg *rest.Config, scheme *runtime.Scheme) (events.EventRe
 	if err != nil {
 		return nil, nil, err
 	}
+	// The same recorder as cronlab's, with its bound on the Events waiting;
+	// at the N this floor runs at, none is ever dropped.
 	return eventsink.NewRecorder(cfg, httpClient, scheme, logr.Discard(), "evsinkfloor", 1, 0)
 }
 

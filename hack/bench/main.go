@@ -215,7 +215,8 @@ type result struct {
 	EventsWaitingAtEnd   float64 `json:"eventsWaitingAtEnd"`
 	// EventsDropped is, for cronlab's manager, how many Events it dropped
 	// in the window, recorded while too many others waited
-	// (cronlab_events_dropped_total); -1 for the others.
+	// (cronlab_events_dropped_total); -1 for the others, and for a manager
+	// without that counter.
 	EventsDropped float64 `json:"eventsDropped"`
 	// ServerLatencyMs is how long the API server took on average to answer
 	// each kind of the run's writes, and the Events, in the window
@@ -463,7 +464,9 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 			r.ReconcileMs = meanMs(managerBefore.reconciling, after.reconciling)
 			progress("%s N=%d: a reconcile waited %.0f ms in the queue and took %.0f ms, on average", ctl, n, r.QueueWaitMs, r.ReconcileMs)
 			r.EventsWaitingAtEnd = after.eventsWaiting
-			r.EventsDropped = after.eventsDropped - managerBefore.eventsDropped
+			if after.eventsDropped >= 0 && managerBefore.eventsDropped >= 0 {
+				r.EventsDropped = after.eventsDropped - managerBefore.eventsDropped
+			}
 			progress("%s N=%d: Events recorded and not yet written: %.0f when the window began, %.0f when it ended; %.0f dropped in the window",
 				ctl, n, r.EventsWaitingAtStart, r.EventsWaitingAtEnd, r.EventsDropped)
 		}

@@ -62,4 +62,11 @@ func TestTheManagersMetricsGiveItsReconcilesQueueAndWaitingEvents(t *testing.T) 
 	if got.eventsDropped != 17 {
 		t.Errorf("Events dropped: got %v, want the counter's 17", got.eventsDropped)
 	}
+	older, err := parseManager([]byte("# TYPE cronlab_events_waiting gauge\ncronlab_events_waiting 3\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if older.eventsDropped != -1 {
+		t.Errorf("Events dropped by a manager without the counter: got %v, want -1 (not counted)", older.eventsDropped)
+	}
 }

@@ -255,7 +255,8 @@ type managerTotals struct {
 	// whether the Events kept up with the runs.
 	eventsWaiting float64
 	// eventsDropped is cronlab_events_dropped_total: the Events recorded
-	// while too many waited, never written.
+	// while too many waited, never written; -1 from a manager without
+	// that counter (before 2026-11-27).
 	eventsDropped float64
 }
 
@@ -283,8 +284,12 @@ func parseManager(raw []byte) (managerTotals, error) {
 	for _, m := range families["cronlab_events_waiting"].GetMetric() {
 		t.eventsWaiting += m.GetGauge().GetValue()
 	}
-	for _, m := range families["cronlab_events_dropped_total"].GetMetric() {
-		t.eventsDropped += m.GetCounter().GetValue()
+	t.eventsDropped = -1
+	if family, ok := families["cronlab_events_dropped_total"]; ok {
+		t.eventsDropped = 0
+		for _, m := range family.GetMetric() {
+			t.eventsDropped += m.GetCounter().GetValue()
+		}
 	}
 	for _, m := range families["controller_runtime_reconcile_total"].GetMetric() {
 		if labels(m)["controller"] == "cronjob" {

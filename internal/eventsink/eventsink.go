@@ -85,15 +85,16 @@ func init() {
 	metrics.Registry.MustRegister(waiting, dropped)
 }
 
-// mostWaiting is how many Events may wait to be written before the next
-// recorded is dropped: a minute of Events of 5,000 CronJobs on one
-// schedule, which one writer writes in a minute when the API server
-// answers each in 6 ms (3 to 8 ms measured). A burst of 500 runs records
-// 1,000.
+// mostWaiting is about how many Events may wait to be written before the
+// next recorded is dropped: a minute of the Events that 5,000 CronJobs on
+// one schedule record, and two to three minutes of what one writer wrote
+// at that N in docs/performance.md. A burst of 500 runs records 1,000.
 const mostWaiting = 10_000
 
 // Bounded is an EventRecorder that drops the Events recorded while most
-// others wait in sink, and counts them.
+// others wait in sink, and counts them. The bound is approximate: an Event
+// counts as waiting once it reaches the sink, a moment after it is
+// recorded, so a few more than most may wait at once.
 type Bounded struct {
 	events.EventRecorder
 	sink   *Limited

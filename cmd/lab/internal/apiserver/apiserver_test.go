@@ -125,7 +125,8 @@ func TestSharedServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	release()
-	third, _ := s.state()
+	third, err := s.state()
+	must(t, err)
 	must(t, os.RemoveAll(s.dir))
 	all := append([]process{third.Server}, third.Children...)
 	for deadline := time.Now().Add(time.Minute); anyOurs(all); time.Sleep(200 * time.Millisecond) {
