@@ -36,8 +36,9 @@ limitations under the License.
 // When the API server cannot take the Events as fast as they are
 // recorded, for minutes on end (5,000 CronJobs on one schedule record
 // 10,000 Events a minute), those waiting pile up, each holding a goroutine
-// and copies of its Event. More writers would not help: the runs' writes
-// would wait for the Events' (docs/performance.md). So the recorder drops
+// and copies of its Event. More writers, tried, did not catch up: they add
+// load to an API server that is already the limit, and the runs waited
+// longer (docs/performance.md, "Events bounded"). So the recorder drops
 // an Event recorded while mostWaiting others wait, counts it in
 // cronlab_events_dropped_total and says so in the log: the runs come
 // first, and the memory stays bounded. Below that, none is dropped while
