@@ -56,6 +56,7 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/time/rate"
 	eventsv1 "k8s.io/api/events/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	eventsv1client "k8s.io/client-go/kubernetes/typed/events/v1"
@@ -98,28 +99,27 @@ const mostWaiting = 10_000
 // recorded, so a few more than most may wait at once.
 type Bounded struct {
 	events.EventRecorder
-	sink   *Limited
-	most   int64
-	log    logr.Logger
-	logged atomic.Int64 // when a drop was last logged, in Unix nanoseconds
+	sink *Limited
+	most int64
+	log  logr.Logger
+	// logDrop logs a drop at most once a minute: when Events are dropped,
+	// thousands are.
+	logDrop rate.Sometimes
 }
 
 // Bound wraps recorder, which writes through sink, so that it records
 // nothing while most Events wait in sink.
 func Bound(recorder events.EventRecorder, sink *Limited, most int, log logr.Logger) *Bounded {
-	return &Bounded{EventRecorder: recorder, sink: sink, most: int64(most), log: log}
+	return &Bounded{EventRecorder: recorder, sink: sink, most: int64(most), log: log, logDrop: rate.Sometimes{Interval: time.Minute}}
 }
 
 func (b *Bounded) Eventf(regarding runtime.Object, related runtime.Object, eventtype, reason, action, note string, args ...any) {
 	if n := b.sink.pending.Load(); n >= b.most {
 		dropped.Inc()
-		// A drop is logged at most once a minute: when Events are
-		// dropped, thousands are.
-		now := time.Now().UnixNano()
-		if last := b.logged.Load(); now-last >= int64(time.Minute) && b.logged.CompareAndSwap(last, now) {
+		b.logDrop.Do(func() {
 			b.log.Info("Events are recorded faster than the API server takes them: dropping new ones while this many wait (cronlab_events_dropped_total counts them)",
 				"waiting", n, "reason", reason)
-		}
+		})
 		return
 	}
 	b.EventRecorder.Eventf(regarding, related, eventtype, reason, action, note, args...)

@@ -305,9 +305,9 @@ func (s Server) touch() {
 
 // forgotten says whether the clone no longer knows this server: its state
 // directory is gone (the clone was deleted, moved, or cleaned with git
-// clean -x), or it names another server. No check will ever find this one again, so
-// it stops now instead of holding etcd and kube-apiserver until the
-// machine restarts.
+// clean -x), or it names another server. No check will ever find this one
+// again, so it stops now instead of holding etcd and kube-apiserver until
+// the machine restarts.
 func (s Server) forgotten() bool {
 	state, err := s.state()
 	if errors.Is(err, fs.ErrNotExist) {
