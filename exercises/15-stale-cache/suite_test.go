@@ -255,7 +255,11 @@ func (w *world) reconcileAt(now time.Time, cj *batchv1.CronJob) error {
 
 // settle waits until the cache holds what the API server holds: the
 // CronJob and every Job at their resourceVersions (a Job's count alone would
-// let a cache that has not yet seen a Job complete pass for settled).
+// let a cache that has not yet seen a Job complete pass for settled). Then
+// it waits for the trace's api lane too: a Job deleted before that lane ever
+// saw it would leave no trace of the deletion, and the read the deletion
+// made stale could not be shown as d-lag (a new watch can deliver its first
+// events late, in one batch, on a busy machine).
 func (w *world) settle(cj *batchv1.CronJob) {
 	GinkgoHelper()
 	if paused := w.lag.Paused(); len(paused) > 0 {
@@ -272,6 +276,7 @@ func (w *world) settle(cj *batchv1.CronJob) {
 		g.Expect(w.cache.List(context.Background(), &cachedJobs, client.InNamespace(w.ns))).To(Succeed())
 		g.Expect(versions(cachedJobs)).To(Equal(versions(directJobs)))
 	}).WithTimeout(30 * time.Second).WithPolling(10 * time.Millisecond).Should(Succeed())
+	w.rec.Sync(context.Background())
 }
 
 // cronJob returns an hourly CronJob whose last run was at 09:00, created.
