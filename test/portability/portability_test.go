@@ -19,11 +19,15 @@ limitations under the License.
 // macOS has bash 3.2, BSD sed, grep, date, stat and mktemp, make 3.81, and no
 // timeout, sha256sum or nproc. No Mac runs in CI, so this reads the scripts
 // for the constructs that would fail there; docs/laptops.md says what it
-// proves and what it does not.
+// proves and what it does not. It also checks that no Go file is chosen by
+// the processor's architecture, which lets CI cross-build one Mac of two.
 package portability
 
 import (
+	"go/build/constraint"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -139,4 +143,83 @@ func TestWhatAttendeesRunWorksOnAStockMac(t *testing.T) {
 			t.Errorf("%s %s", filepath.ToSlash(strings.TrimPrefix(f, root+string(filepath.Separator))), p)
 		}
 	}
+}
+
+// TestNoGoFileIsChosenByArchitecture backs CI's cross-build, which builds
+// darwin/arm64 and leaves darwin/amd64 out (.ci/run): that is sound only
+// while no file of cronlab is chosen by the processor's architecture, by
+// its name (x_amd64.go) or by a //go:build line.
+func TestNoGoFileIsChosenByArchitecture(t *testing.T) {
+	out, err := exec.Command("go", "tool", "dist", "list").Output()
+	if err != nil {
+		t.Fatalf("go tool dist list: %v", err)
+	}
+	arches := map[string]bool{}
+	for _, pair := range strings.Fields(string(out)) {
+		if _, arch, ok := strings.Cut(pair, "/"); ok {
+			arches[arch] = true
+		}
+	}
+	root := filepath.Join("..", "..")
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "bin" || d.Name() == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if ext := filepath.Ext(path); ext != ".go" && ext != ".s" {
+			return nil
+		}
+		stem := strings.TrimSuffix(strings.TrimSuffix(d.Name(), filepath.Ext(path)), "_test")
+		parts := strings.Split(stem, "_")
+		if last := parts[len(parts)-1]; len(parts) > 1 && arches[last] {
+			t.Errorf("%s is chosen by its architecture (%s), by its name", path, last)
+		}
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, line := range strings.Split(string(raw), "\n") {
+			if !constraint.IsGoBuild(line) {
+				continue
+			}
+			expr, err := constraint.Parse(line)
+			if err != nil {
+				t.Errorf("%s: %v", path, err)
+				continue
+			}
+			for _, tag := range tags(expr) {
+				if arches[tag] {
+					t.Errorf("%s is chosen by its architecture (%s), by %q", path, tag, line)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !arches["amd64"] || !arches["arm64"] {
+		t.Fatalf("go tool dist list names no amd64 or arm64: %q", out)
+	}
+}
+
+// tags lists every tag of a build constraint (Eval would stop at the first
+// false one of an &&).
+func tags(e constraint.Expr) []string {
+	switch e := e.(type) {
+	case *constraint.TagExpr:
+		return []string{e.Tag}
+	case *constraint.NotExpr:
+		return tags(e.X)
+	case *constraint.AndExpr:
+		return append(tags(e.X), tags(e.Y)...)
+	case *constraint.OrExpr:
+		return append(tags(e.X), tags(e.Y)...)
+	}
+	return nil
 }
