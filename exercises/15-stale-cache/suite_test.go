@@ -25,6 +25,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -210,8 +211,40 @@ func (w *world) madeItsLag() {
 			return
 		}
 	}
+	if unseen := unseenWhenRead(events); len(unseen) > 0 {
+		Fail(say.Both("the spec passed, but the trace cannot show whether a read was stale: its own watch of the API server had not yet seen %s when the Reconciler read it. Wait for it with w.settle after you create it, before w.lag.Pause (bin/lab trace %s)",
+			"测试用例通过了，但追踪记录无法说明某次读取是否陈旧：调和器读到 %s 时，追踪记录自己对 API 服务器的 watch 还没有见过它。请在创建它之后、w.lag.Pause 之前用 w.settle 等待它（bin/lab trace %s）", strings.Join(unseen, ", "), w.tracePath))
+	}
 	Fail(say.Both("the spec passed, but no read of the Reconciler was stale in the %s way: the lag never reached it, so the spec shows nothing about %s. Pause the watches before the change the cache must miss, and reconcile before Resume (bin/lab trace %s)",
 		"测试用例通过了，但调和器没有任何一次读取是以 %s 的方式陈旧的：滞后从未影响到它，所以这个测试用例对 %s 什么也没有证明。请在缓存必须错过的那次改动之前暂停 watch，并在 Resume 之前调和（bin/lab trace %s）", lag, lag, w.tracePath))
+}
+
+// unseenWhenRead names the objects a reconcile read from the cache that
+// the trace's api lane had not seen by then: its watch, new, can be late
+// (settle).
+func unseenWhenRead(events []trace.Event) []string {
+	events = slices.Clone(events)
+	slices.SortStableFunc(events, func(a, b trace.Event) int { return a.Seq - b.Seq })
+	seen := map[string]bool{}
+	var unseen []string
+	for _, e := range events {
+		if e.Lane == trace.LaneAPI && e.Object != nil {
+			seen[e.Object.Key()] = true
+		}
+		if e.Kind != trace.Read || e.Source != trace.FromCache {
+			continue
+		}
+		refs := e.Items
+		if e.Object != nil && e.Object.RV != "" {
+			refs = append(refs[:len(refs):len(refs)], *e.Object)
+		}
+		for _, r := range refs {
+			if k := r.Key(); !seen[k] && !slices.Contains(unseen, k) {
+				unseen = append(unseen, k)
+			}
+		}
+	}
+	return unseen
 }
 
 // recordErrors keeps the errors of the Reconciler's writes.
@@ -256,10 +289,14 @@ func (w *world) reconcileAt(now time.Time, cj *batchv1.CronJob) error {
 // settle waits until the cache holds what the API server holds: the
 // CronJob and every Job at their resourceVersions (a Job's count alone would
 // let a cache that has not yet seen a Job complete pass for settled). Then
-// it waits for the trace's api lane too: a Job deleted before that lane ever
-// saw it would leave no trace of the deletion, and the read the deletion
-// made stale could not be shown as d-lag (a new watch can deliver its first
-// events late, in one batch, on a busy machine).
+// it waits for the trace's api lane to have seen them too. That lane is a
+// watch the spec started a moment before, and the test API server serves
+// it from etcd, which begins the watch from what it holds when the watch
+// really starts, and on a busy machine delivers its first events late. A
+// Job created and deleted meanwhile reaches the lane after the Reconciler
+// read it, or never, and the read its deletion made stale could not be
+// shown as d-lag (Sync sees an empty lane and an empty API server as
+// caught up).
 func (w *world) settle(cj *batchv1.CronJob) {
 	GinkgoHelper()
 	if paused := w.lag.Paused(); len(paused) > 0 {
@@ -276,7 +313,10 @@ func (w *world) settle(cj *batchv1.CronJob) {
 		g.Expect(w.cache.List(context.Background(), &cachedJobs, client.InNamespace(w.ns))).To(Succeed())
 		g.Expect(versions(cachedJobs)).To(Equal(versions(directJobs)))
 	}).WithTimeout(30 * time.Second).WithPolling(10 * time.Millisecond).Should(Succeed())
-	w.rec.Sync(context.Background())
+	if !w.rec.Sync(context.Background()) {
+		GinkgoWriter.Println(say.Both("the trace's api lane had not caught up with the API server after 5 s: the trace may miss a change",
+			"5 秒后追踪记录的 api 泳道仍未追上 API 服务器：追踪记录可能漏掉某个变化"))
+	}
 }
 
 // cronJob returns an hourly CronJob whose last run was at 09:00, created.

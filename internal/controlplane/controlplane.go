@@ -71,7 +71,12 @@ func Start(env *envtest.Environment) (*rest.Config, error) {
 // etcd with a few hundred objects answers in a millisecond. Clusters keep
 // the cache: it protects etcd from many clients, which a test does not have.
 // What the tests check does not change: a list without a resourceVersion
-// is as consistent from etcd as from the cache, and watches are the same.
+// is as consistent from etcd as from the cache, and a watch delivers the
+// same changes in the same order. One difference: etcd begins a watch
+// without a resourceVersion from what it holds when the watch really
+// starts, a moment after the API server answered it, so the changes made
+// in between reach it late or not at all (exercises/15-stale-cache waits
+// for its trace's watch for that reason).
 func WithoutWatchCache(env *envtest.Environment) *envtest.Environment {
 	for flag, value := range APIServerFlags {
 		env.ControlPlane.GetAPIServer().Configure().Set(flag, value)

@@ -209,23 +209,35 @@ func (r *Recorder) Note(lane, text string) {
 // Sync waits until the api lane has seen every version the API server
 // has of what it watches, and the cache lane every version the cache has,
 // so that what a spec does next is drawn after them. It gives up after
-// five seconds (the trace is then only less complete).
-func (r *Recorder) Sync(ctx context.Context) {
+// five seconds (the trace is then only less complete), and says whether
+// every lane caught up. A lane that never saw an object now gone looks
+// caught up: Sync compares it with what the API server has now.
+func (r *Recorder) Sync(ctx context.Context) bool {
 	if r == nil {
-		return
+		return true
 	}
 	r.mu.Lock()
 	watches, handlers := r.watches, r.handlers
 	r.mu.Unlock()
 	deadline := time.Now().Add(5 * time.Second)
+	caughtUp := true
 	for _, w := range watches {
-		for !w.caughtUp(ctx) && time.Now().Before(deadline) {
+		for !w.caughtUp(ctx) {
+			if !time.Now().Before(deadline) {
+				caughtUp = false
+				break
+			}
 			time.Sleep(5 * time.Millisecond)
 		}
 	}
 	for _, h := range handlers {
-		for !h.caughtUp(ctx) && time.Now().Before(deadline) {
+		for !h.caughtUp(ctx) {
+			if !time.Now().Before(deadline) {
+				caughtUp = false
+				break
+			}
 			time.Sleep(5 * time.Millisecond)
 		}
 	}
+	return caughtUp
 }
