@@ -70,13 +70,13 @@ func Start(env *envtest.Environment) (*rest.Config, error) {
 // and then lists waits for it, up to 100 ms a list, for hundreds of lists;
 // etcd with a few hundred objects answers in a millisecond. Clusters keep
 // the cache: it protects etcd from many clients, which a test does not have.
-// What the tests check does not change: a list without a resourceVersion
-// is as consistent from etcd as from the cache, and a watch delivers the
-// same changes in the same order. One difference: etcd begins a watch
-// without a resourceVersion from what it holds when the watch really
-// starts, a moment after the API server answered it, so the changes made
-// in between reach it late or not at all (exercises/15-stale-cache waits
-// for its trace's watch for that reason).
+// A list without a resourceVersion is as consistent from etcd as from the
+// cache, and a watch delivers the same changes in the same order, with one
+// exception: etcd starts a watch without a resourceVersion a moment after
+// the API server has answered it, from what etcd then holds, and on a busy
+// machine delivers its first events late. Changes made in that moment
+// reach such a watch late, or not at all (an object created and deleted
+// in it): exercises/15-stale-cache waits for its trace's watch (settle).
 func WithoutWatchCache(env *envtest.Environment) *envtest.Environment {
 	for flag, value := range APIServerFlags {
 		env.ControlPlane.GetAPIServer().Configure().Set(flag, value)

@@ -210,8 +210,8 @@ func (r *Recorder) Note(lane, text string) {
 // has of what it watches, and the cache lane every version the cache has,
 // so that what a spec does next is drawn after them. It gives up after
 // five seconds (the trace is then only less complete), and says whether
-// every lane caught up. A lane that never saw an object now gone looks
-// caught up: Sync compares it with what the API server has now.
+// every lane caught up. An api lane that never received an object now gone
+// looks caught up: Sync compares it with what the API server has now.
 func (r *Recorder) Sync(ctx context.Context) bool {
 	if r == nil {
 		return true
