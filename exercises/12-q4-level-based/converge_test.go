@@ -26,6 +26,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -46,6 +47,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
@@ -78,6 +80,10 @@ type world struct {
 	// reconciles. docs/answers/q4-level-based.md draws one.
 	rec      *record.Recorder
 	informer cache.Cache
+	// filtered is the resourceVersion of the newest change of one of the
+	// world's CronJobs that the running controller's event filter let
+	// through, that is, made a request of.
+	filtered atomic.Uint64
 }
 
 func newWorld(t *testing.T, cfg *rest.Config) *world {
@@ -323,7 +329,8 @@ type gatedReconciler struct {
 	ns    string
 	gate  chan struct{}
 	first sync.Once
-	count atomic.Int32
+	count atomic.Int32 // reconciles begun
+	ended atomic.Int32 // and ended
 }
 
 func (g *gatedReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
@@ -331,6 +338,7 @@ func (g *gatedReconciler) Reconcile(ctx context.Context, req reconcile.Request) 
 		return g.inner.Reconcile(ctx, req)
 	}
 	g.count.Add(1)
+	defer g.ended.Add(1)
 	g.first.Do(func() { <-g.gate })
 	return g.inner.Reconcile(ctx, req)
 }
@@ -353,12 +361,22 @@ func TestManyUpdatesAreCoalescedIntoFewReconciles(t *testing.T) {
 		cj.Spec.FailedJobsHistoryLimit = ptr.To(int32(i))
 		must(t, w.direct.Update(context.Background(), cj))
 	}
+	// Every update is a request before the held reconcile goes on: on a
+	// busy machine the watch can deliver them late, and each that came
+	// after the reconcile had ended would start one of its own.
+	last, err := strconv.ParseUint(cj.ResourceVersion, 10, 64)
+	must(t, err)
+	eventuallyTrue(t, func() bool { return w.filtered.Load() >= last })
 	close(g.gate)
 	eventuallyTrue(t, func() bool {
 		var got batchv1.CronJob
 		must(t, w.direct.Get(context.Background(), client.ObjectKeyFromObject(cj), &got))
 		return got.Status.ObservedGeneration == got.Generation
 	})
+	// The held reconcile read the last update, so the status above can be
+	// its; the updates that came while it was held are one more reconcile,
+	// which the trace must hold too (docs/answers draws it).
+	eventuallyTrue(t, func() bool { return g.ended.Load() >= 2 })
 	n := g.count.Load()
 	t.Logf("%d updates of the spec, %d reconciles", updates, n)
 	if n >= updates {
@@ -432,6 +450,14 @@ func (w *world) runController(t *testing.T, cfg *rest.Config, name string, wrap 
 	if w.rec != nil {
 		b = b.WithEventFilter(w.rec.Predicate()) // the cache lane: each event as it becomes a request
 	}
+	b = b.WithEventFilter(predicate.NewPredicateFuncs(func(obj client.Object) bool {
+		if _, ok := obj.(*batchv1.CronJob); ok && obj.GetNamespace() == w.ns {
+			if rv, err := strconv.ParseUint(obj.GetResourceVersion(), 10, 64); err == nil {
+				w.filtered.Store(rv)
+			}
+		}
+		return true
+	}))
 	must(t, b.Complete(r))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
