@@ -209,7 +209,8 @@ func (w *world) madeItsLag() {
 	w.rec.Sync(context.Background())
 	events, err := trace.Load(w.traceFile)
 	Expect(err).NotTo(HaveOccurred())
-	for _, s := range trace.Analyze(events).Stale {
+	a := trace.Analyze(events)
+	for _, s := range a.Stale {
 		if s.Lag == lag {
 			return
 		}
@@ -218,7 +219,7 @@ func (w *world) madeItsLag() {
 		Fail(say.Both("the spec passed, but the trace cannot show whether a read was stale: the machine was too busy for the trace's own watches, which had not caught up when w.settle or a reconcile gave up waiting for them. Run the check again (bin/lab trace %s)",
 			"测试用例通过了，但追踪记录无法判断某次读取是否陈旧：机器太忙，追踪记录自己的 watch 在 w.settle 或某次调和放弃等待时仍未追上。请再运行一次检查（bin/lab trace %s）", w.tracePath))
 	}
-	if unseen := unseenWhenRead(events); len(unseen) > 0 {
+	if unseen := unseenWhenRead(a.Events); len(unseen) > 0 {
 		Fail(say.Both("the spec passed, but the trace cannot show whether a read was stale: its own watch of the API server had not yet received these when the Reconciler read them: %s. Wait for what you create with w.settle, before w.lag.Pause (bin/lab trace %s)",
 			"测试用例通过了，但追踪记录无法判断某次读取是否陈旧：调和器读取以下对象时，追踪记录自己对 API 服务器的 watch 还没有收到它们：%s。请在 w.lag.Pause 之前用 w.settle 等待你创建的对象（bin/lab trace %s）", strings.Join(unseen, ", "), w.tracePath))
 	}
@@ -228,10 +229,9 @@ func (w *world) madeItsLag() {
 
 // unseenWhenRead names the objects a reconcile read from the cache before
 // the trace's api lane had received them, or the Reconciler had written
-// them: the lane's watch is new and can deliver late (settle).
+// them: the lane's watch is new and can deliver late (settle). events are
+// in the analysis's order (trace.Analysis.Events).
 func unseenWhenRead(events []trace.Event) []string {
-	events = slices.Clone(events)
-	slices.SortStableFunc(events, func(a, b trace.Event) int { return a.Seq - b.Seq })
 	seen := map[string]bool{}
 	var unseen []string
 	for _, e := range events {
