@@ -109,10 +109,11 @@ const usage = `usage: lab <command> [stage]   (--lang zh, or a Chinese locale su
                     (dist/class/<class>/<name>.kubeconfig) to hand out; teardown removes what setup made
                     (docs/class.md)
   trace [--html file] [--svg file] <trace>
-                    draw a trace of the reconcile loop (the specs of stages 13 and 15 record one each in
-                    bin/lab-state/traces/; make run TRACE=file records the manager's): three lanes, the API
-                    server, the cache and the Reconcile, with every stale read marked; and a page with the
-                    picture, beside the trace (--html elsewhere; --svg the picture alone)
+                    draw a trace of the reconcile loop (one spec of each of stages 12 to 14 records one, and
+                    each of stage 15's three, in bin/lab-state/traces/; make run TRACE=file records the
+                    manager's): three lanes, the API server, the cache and the Reconcile, with every stale
+                    read marked; and a page with the picture, beside the trace (--html elsewhere; --svg the
+                    picture alone)
   perturb <kind>    play a CronJob's scenario against your Reconciler while its loop is disturbed (stale:
                     the cache held back; unobserved: an event dropped; intermediate-N: the manager stops
                     after the N-th write), draw the trace, and compare the end state with the reference's
@@ -171,9 +172,10 @@ const usageZh = `用法：lab <命令> [阶段]   （--lang en 显示英文；--
                     以及带有限时令牌的 kubeconfig（dist/class/<class>/<名字>.kubeconfig），供分发给学员；
                     teardown 移除 setup 创建的一切（docs/class.zh-CN.md）
   trace [--html 文件] [--svg 文件] <追踪记录>
-                    画出调和循环的追踪记录（第 13 和第 15 阶段的测试用例各自在 bin/lab-state/traces/ 中记录一份；
-                    make run TRACE=文件 记录管理器的）：API 服务器、缓存和 Reconcile 三条泳道，标出每次陈旧的读取；
-                    并在追踪记录旁写一个带图的页面（--html 指定别处；--svg 单独写出图）
+                    画出调和循环的追踪记录（第 12 至 14 阶段各有一个测试用例、第 15 阶段的三个测试用例
+                    各记录一份，存于 bin/lab-state/traces/；make run TRACE=文件 记录管理器的）：API 服务器、
+                    缓存和 Reconcile 三条泳道，标出每次陈旧的读取；并在追踪记录旁写一个带图的页面（--html
+                    指定别处；--svg 单独写出图）
   perturb <种类>    在调和循环受到扰动时（stale：缓存被扣住；unobserved：丢掉一个事件；intermediate-N：
                     管理器在第 N 次写入之后停止），用你的调和器运行一个 CronJob 的场景，画出追踪记录，
                     并把结束状态与参考实现在同样扰动下的结束状态比较（docs/trace.zh-CN.md）；不指定种类时列出全部

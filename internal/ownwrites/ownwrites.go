@@ -200,7 +200,9 @@ func (m *Memory) deletedJob(uid types.UID) {
 }
 
 // Client returns c, remembering in m each CronJob status patch, Job create
-// and Job delete (by its UID precondition) that the API server accepted. A
+// and Job delete that the API server accepted; a deleted Job is known by the
+// UID of the delete's precondition, or by the object's own UID when the
+// delete had none. A
 // nil Memory remembers nothing, and returns c itself.
 func (m *Memory) Client(c client.Client) client.Client {
 	if m == nil {

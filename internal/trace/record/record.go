@@ -16,8 +16,9 @@ limitations under the License.
 
 // Package record writes a trace (package trace) of a controller at work:
 // what the API server had, what reached the cache, and what each Reconcile
-// read and wrote. A spec of stages 13 and 15 records one; so does `make run
-// TRACE=file` (cmd/main.go's --trace). `bin/lab trace FILE` draws it.
+// read and wrote. One spec of each of stages 12, 13 and 14 records one, and
+// each of stage 15's three; so does `make run TRACE=file` (cmd/main.go's
+// --trace). `bin/lab trace FILE` draws it.
 //
 // Each of the picture's three lanes is recorded where controller-runtime
 // lets us look, without changing the controller:

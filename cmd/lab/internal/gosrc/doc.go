@@ -17,6 +17,8 @@ limitations under the License.
 // Package gosrc reads Go source the way the lab tool needs it: the function
 // around a line (a compiler message is about a function the attendee
 // writes), a method's receiver type, and the call graph of a stage's files
-// (a function that calls a broken one waits for it). It parses files that do
-// not compile, and knows nothing of stages or tests.
+// (a function that calls a broken one waits for it), and the sentences a
+// test file writes in two languages (twins.go: the say.Both calls, found by
+// their shape). It parses files that do not compile, and knows nothing of
+// stages.
 package gosrc

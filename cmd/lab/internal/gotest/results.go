@@ -52,7 +52,7 @@ type Failure struct {
 	// NameZh is Name in Chinese, when the tool speaks it: each segment by
 	// its twin in the package's testdata/names.zh-CN.yaml (ChineseName).
 	NameZh string `json:"-"`
-	// Trace is the trace this spec recorded in this run (stages 13 and
+	// Trace is the trace this spec recorded in this run (stages 12 to
 	// 15: test/tracing), relative to the tree; TracePage the page drawn
 	// from it, TraceSaid what it shows in a line (package run sets them).
 	Trace     string `json:"-"`

@@ -28,9 +28,9 @@ import (
 	"cronlab.dev/cronlab/internal/trace"
 )
 
-// The specs of stages 13 and 15 record a trace of the reconcile loop each
-// (test/tracing), in bin/lab-state/traces/<the package's folder>/, named
-// after the spec. A failed spec's trace is what shows why it failed: which
+// One spec of each of stages 12, 13 and 14, and each of stage 15's three,
+// records a trace of the reconcile loop (test/tracing), in
+// bin/lab-state/traces/<the package's folder>/, named after the spec. A failed spec's trace is what shows why it failed: which
 // read was stale, which write followed. The check points to it, says what
 // it shows in a line, and draws its page beside it.
 

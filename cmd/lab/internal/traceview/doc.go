@@ -15,8 +15,8 @@ limitations under the License.
 */
 
 // Package traceview is lab trace: a trace of the reconcile loop (package
-// internal/trace, recorded by the specs of stages 13 and 15 and by `make run
-// TRACE=file`) drawn as the course draws it, three lanes side by side: the
+// internal/trace, recorded by a spec of each of stages 12 to 15 (three in stage
+// 15) and by `make run TRACE=file`) drawn as the course draws it, three lanes side by side: the
 // API server, the informer's cache, and the Reconcile. In the terminal as
 // columns of text (lanes.go), in a page of its own as an SVG timeline
 // (svg.go), and as one line for bin/lab check (Summary).

@@ -14,10 +14,12 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package verify is lab verify and lab mistakes, the guarantee behind the
-// stages: every starter compiles and vets, its tests fail on it and pass on
-// the reference, the stage before still passes on it, and the stage's check
-// catches every mistake of its catalogue (stage.yaml). Verify runs in parts,
-// several at once, each a lab verify-part process with its own trees and
-// API server (its slot).
+// Package verify is lab verify, lab mistakes and lab mutants, the guarantee
+// behind the stages: every starter compiles and vets, its tests fail on it
+// and pass on the reference, the stage before still passes on it, and the
+// stage's check catches every mistake of its catalogue (stage.yaml). Verify
+// runs in parts, several at once, each a lab verify-part process with its
+// own trees and API server (its slot). lab mutants (mutants.go) checks the
+// mistakes nobody listed, made by rule from the stages' regions, and writes
+// docs/mutation.md; lab mutants --guard (guard.go) is what CI runs of it.
 package verify
