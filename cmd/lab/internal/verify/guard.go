@@ -17,10 +17,12 @@ limitations under the License.
 package verify
 
 // lab mutants --guard: what CI runs instead of the whole mutation run, which
-// takes an hour. Each row of the committed report keeps a digest of what its
-// score depends on (the stage's regions and tests, the Go code of the files
-// that hold those regions and of the test packages, comments left out); a
-// row whose digest still matches the tree is trusted as it is. A row whose
+// takes about 100 minutes on two cores (exercises/README.md). Each row of
+// the committed report keeps a digest of what its score depends on (the
+// stage's regions, tests and catalogue of mistakes, the Go code of the files
+// that hold those regions and of the test packages, comments and the tests'
+// sentences left out); a row whose digest still matches the tree is trusted
+// as it is. A row whose
 // inputs changed is checked again, on a bounded sample of its mutants, and
 // the guard fails when a mutant survives that the report does not already
 // list as a survivor: that is how a score drops.
@@ -30,12 +32,14 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"go/ast"
 	"go/parser"
 	"go/printer"
 	"go/token"
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -164,17 +168,26 @@ func sample[T any](items []T, n int) []T {
 }
 
 // suiteInputs is the digest of what a row's score depends on, read from
-// the commit ref: the regions and tests the stage names, and the Go code,
-// comments aside, of every file that holds one of its regions and of every
-// package its tests run. A comment or a hint that changes leaves it as it
-// was; the mutation tool itself is not in it (a change there is re-measured
-// with make mutants).
+// the commit ref: the regions and tests the stage names, the edits of its
+// catalogue of mistakes (every spec runs with each mistake made, and the row
+// lists the specs that none of them fails; a mistake's names are not in
+// it), and the Go code of every file that holds
+// one of its regions and of every package its tests run, without comments
+// or the sentences the tests lead their assertions with (codeOf). A
+// comment, a hint or a sentence that changes leaves it as it was; the
+// mutation tool itself is not in it (a change there is re-measured with make
+// mutants).
 func suiteInputs(root, ref string, s stage.Stage) (string, error) {
 	h := sha256.New()
+	var mistakes [][]stage.Edit
+	for _, m := range s.Mistakes {
+		mistakes = append(mistakes, m.Edits)
+	}
 	what, _ := json.Marshal(struct {
-		Regions []string
-		Tests   []stage.Test
-	}{s.Regions, s.Tests})
+		Regions  []string
+		Tests    []stage.Test
+		Mistakes [][]stage.Edit `json:",omitempty"`
+	}{s.Regions, s.Tests, mistakes})
 	h.Write(what)
 	files, err := inputFiles(root, ref, s)
 	if err != nil {
@@ -185,7 +198,7 @@ func suiteInputs(root, ref string, s stage.Stage) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(h, "\x00%s\x00%s", f, withoutComments(f, src))
+		fmt.Fprintf(h, "\x00%s\x00%s", f, codeOf(f, src))
 		// Where a region begins and ends is a comment too, and decides
 		// which functions are mutated.
 		rs, err := regions.Parse(f, []byte(src))
@@ -241,9 +254,14 @@ func inputFiles(root, ref string, s stage.Stage) ([]string, error) {
 	return slices.Compact(files), nil
 }
 
-// withoutComments is a Go file's code as gofmt prints it with its comments
-// dropped; any other file as it is.
-func withoutComments(name, src string) string {
+// codeOf is a Go file's code as gofmt prints it with its comments dropped,
+// and with every say.Both(...) taken out (test/say: the sentence, in two
+// languages, that a failing assertion leads with); any other file as it is.
+// A sentence is printed only once the assertion has failed, so rewording
+// it, translating it, or giving an assertion one it lacked cannot change
+// which mutant a spec kills: it should not send a row of an hour's
+// measuring back to be measured.
+func codeOf(name, src string) string {
 	if path.Ext(name) != ".go" {
 		return src
 	}
@@ -252,9 +270,53 @@ func withoutComments(name, src string) string {
 	if err != nil {
 		return src
 	}
+	withoutSentences(f)
 	var b strings.Builder
 	if err := printer.Fprint(&b, fset, f); err != nil {
 		return src
 	}
 	return b.String()
+}
+
+// withoutSentences takes the say.Both calls out of f: out of the arguments
+// of the call they are passed to (Expect(...).To(m, say.Both(...)) reads as
+// Expect(...).To(m), as it did before it had a sentence), and, anywhere
+// else, down to say.Both() with no arguments. The package is known by its
+// import path, whatever name the file gives it.
+func withoutSentences(f *ast.File) {
+	name := ""
+	for _, imp := range f.Imports {
+		if p, _ := strconv.Unquote(imp.Path.Value); p == "cronlab.dev/cronlab/test/say" {
+			name = "say"
+			if imp.Name != nil {
+				name = imp.Name.Name
+			}
+		}
+	}
+	if name == "" {
+		return
+	}
+	isSentence := func(e ast.Expr) bool {
+		call, ok := e.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Both" {
+			return false
+		}
+		pkg, ok := sel.X.(*ast.Ident)
+		return ok && pkg.Name == name
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if isSentence(call) {
+				call.Args = nil
+				call.Ellipsis = token.NoPos
+				return false
+			}
+			call.Args = slices.DeleteFunc(call.Args, isSentence)
+		}
+		return true
+	})
 }

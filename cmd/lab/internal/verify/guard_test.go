@@ -17,6 +17,7 @@ limitations under the License.
 package verify
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -78,8 +79,63 @@ func TestTheGuardKnowsARowByWhatItsScoreDependsOn(t *testing.T) {
 	}
 	moved := digest()
 	edit("exercises/01-one/stage.yaml", "run: TestOne", "run: TestOneAndMore")
-	if got := digest(); got == moved {
+	tests := digest()
+	if tests == moved {
 		t.Error("a change of the tests the stage runs left the digest as it was")
+	}
+	edit("exercises/01-one/stage.yaml", "hints:", "mistakes:\n- name: says two\n  edits:\n  - file: p/p.go\n    replace: return \"one\"\n    with: return \"two\"\nhints:")
+	mistake := digest()
+	if mistake == tests {
+		t.Error("a mistake added to the stage's catalogue left the digest as it was")
+	}
+	edit("exercises/01-one/stage.yaml", "- name: says two\n", "- name: says two, not one\n  nameZh: 说成二\n")
+	if got := digest(); got != mistake {
+		t.Error("a mistake renamed, its edits the same, changed the digest")
+	}
+}
+
+// TestASentenceLeavesTheDigestAsItWas: the sentence an assertion leads
+// with (say.Both) is printed only when it fails, so rewording it, or giving
+// an assertion one, leaves the code's digest as it was; a change of what
+// the assertion checks does not.
+func TestASentenceLeavesTheDigestAsItWas(t *testing.T) {
+	const file = `package p_test
+
+import (
+	"testing"
+
+	. "github.com/onsi/gomega"
+
+	tell "cronlab.dev/cronlab/test/say"
+)
+
+func TestOne(t *testing.T) {
+	g := NewWithT(t)
+	g.Expect(One()).To(Equal("one")%s)
+	msg := %s
+	_ = msg
+}
+`
+	code := func(sentence, assigned string) string {
+		return codeOf("p/p_test.go", fmt.Sprintf(file, sentence, assigned))
+	}
+	was := code(`, tell.Both("One's word", "One 的词")`, `tell.Both("a %d", "一个 %d", 1)`)
+	for _, now := range [][2]string{
+		{`, tell.Both("what One says", "One 说的词")`, `tell.Both("a %d", "一个 %d", 1)`},
+		{``, `tell.Both("b %d", "乙 %d", 2)`},
+	} {
+		if got := code(now[0], now[1]); got != was {
+			t.Errorf("only the sentences changed (%q, %q), but the code did:\n%s\nthen\n%s", now[0], now[1], was, got)
+		}
+	}
+	changed := codeOf("p/p_test.go", strings.Replace(fmt.Sprintf(file, ``, `tell.Both("a", "一")`), `Equal("one")`, `Equal("uno")`, 1))
+	if changed == was {
+		t.Error("what the assertion checks changed, but the code did not")
+	}
+	// Another package's Both is code like any other.
+	other := strings.Replace(file, `tell "cronlab.dev/cronlab/test/say"`, `tell "example.com/other/say"`, 1)
+	if codeOf("p/p_test.go", fmt.Sprintf(other, `, tell.Both("x", "甲")`, `1`)) == codeOf("p/p_test.go", fmt.Sprintf(other, `, tell.Both("y", "乙")`, `1`)) {
+		t.Error("a Both of another package was left out as if it were a sentence")
 	}
 }
 

@@ -43,9 +43,10 @@ catalogue mistake made; a spec that none of them makes fail is listed below, for
 Ginkgo ` + "`It`" + ` or a Go test function (the rows of a table test are its cases).
 
 CI runs ` + "`bin/lab mutants --guard`" + `: each row keeps a digest of what its score depends on (the stage's
-regions and tests, and the code, comments aside, of the files that hold the regions and of the packages the
-tests run); a row whose inputs changed since this report is checked again on a sample of its mutants, and CI
-fails when one survives that is not listed below as a survivor.
+regions and tests, the edits of its catalogue of mistakes, and the code of the files that hold the regions and
+of the packages the tests run, with comments and the sentences assertions lead with (` + "`say.Both`" + `) left out);
+a row whose inputs changed since this report is checked again on a sample of its mutants, and CI fails when
+one survives that is not listed below as a survivor.
 
 Some code of a stage runs only once a later stage is written (stage 04 writes Reconcile, whose steps 4 and 5
 call what stages 05 and 06 write): its mutants cannot fail their own stage's check, in a tree where those
