@@ -50,7 +50,7 @@ func TestWatchNamespaceTakesTheFlagThenTheEnvironment(t *testing.T) {
 			}
 			if tc.flag == "" && !slices.Equal(asked, []string{"WATCH_NAMESPACE"}) {
 				t.Error(say.Both("without the flag, only WATCH_NAMESPACE should be read; read %q",
-					"没有该参数时应只读取 WATCH_NAMESPACE；实际读取了 %q", asked))
+					"没有该命令行参数时应只读取 WATCH_NAMESPACE；实际读取了 %q", asked))
 			}
 		})
 	}
@@ -74,6 +74,6 @@ func TestCacheOptionsLimitEveryInformerToTheWatchedNamespace(t *testing.T) {
 	}
 	if jobSelector == "" || scoped.DefaultTransform == nil {
 		t.Error(say.Both("scoping lost controller.CacheOptions' Job label selector (%q) or its transform",
-			"限定名字空间后丢掉了 controller.CacheOptions 的 Job 标签选择器（%q）或转换函数", jobSelector))
+			"限定名字空间后丢掉了 controller.CacheOptions 的 Job 标签选择算符（%q）或转换函数", jobSelector))
 	}
 }

@@ -271,7 +271,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 // flagError says in l what the flag package found wrong.
 func flagError(l i18n.Lang, err error) string {
 	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: "); ok {
-		return fmt.Sprintf(l.Tr("there is no flag %s", "没有 %s 这个选项"), name)
+		return fmt.Sprintf(l.Tr("there is no flag %s", "没有 %s 这个命令行参数"), name)
 	}
 	return err.Error()
 }

@@ -178,7 +178,7 @@ func TestEachCommandParsesItsOwnFlags(t *testing.T) {
 			cmd.flags(fs, &c)
 		}
 		_, err := parseInterspersed(fs, []string{"04", "-x"})
-		if err == nil || flagError(i18n.English, err) != "there is no flag -x" || flagError(i18n.Chinese, err) != "没有 -x 这个选项" {
+		if err == nil || flagError(i18n.English, err) != "there is no flag -x" || flagError(i18n.Chinese, err) != "没有 -x 这个命令行参数" {
 			t.Errorf("lab %s 04 -x: %v; want it refused", name, err)
 		}
 	}

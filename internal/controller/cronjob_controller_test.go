@@ -48,7 +48,7 @@ func at(hh, mm, ss int) time.Time {
 var comeBackAtTheRun = say.Both("step 7 returns RequeueAfter: runs.RequeueDelay(now, next), the time until the next run "+
 	"plus 100ms, so that the clock reads at least the run's time when the reconcile comes back",
 	"第 7 步返回 RequeueAfter：runs.RequeueDelay(now, next)，即距下一次运行的时间再加 100ms，"+
-		"这样调和回来时，时钟读数至少已到这次运行的时间")
+		"这样再次调和时，时钟至少已走到这次运行的时间")
 
 var _ = Describe("CronJob Reconciler", func() {
 	var h *harness
@@ -73,7 +73,7 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(nextRunMessage(run, mustLoad("Asia/Shanghai"))).To(Equal("next run at 2030-01-07T18:05:00+08:00"))
 			Expect(nextRunMessage(time.Time{}, mustLoad("Asia/Shanghai"))).To(Equal("the schedule has no further runs"),
 				say.Both("a zero next time: the schedule's next match is further than the parser looks ahead (29 February across 2100)",
-					"下次运行时间为零：时间表的下一次匹配超出了解析器向前查找的范围（跨过 2100 年的 2 月 29 日）"))
+					"下次运行时间为零：时间表的下一次匹配超出了解析器向前查找的范围（2 月 29 日，而且要跨过不是闰年的 2100 年）"))
 		})
 
 		It("starts the due run although the history cleanup failed, and returns that failure", func() {
@@ -735,7 +735,7 @@ var _ = Describe("CronJob Reconciler", func() {
 			res := h.mustReconcileAt(at(10, 5, 0), cj)
 			Expect(jobNames(h.jobs())).To(BeEmpty(),
 				say.Both("the 10:05 run is due, but the CronJob has a deletionTimestamp: its Jobs are about to be collected with it, so start none",
-					"10:05 的运行到期了，但 CronJob 带有 deletionTimestamp：它的 Job 即将随它一起被回收，所以一个也不要启动"))
+					"10:05 的运行到期了，但 CronJob 带有 deletionTimestamp：它的 Job 即将随它一起被垃圾收集，所以一个也不要启动"))
 			Expect(res.RequeueAfter).To(BeZero(), say.Both("a CronJob being deleted has no next run to come back for",
 				"正在被删除的 CronJob 没有下一次运行，不必为它再回来"))
 		})

@@ -95,7 +95,7 @@ var _ = Describe("A manager that may have lost its Lease", func() {
 		h.clock.SetTime(at(10, 5, 2))
 		held.RenewTime = metav1.NewTime(h.clock.Now())
 		Expect(lock.Update(ctx, held)).NotTo(Succeed(), say.Both("the Lease has moved on: its resourceVersion is not ours",
-			"租约已经往前走了：它的 resourceVersion 不是我们的"))
+			"租约已被他人更新：它的 resourceVersion 已不是我们持有的那个"))
 		_, err = h.reconcileAt(at(10, 5, 2), cj)
 		Expect(err).To(MatchError(leader.ErrNotLeading))
 		Expect(h.jobs()).To(BeEmpty(), say.Both("the run of 10:05 is the new leader's to start",

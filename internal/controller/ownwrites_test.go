@@ -69,7 +69,7 @@ var _ = Describe("A Reconciler that remembers its own writes", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.RequeueAfter).To(Equal(ownwrites.Timeout), say.Both(
 			"a reconcile that waits for its own writes comes back when it stops waiting, in case their event is lost",
-			"等待自己写入的调和在不再等待时回来，以防它们的事件丢失"))
+			"等待自己写入的调和在等待结束时重新入队，以防这些写入的事件丢失"))
 		Expect(reads).To(BeZero(), say.Both("it asks the API server nothing: the missing event is on its way",
 			"它什么都不问 API 服务器：缺的那个事件正在路上"))
 		Expect(h.events()).To(BeEmpty())

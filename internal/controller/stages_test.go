@@ -202,12 +202,12 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		h.finish(older, kbatchv1.JobComplete, at(9, 0, 0), at(9, 5, 0))
 		Expect(h.r.observeJobs(ctx, cj, h.cachedJobs(cj))).To(Succeed())
 		Expect(cj.Status.LastSuccessfulTime).To(beAt(at(9, 10, 0)), say.Both("a Job that completed before status.lastSuccessfulTime does not move it back",
-			"在 status.lastSuccessfulTime 之前完成的 Job 不会让它往回走"))
+			"在 status.lastSuccessfulTime 之前完成的 Job 不会让它倒退"))
 		h.finish(h.createJob("forward-newer", cj), kbatchv1.JobComplete, at(9, 15, 0), at(9, 20, 0))
 		Expect(h.r.observeJobs(ctx, cj, h.cachedJobs(cj))).To(Succeed())
 		Expect(cj.Status.LastSuccessfulTime).To(beAt(at(9, 20, 0)),
 			say.Both("a Job that completed after status.lastSuccessfulTime moves it forward (compare with the time it holds, not only when it is unset)",
-				"在 status.lastSuccessfulTime 之后完成的 Job 会让它往前走（要和它保存的时间比较，而不只是在它为空时才设置）"))
+				"在 status.lastSuccessfulTime 之后完成的 Job 会让它向前推进（要和它保存的时间比较，而不只是在它为空时才设置）"))
 	})
 
 	It("writes what it observed to the status, once per reconcile, with observedGeneration", func() {
@@ -451,7 +451,7 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		created, err = h.r.createJob(ctx, cj, at(10, 10, 0))
 		Expect(err).To(MatchError(jobNotOwned{job: minuteName("adopt", at(10, 10, 0))}),
 			say.Both("a stranger's Job is left alone, and the answer is jobNotOwned{job: <its name>}, which startDueRun reports",
-				"别人的 Job 不去动它，答案是 jobNotOwned{job: <它的名字>}，由 startDueRun 报告"))
+				"别人的 Job 不去动，返回值为 jobNotOwned{job: <它的名字>}，由 startDueRun 报告"))
 		Expect(created).To(BeFalse())
 		Expect(cj.Status.Active).To(HaveLen(1))
 		Expect(cj.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime",

@@ -60,7 +60,7 @@ func CmdList(l i18n.Lang, root string, stages []stage.Stage, all bool) error {
 		fmt.Printf("  %s  %-22s %s %s\n", s.ID, s.Slug, i18n.PadRight(state, 30), s.TitleIn(l))
 	}
 	fmt.Println(l.Tr("\nThe results are those of each stage's last `bin/lab check` in this clone; `bin/lab list --run` checks them all now.",
-		"\n结果是本克隆中每个阶段最近一次 `bin/lab check` 的结果；`bin/lab list --run` 现在重新检查所有阶段。"))
+		"\n结果是本克隆中每个阶段最近一次 `bin/lab check` 的结果；运行 `bin/lab list --run` 可立即重新检查所有阶段。"))
 	return nil
 }
 
