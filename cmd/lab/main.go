@@ -61,7 +61,67 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 
-const usage = `usage: lab <command> [stage]   (--lang zh, or a Chinese locale such as LANG=zh_CN.UTF-8: 中文)
+// usage is what bin/lab prints with no command: what an attendee types, on
+// one screen. The instructors' and the maintainers' commands are named in a
+// line each, and every command's whole paragraph is in reference, for
+// bin/lab help <command>, <command> -h, and the help topics.
+const usage = `usage: bin/lab <command> [stage]   (--lang zh, or a Chinese locale such as LANG=zh_CN.UTF-8: 中文)
+
+Work through the stages:
+  start <stage>     make branch lab/<stage>, with this stage for you to write
+  check [<stage>]   run the stage's tests and explain each failure (-v: their output; --json)
+  watch [<stage>]   check again on every save
+  hint [<stage>]    the next hint: first for your last failure, then the general ones
+  status            every stage: passed, in progress or not started; the hints you saw
+  list [--run]      the stages, with each one's last check here
+  solution <stage>  the reference code of the stage, as a diff
+  doctor            what this machine lacks for the workshop, and how to fix it
+  stop              stop the API server that the checks share
+
+Look inside the reconcile loop:
+  trace <trace>     draw a trace that a spec or make run TRACE= recorded
+  perturb <kind>    play a scenario against your Reconciler with its loop disturbed
+
+In a class:
+  join <board-url> <class-code>   send each check's result to the instructor's board
+  hand "<text>"     raise your hand on the board (--down lowers it)
+  leave             stop sending results to the board
+
+bin/lab help <command> says more of one command; bin/lab help all, of every one.
+Instructors: board, class, branches (bin/lab help instructor; docs/class.md).
+Maintainers: verify, mistakes, mutants (bin/lab help maintainer; exercises/README.md).
+`
+
+const usageZh = `用法：bin/lab <命令> [阶段]   （--lang en 显示英文；--lang zh 或 LANG=zh_CN.UTF-8 显示中文）
+
+逐个阶段完成练习：
+  start <阶段>      创建分支 lab/<阶段>，本阶段留给你写
+  check [<阶段>]    运行本阶段的测试并解释每个失败（-v：测试的全部输出；--json）
+  watch [<阶段>]    每次保存时重新检查
+  hint [<阶段>]     下一条提示：先针对你上次的失败，再给通用提示
+  status            每个阶段：已通过、进行中或未开始；你看过的提示
+  list [--run]      各阶段，以及每个阶段在这里最近一次检查的结果
+  solution <阶段>   本阶段的参考代码（diff）
+  doctor            本机还缺工作坊所需的什么，以及如何补上
+  stop              停止各次检查共用的 API 服务器
+
+看看调和循环的内部：
+  trace <追踪记录>  画出测试用例或 make run TRACE= 记录的追踪记录
+  perturb <种类>    在调和循环受到扰动时，用你的调和器运行一个场景
+
+在课堂上：
+  join <看板网址> <班级代码>   把每次检查的结果发送到讲师的看板
+  hand "<文字>"     在看板上举手（--down 放下）
+  leave             不再向看板发送结果
+
+bin/lab help <命令> 详细介绍一个命令；bin/lab help all 介绍全部命令。
+讲师：board、class、branches（bin/lab help instructor；docs/class.zh-CN.md）。
+维护者：verify、mistakes、mutants（bin/lab help maintainer；exercises/README.md）。
+`
+
+// reference is every command's paragraph, each begun by two spaces and
+// the command's name (usageOf finds one by it).
+const reference = `usage: lab <command> [stage]   (--lang zh, or a Chinese locale such as LANG=zh_CN.UTF-8: 中文)
 
   list [--run]      the stages, with the result of each one's last check in this clone
                     (--run: check every stage now, which takes minutes)
@@ -129,7 +189,7 @@ const usage = `usage: lab <command> [stage]   (--lang zh, or a Chinese locale su
                     (default: 2, or 1 on one core)
 `
 
-const usageZh = `用法：lab <命令> [阶段]   （--lang en 显示英文；--lang zh 或 LANG=zh_CN.UTF-8 显示中文）
+const referenceZh = `用法：lab <命令> [阶段]   （--lang en 显示英文；--lang zh 或 LANG=zh_CN.UTF-8 显示中文）
 
   list [--run]      列出各阶段，以及每个阶段在本克隆中最近一次检查的结果
                     （--run：现在逐个检查所有阶段，需要几分钟）
@@ -201,7 +261,13 @@ func main() {
 		os.Exit(2)
 	}
 	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Print(l.Tr(usage, usageZh))
+		text, ok := help(l, args[1:])
+		if !ok {
+			fmt.Fprintf(os.Stderr, l.Tr("lab help: no command or topic %q\n\n", "lab help：没有 %q 这个命令或主题\n\n"), args[1])
+			fmt.Fprint(os.Stderr, text)
+			os.Exit(2)
+		}
+		fmt.Print(text)
 		return
 	}
 	cmd, ok := commandNamed(args[0])
@@ -276,11 +342,44 @@ func flagError(l i18n.Lang, err error) string {
 	return err.Error()
 }
 
-// usageOf is the part of the usage text that is about one command.
+// topics are the groups of commands that bin/lab help names, for the
+// readers the attendees' screen leaves out.
+var topics = map[string][]string{
+	"instructor": {"board", "class", "branches"},
+	"maintainer": {"verify", "mistakes", "mutants"},
+}
+
+// help is what bin/lab help [<command>|<topic>|all] prints, and whether it
+// knew what it was asked.
+func help(l i18n.Lang, args []string) (string, bool) {
+	if len(args) == 0 {
+		return l.Tr(usage, usageZh), true
+	}
+	if args[0] == "all" {
+		return l.Tr(reference, referenceZh), true
+	}
+	if names, ok := topics[args[0]]; ok {
+		var b strings.Builder
+		for i, name := range names {
+			text := usageOf(l, name)
+			if i > 0 { // one heading for the topic
+				_, text, _ = strings.Cut(text, "\n")
+			}
+			b.WriteString(text)
+		}
+		return b.String(), true
+	}
+	if cmd, ok := commandNamed(args[0]); ok {
+		return usageOf(l, cmd.name), true
+	}
+	return l.Tr(usage, usageZh), false
+}
+
+// usageOf is the paragraph of the reference that is about one command.
 func usageOf(l i18n.Lang, name string) string {
 	var out []string
 	in := false
-	for _, line := range strings.Split(l.Tr(usage, usageZh), "\n") {
+	for _, line := range strings.Split(l.Tr(reference, referenceZh), "\n") {
 		switch {
 		case strings.HasPrefix(line, "  "+name+" ") || line == "  "+name:
 			in = true

@@ -139,6 +139,10 @@ func literal(e ast.Expr) (string, bool) {
 			return usage, true
 		case "usageZh":
 			return usageZh, true
+		case "reference":
+			return reference, true
+		case "referenceZh":
+			return referenceZh, true
 		}
 	}
 	return "", false
@@ -184,10 +188,10 @@ func TestEachCommandParsesItsOwnFlags(t *testing.T) {
 	}
 }
 
-// The usage text and the table of commands agree: every command that an
-// attendee or instructor types has its paragraph, in both languages, and
-// every paragraph is a command.
-func TestTheUsageNamesEveryCommand(t *testing.T) {
+// The reference and the table of commands agree: every command that an
+// attendee, instructor or maintainer types has its paragraph, in both
+// languages, and every paragraph is a command.
+func TestTheReferenceNamesEveryCommand(t *testing.T) {
 	internal := map[string]bool{"verify-part": true, "serve-apiserver": true, "class-send": true}
 	for _, cmd := range commands {
 		for _, l := range []i18n.Lang{i18n.English, i18n.Chinese} {
@@ -197,13 +201,74 @@ func TestTheUsageNamesEveryCommand(t *testing.T) {
 			}
 		}
 	}
-	for _, text := range []string{usage, usageZh} {
+	for _, text := range []string{reference, referenceZh} {
 		for _, line := range strings.Split(text, "\n") {
 			if strings.HasPrefix(line, "  ") && !strings.HasPrefix(line, "   ") {
 				if _, ok := commandNamed(strings.Fields(line)[0]); !ok {
-					t.Errorf("the usage has a paragraph for %q, which is no command", strings.Fields(line)[0])
+					t.Errorf("the reference has a paragraph for %q, which is no command", strings.Fields(line)[0])
 				}
 			}
+		}
+	}
+}
+
+// bin/lab with no command fits one screen, in both languages: a line for
+// each command an attendee types, none for the instructors' and the
+// maintainers' (each of those is named once, in its topic's line, which
+// bin/lab help <topic> opens).
+func TestTheUsageIsTheAttendeesScreen(t *testing.T) {
+	internal := map[string]bool{"verify-part": true, "serve-apiserver": true, "class-send": true}
+	others := map[string]string{}
+	for topic, names := range topics {
+		for _, name := range names {
+			others[name] = topic
+		}
+	}
+	for _, l := range []i18n.Lang{i18n.English, i18n.Chinese} {
+		text, ok := help(l, nil)
+		if !ok || text != l.Tr(usage, usageZh) {
+			t.Fatalf("%s: bin/lab help is not the usage", l)
+		}
+		if n := strings.Count(text, "\n"); n > 30 {
+			t.Errorf("%s: the usage is %d lines; one screen is 30", l, n)
+		}
+		listed := map[string]bool{}
+		for _, line := range strings.Split(text, "\n") {
+			if strings.HasPrefix(line, "  ") && !strings.HasPrefix(line, "   ") {
+				listed[strings.Fields(line)[0]] = true
+			}
+		}
+		for _, cmd := range commands {
+			switch topic, other := others[cmd.name]; {
+			case internal[cmd.name]:
+				if listed[cmd.name] || strings.Contains(text, " "+cmd.name+" ") {
+					t.Errorf("%s: the usage names %s, which the tool runs itself", l, cmd.name)
+				}
+			case other:
+				if listed[cmd.name] {
+					t.Errorf("%s: the usage has a line for %s, a command of the %s topic", l, cmd.name, topic)
+				}
+				if !strings.Contains(text, "bin/lab help "+topic) || !strings.Contains(text, cmd.name) {
+					t.Errorf("%s: the usage does not name %s and bin/lab help %s", l, cmd.name, topic)
+				}
+				got, ok := help(l, []string{topic})
+				if !ok || !strings.Contains(got, "  lab "+cmd.name) {
+					t.Errorf("%s: bin/lab help %s has no paragraph for %s: %q", l, topic, cmd.name, got)
+				}
+			default:
+				if !listed[cmd.name] {
+					t.Errorf("%s: the usage has no line for %s, which attendees type", l, cmd.name)
+				}
+			}
+		}
+		if got, ok := help(l, []string{"check"}); !ok || got != usageOf(l, "check") {
+			t.Errorf("%s: bin/lab help check: %q", l, got)
+		}
+		if got, ok := help(l, []string{"all"}); !ok || got != l.Tr(reference, referenceZh) {
+			t.Errorf("%s: bin/lab help all is not the reference", l)
+		}
+		if _, ok := help(l, []string{"nosuch"}); ok {
+			t.Errorf("%s: bin/lab help nosuch was taken", l)
 		}
 	}
 }
