@@ -260,6 +260,10 @@ board-load-ci: lab ## What CI runs: 30 attendees every 2 s for 40 s, the board S
 mutants: lab ## The mistakes nobody listed: each stage's generic mutants (or MUTANTS_STAGES="04 06"), checked; writes docs/mutation.md. Long.
 	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" bin/lab mutants $(MUTANTS_STAGES)
 
+.PHONY: sync
+sync: lab setup-envtest ## After a change to the lab, committed: the generated files, translations, two languages, lab verify and the mutation rows it reaches, the answers' pictures; then what is left for a person (docs/maintaining.md).
+	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" bin/lab sync
+
 .PHONY: mutants-guard
 mutants-guard: lab ## What CI runs: the rows of docs/mutation.md whose stage or package changed since, checked again on a sample; fails when a score dropped. MUTANTS_GUARD_ARGS: --sample, --budget.
 	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" bin/lab mutants --guard $(MUTANTS_GUARD_ARGS)

@@ -171,6 +171,7 @@ var commands = []command{
 		},
 		run: func(c call) error { return traceview.CmdTrace(c.l, c.args, c.trace) }},
 	{name: "perturb", run: func(c call) error { return perturb.CmdPerturb(c.l, c.root, c.args) }},
+	{name: "sync", run: func(c call) error { return verify.CmdSync(c.l, c.root, c.stages, verify.MutantsReport(c.root)) }},
 	{name: "stop", run: func(c call) error { return apiserver.CmdStop(c.l, c.root) }},
 	{name: "verify",
 		flags: referenceTested,

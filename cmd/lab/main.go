@@ -89,7 +89,7 @@ In a class:
 
 bin/lab help <command> says more of one command; bin/lab help all, of every one.
 Instructors: board, class, branches (bin/lab help instructor; docs/class.md).
-Maintainers: verify, mistakes, mutants (bin/lab help maintainer; exercises/README.md).
+Maintainers: sync, verify, mistakes, mutants (bin/lab help maintainer; docs/maintaining.md).
 `
 
 const usageZh = `用法：bin/lab <命令> [阶段]   （--lang en 显示英文；--lang zh 或 LANG=zh_CN.UTF-8 显示中文）
@@ -116,7 +116,7 @@ const usageZh = `用法：bin/lab <命令> [阶段]   （--lang en 显示英文�
 
 bin/lab help <命令> 详细介绍一个命令；bin/lab help all 介绍全部命令。
 讲师：board、class、branches（bin/lab help instructor；docs/class.zh-CN.md）。
-维护者：verify、mistakes、mutants（bin/lab help maintainer；exercises/README.md）。
+维护者：sync、verify、mistakes、mutants（bin/lab help maintainer；docs/maintaining.zh-CN.md）。
 `
 
 // reference is every command's paragraph, each begun by two spaces and
@@ -180,6 +180,11 @@ const reference = `usage: lab <command> [stage]   (--lang zh, or a Chinese local
                     under the same disturbance (docs/trace.md); without a kind, the list
   stop              stop the API server that checks share (it also stops itself after 30 idle minutes;
                     LAB_SHARED_APISERVER=off makes every test start its own)
+  sync              after a change to the lab (a spec, a hint, a mistake, a stage's code), committed: make
+                    the generated files again, check the translations and the tests' two languages, lab
+                    verify the stages it reaches, measure their rows of docs/mutation.md again, draw the
+                    answers' pictures again if their traces may have changed; then list what is left for
+                    a person (docs/maintaining.md)
   verify [<stage>…] for every stage (or those named): the starter compiles and vets, its tests fail;
                     the reference passes them, the previous stage passes on the starter, and
                     the stage's check fails on each mistake of its catalogue (stage.yaml).
@@ -241,6 +246,10 @@ const referenceZh = `用法：lab <命令> [阶段]   （--lang en 显示英文�
                     并把结束状态与参考实现在同样扰动下的结束状态比较（docs/trace.zh-CN.md）；不指定种类时列出全部
   stop              停止各次检查共用的 API 服务器（空闲 30 分钟后它也会自行停止；
                     LAB_SHARED_APISERVER=off 让每个测试各自启动自己的 API 服务器）
+  sync              对实验的改动（测试用例、提示、错误清单、阶段的代码）提交之后：重新生成生成的文件，
+                    检查译文和测试的两种语言，对改动触及的阶段运行 lab verify，重新测量它们在
+                    docs/mutation.md 中的行，如果解答的追踪记录可能变了就重画解答图；最后列出还需要
+                    人来做的事（docs/maintaining.zh-CN.md）
   verify [<阶段>…]  对每个阶段（或指定的阶段）验证：起始代码能编译并通过 vet，其测试失败；
                     参考实现通过这些测试，上一阶段的测试在起始代码上通过，
                     本阶段的检查能发现常见错误清单（stage.yaml）中的每个错误。
@@ -346,7 +355,7 @@ func flagError(l i18n.Lang, err error) string {
 // readers the attendees' screen leaves out.
 var topics = map[string][]string{
 	"instructor": {"board", "class", "branches"},
-	"maintainer": {"verify", "mistakes", "mutants"},
+	"maintainer": {"sync", "verify", "mistakes", "mutants"},
 }
 
 // help is what bin/lab help [<command>|<topic>|all] prints, and whether it
