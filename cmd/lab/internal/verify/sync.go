@@ -233,5 +233,5 @@ func CmdSync(l i18n.Lang, root string, stages []stage.Stage, report string) erro
 	for i, what := range left {
 		fmt.Printf("  %d. %s\n", i+1, what)
 	}
-	return fmt.Errorf(l.Tr("%d things are left (above)", "还有 %d 件事要做（见上）"), len(left))
+	return fmt.Errorf(l.Tr("left for a person: %d (above)", "还有 %d 件事要人来做（见上）"), len(left))
 }
