@@ -119,7 +119,7 @@ func main() {
 	// on the same schedule means a burst of writes at the top of the minute,
 	// and a reconcile spends most of its time waiting for the API server, so
 	// with 32 workers the runs of a burst waited in the queue for a worker
-	// ("More workers" there: 64 halved that wait).
+	// ("More workers" in docs/bench/history.md: 64 halved that wait).
 	flag.IntVar(&workers, "workers", 64,
 		"How many CronJobs are reconciled at the same time (controller-runtime's MaxConcurrentReconciles).")
 	// -1 is controller-runtime's own default (ctrl.GetConfig): no limit in

@@ -24,7 +24,7 @@ limitations under the License.
 // one, writes its CronJob's status, and records two Events. Written at
 // once, those Events take their share of an API server that is the
 // bottleneck, and every run of the burst starts later for them
-// (docs/performance.md, the Events floor: 1.4 to 1.7 times the skew of the
+// (docs/bench/history.md, the Events floor: 1.4 to 1.7 times the skew of the
 // same writes without Events, at N = 500; written through this sink, one
 // at a time, about 1.1 times). An Event is read by a person
 // running kubectl describe; it loses nothing by arriving a second later.
@@ -38,7 +38,7 @@ limitations under the License.
 // 10,000 Events a minute), those waiting pile up, each holding a goroutine
 // and copies of its Event. More writers, tried, did not catch up: they add
 // load to an API server that is already the limit, and the runs waited
-// longer (docs/performance.md, "Events bounded"). So the recorder drops
+// longer (docs/bench/history.md, "Events bounded"). So the recorder drops
 // an Event recorded while mostWaiting others wait, counts it in
 // cronlab_events_dropped_total and says so in the log: the runs come
 // first, and the memory stays bounded. Below that, none is dropped while
@@ -90,7 +90,7 @@ func init() {
 // mostWaiting is about how many Events may wait to be written before the
 // next recorded is dropped: a minute of the Events that 5,000 CronJobs on
 // one schedule record, and two to three minutes of what one writer wrote
-// at that N in docs/performance.md. A burst of 500 runs records 1,000.
+// at that N in docs/bench/history.md. A burst of 500 runs records 1,000.
 const mostWaiting = 10_000
 
 // Bounded is an EventRecorder that drops the Events recorded while most
@@ -149,7 +149,8 @@ func Limit(sink events.EventSink, writers int) *Limited {
 // it, delayed past it, no longer competes with the runs' writes at all.
 // The sink cannot tell when a burst ends, so the delay is fixed, and must
 // be longer than the bursts. Measured at N = 500 with 10 s, it did not make
-// runs start sooner (docs/performance.md), so the manager's default is 0.
+// runs start sooner (docs/bench/history.md, "Events written after the
+// burst"), so the manager's default is 0.
 // A write the recorder retries sits out the delay again.
 // drain ends every delay at once: stopping the manager loses no Event to
 // the delay, only those that drain's time is too short to write.
