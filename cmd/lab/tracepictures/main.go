@@ -24,7 +24,9 @@ limitations under the License.
 // -write copies each picture's trace to docs/answers/traces/NAME.jsonl,
 // writes its outline (trace.Outline: what does not change from run to run)
 // beside it, and draws docs/answers/img/NAME.svg and NAME.zh-CN.svg.
-// -check draws each committed trace again and compares it with the
+// -redraw draws the pictures again from the committed traces, when only
+// the drawing changed (traceview's words or layout), not what the
+// reference does. -check draws each committed trace again and compares it with the
 // committed pictures, and compares the outline of the trace that the same
 // test has just recorded (make test writes them in bin/lab-state/traces/)
 // with the committed outline. A picture can then only change with the
@@ -70,18 +72,22 @@ var pictures = []picture{
 func main() {
 	write := flag.Bool("write", false, "copy the traces and draw the pictures into docs/answers")
 	check := flag.Bool("check", false, "fail when a picture is not the drawing of its trace, or the reference no longer does what it shows")
+	redraw := flag.Bool("redraw", false, "draw the pictures again from the committed traces (after a change to the drawing only)")
 	from := flag.String("traces", "bin/lab-state/traces", "where the tests wrote their traces")
 	flag.Parse()
-	if *write == *check {
-		fmt.Fprintln(os.Stderr, "usage: tracepictures -write|-check [-traces dir]")
+	if n := btoi(*write) + btoi(*check) + btoi(*redraw); n != 1 {
+		fmt.Fprintln(os.Stderr, "usage: tracepictures -write|-check|-redraw [-traces dir]")
 		os.Exit(2)
 	}
 	failed := false
 	for _, p := range pictures {
 		var err error
-		if *write {
+		switch {
+		case *write:
 			err = p.write(*from)
-		} else {
+		case *redraw:
+			err = p.redraw()
+		default:
 			err = p.check(*from)
 		}
 		if err != nil {
@@ -92,7 +98,8 @@ func main() {
 		fmt.Printf("%s: ok\n", p.name)
 	}
 	if failed {
-		fmt.Fprintln(os.Stderr, "\nThe pictures of docs/answers no longer match the reference: look at what changed, then make trace-pictures and commit them.")
+		fmt.Fprintln(os.Stderr, "\nThe pictures of docs/answers no longer match the reference: look at what changed, then make trace-pictures and commit them "+
+			"(when only the drawing changed, not the reference: go run ./cmd/lab/tracepictures -redraw).")
 		os.Exit(1)
 	}
 }
@@ -164,6 +171,29 @@ func (p picture) check(from string) error {
 
 // drawn checks that the committed pictures are the drawings of the
 // committed trace (make test runs it too: main_test.go).
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// redraw writes the pictures that drawn compares with.
+func (p picture) redraw() error {
+	traceFile, _, svgEn, svgZh := p.files()
+	committed, err := trace.Load(traceFile)
+	if err != nil {
+		return err
+	}
+	a := trace.Analyze(committed)
+	for file, l := range map[string]i18n.Lang{svgEn: i18n.English, svgZh: i18n.Chinese} {
+		if err := os.WriteFile(file, []byte(traceview.SVG(l, a)), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (p picture) drawn() error {
 	traceFile, _, svgEn, svgZh := p.files()
 	committed, err := trace.Load(traceFile)
