@@ -223,6 +223,25 @@ func CmdSync(l i18n.Lang, root string, stages []stage.Stage, report string) erro
 		}
 	}
 
+	// 8. Every picture drawn again from its committed trace: a change to
+	// the drawing (traceview's words, its layout) changes the pictures
+	// without any trace changing.
+	if err := step(l.Tr("the answers' pictures drawn again from their traces (tracepictures -redraw)", "从追踪记录重画解答图（tracepictures -redraw）"), func() error {
+		if out, err := base.Output(root, "go", "run", "./cmd/lab/tracepictures", "-redraw"); err != nil {
+			return fmt.Errorf("%w\n%s", err, base.LastLines(out, 20))
+		}
+		if changed, _ := base.Output(root, "git", "status", "--porcelain", "docs/answers/img"); strings.TrimSpace(changed) != "" {
+			fmt.Println(changed)
+			left = append(left, l.Tr("look at the pictures drawn again above (git diff docs/answers/img), and commit them",
+				"看一看上面重画的图（git diff docs/answers/img），然后提交"))
+		} else {
+			fmt.Println(l.Tr("every picture is the drawing of its trace", "每张图都与其追踪记录画出来的一致"))
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+
 	fmt.Printf(l.Tr("\n== steps (seconds)\n%s\n", "\n== 各步用时（秒）\n%s\n"), strings.Join(times, "\n"))
 	if len(left) == 0 {
 		fmt.Println(l.Tr("Nothing is left for a person: every derived file is up to date and every check passed.",
