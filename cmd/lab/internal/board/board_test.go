@@ -519,13 +519,3 @@ func TestProgressIsNotStuck(t *testing.T) {
 		t.Errorf("3 checks without progress (3, 3, 3 passing): %+v, want stuck on c, the first of the two that fail in each", s)
 	}
 }
-
-// A second board on the same file would serve a class it is never told
-// of: it is refused.
-func TestASecondBoardOnTheSameFileIsRefused(t *testing.T) {
-	tb := newTestBoard(t)
-	if b, err := Open(tb.path, testStages, "", tb.clock.now); err == nil {
-		b.Close()
-		t.Fatal("a second board opened the file the first one serves")
-	}
-}

@@ -45,6 +45,7 @@ var page embed.FS
 // Board is a class's board: its storage, what it knows, and who may post.
 type Board struct {
 	mu      sync.Mutex // orders stores and their application to class
+	lock    *boardLock // this board's hold on its file (lock.go)
 	store   *store
 	class   *class
 	tokens  map[string]int64 // a token's hash: its attendee
@@ -56,18 +57,24 @@ type Board struct {
 
 // Open opens (or makes) the board stored at path. code, when not "",
 // replaces the class code; else the stored one stays, or one is made.
+// When another board serves the file, the error is an *InUse.
 func Open(path string, stages []StageInfo, code string, now func() time.Time) (*Board, error) {
-	st, err := openStore(path)
+	lock, err := lockDB(path)
 	if err != nil {
 		return nil, err
 	}
-	b := &Board{store: st, class: newClass(stages), tokens: map[string]int64{}, now: now, changed: newBroadcaster()}
+	st, err := openStore(path)
+	if err != nil {
+		lock.release()
+		return nil, err
+	}
+	b := &Board{lock: lock, store: st, class: newClass(stages), tokens: map[string]int64{}, now: now, changed: newBroadcaster()}
 	if err := b.settings(code); err != nil {
-		st.Close()
+		b.Close()
 		return nil, err
 	}
 	if err := b.replay(); err != nil {
-		st.Close()
+		b.Close()
 		return nil, err
 	}
 	return b, nil
@@ -111,7 +118,11 @@ func (b *Board) replay() error {
 	return nil
 }
 
-func (b *Board) Close() error { return b.store.Close() }
+// Close closes the file, then lets it go for another board.
+func (b *Board) Close() error {
+	err := b.store.Close()
+	return errors.Join(err, b.lock.release())
+}
 func (b *Board) Code() string { return b.code }
 func (b *Board) Key() string  { return b.key }
 

@@ -1,0 +1,61 @@
+//go:build unix
+
+/*
+Copyright 2026 The cronlab Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package board
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+)
+
+// fileID is the file's device and inode: the same for every path to it.
+func fileID(path string) (string, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return "", i18n.Errorf("%s has no device and inode to lock it by", "%s 没有可以用来加锁的设备号和 inode", path)
+	}
+	return fmt.Sprintf("%d-%d", uint64(st.Dev), uint64(st.Ino)), nil
+}
+
+// lockFile takes flock(2) on path, without waiting. A flock belongs to the
+// open file, not the process: a second open of the same file, in this
+// process or another, is refused too, which is what the tests open.
+// The file is not the database itself: on the BSDs (macOS) flock and
+// SQLite's own fcntl locks on one file conflict.
+func lockFile(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, errHeld
+		}
+		return nil, err
+	}
+	return f, nil
+}
