@@ -43,8 +43,9 @@ func fileID(path string) (string, error) {
 // lockFile takes flock(2) on path, without waiting. A flock belongs to the
 // open file, not the process: a second open of the same file, in this
 // process or another, is refused too, which is what the tests open.
-// The file is not the database itself: on the BSDs (macOS) flock and
-// SQLite's own fcntl locks on one file conflict.
+// The file is not the database itself: flock and SQLite's fcntl locks on
+// one file are apart on Linux, which no manual promises of every system,
+// and the board must never lock SQLite out of its own file.
 func lockFile(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
