@@ -29,8 +29,7 @@ package board
 // path, ./board.db, a symlink to the file or to its directory, and a hard
 // link all name one file, and so one lock. The lock file lives in the
 // temporary directory, the one place every name of the file shares (a
-// hard link may sit in another directory), and is never removed: removing
-// it while a second board waits to lock it would give each its own.
+// hard link may sit in another directory), and goes when its board closes.
 
 import (
 	"errors"
@@ -109,12 +108,12 @@ func lockDB(db string) (*boardLock, error) {
 	return &boardLock{f: lf, path: path}, nil
 }
 
-// release gives the lock back; the file stays (see above).
+// release gives the lock back and removes its file.
 func (l *boardLock) release() error {
 	if l == nil {
 		return nil
 	}
-	return l.f.Close()
+	return unlockFile(l.f, l.path)
 }
 
 // holder is the process that wrote the lock file, or 0 when it cannot be

@@ -147,6 +147,9 @@ func TestASecondBoardIsRefusedAfterTheFirstRestarted(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.Close()
+	if left, _ := filepath.Glob(filepath.Join(lockDir, "*")); len(left) != 0 {
+		t.Errorf("a board that closed left its lock file behind: %v", left)
+	}
 	if _, err := openBoard(t, db); err != nil {
 		t.Fatalf("the board started again on its own file: %v", err)
 	}

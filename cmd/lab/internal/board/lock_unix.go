@@ -47,16 +47,34 @@ func fileID(path string) (string, error) {
 // one file are apart on Linux, which no manual promises of every system,
 // and the board must never lock SQLite out of its own file.
 func lockFile(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, errHeld
+	for {
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+		if err != nil {
+			return nil, err
 		}
-		return nil, err
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+			f.Close()
+			if errors.Is(err, syscall.EWOULDBLOCK) {
+				return nil, errHeld
+			}
+			return nil, err
+		}
+		// The board that held it removed the file as it let go, after
+		// this opened it: this locked a file nobody else will open. The
+		// one at path now, if any, is the lock.
+		held, err1 := f.Stat()
+		now, err2 := os.Stat(path)
+		if err1 == nil && err2 == nil && os.SameFile(held, now) {
+			return f, nil
+		}
+		f.Close()
 	}
-	return f, nil
+}
+
+// unlockFile removes the lock file while it still holds it (a board that
+// opens it meanwhile sees, once it has the lock, that it is gone), then
+// lets go.
+func unlockFile(f *os.File, path string) error {
+	err := os.Remove(path)
+	return errors.Join(err, f.Close())
 }

@@ -59,3 +59,12 @@ func lockFile(path string) (*os.File, error) {
 	}
 	return os.NewFile(uintptr(h), path), nil
 }
+
+// unlockFile lets go, then removes the file, unless a board opened it
+// meanwhile (then the removal fails: that board has it, shared with
+// nobody).
+func unlockFile(f *os.File, path string) error {
+	err := f.Close()
+	_ = os.Remove(path)
+	return err
+}
