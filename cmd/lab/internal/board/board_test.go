@@ -386,10 +386,14 @@ func TestWhatTheRoomFailsNow(t *testing.T) {
 	}
 }
 
+// Each row of the CSV is its own stage's: the hints seen are those of the
+// stage's latest check, not the attendee's latest check's on every row.
 func TestTheCSVHasARowPerAttendeeAndStageAndNoFormulas(t *testing.T) {
 	tb := newTestBoard(t)
 	tok := tb.join("=cmd|calc")
-	tb.send(tok, tb.result(1, "05", 2), tb.result(2, "06", 4, "x"))
+	five, six := tb.result(1, "05", 2), tb.result(2, "06", 4, "x")
+	five.Result.HintsSeen, six.Result.HintsSeen = 4, 3
+	tb.send(tok, five, six)
 	resp, err := http.Get(tb.srv.URL + "/api/v1/export.csv?key=" + tb.Key())
 	if err != nil {
 		t.Fatal(err)
@@ -401,8 +405,8 @@ func TestTheCSVHasARowPerAttendeeAndStageAndNoFormulas(t *testing.T) {
 	}
 	want := []string{
 		"attendee,name,left,stage,state,specs passed,specs,compile errors,checks,current,minutes on current stage,hints seen,stuck,hand",
-		"1,'=cmd|calc,,05,passed,2,2,0,1,,,0,,",
-		"1,'=cmd|calc,,06,failing,3,4,0,1,yes,0.0,0,,",
+		"1,'=cmd|calc,,05,passed,2,2,0,1,,,4,,",
+		"1,'=cmd|calc,,06,failing,3,4,0,1,yes,0.0,3,,",
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("the CSV is\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
@@ -517,5 +521,39 @@ func TestProgressIsNotStuck(t *testing.T) {
 	tb.send(token, tb.result(4, "06", 5, "c", "z"), tb.result(5, "06", 5, "c", "z"))
 	if s := tb.attendee("ada").Stuck; len(s) != 1 || s[0].Spec != "c" {
 		t.Errorf("3 checks without progress (3, 3, 3 passing): %+v, want stuck on c, the first of the two that fail in each", s)
+	}
+}
+
+func (tb *testBoard) timeline(name string) Timeline {
+	tb.t.Helper()
+	resp, err := http.Get(fmt.Sprintf("%s/api/v1/attendees/%d/timeline?key=%s", tb.srv.URL, tb.attendee(name).ID, tb.Key()))
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var tl Timeline
+	if err := json.NewDecoder(resp.Body).Decode(&tl); err != nil {
+		tb.t.Fatal(err)
+	}
+	return tl
+}
+
+// A check whose code does not compile is that on the timeline, as in its
+// cell, even when the rest ran with the broken functions stubbed and none
+// of it failed: not "0 failed of 2".
+func TestTheTimelineSaysACheckDidNotCompile(t *testing.T) {
+	tb := newTestBoard(t)
+	token := tb.join("ada")
+	broken := tb.result(1, "06", 2)
+	broken.Result.Passed, broken.Result.CompileErrors = false, 1
+	nothing := tb.result(2, "06", 0)
+	nothing.Result.Passed = false // a suite's setup failed: no spec ran
+	tb.send(token, broken, nothing, tb.result(3, "06", 2, "x"), tb.result(4, "06", 2))
+	var got []string
+	for _, e := range tb.timeline("ada").Entries {
+		got = append(got, e.Outcome)
+	}
+	if strings.Join(got, " ") != "nocompile nospecs failed passed" {
+		t.Errorf("the timeline's checks came to %q, want nocompile nospecs failed passed", got)
 	}
 }

@@ -137,7 +137,7 @@ type learner struct {
 	onStage int     // minutes on it when the morning ends
 	earlier [][]int // the failing specs of their earlier checks of it
 	final   []int   // the failing specs of their latest check; nil: it passed
-	compile bool    // their latest check does not compile
+	compile bool    // their latest check does not compile (the rest ran, the broken functions stubbed)
 	quiet   bool    // sends nothing after the morning
 	leaves  bool    // runs bin/lab leave before the morning ends
 	hand    string  // a hand they raise
@@ -275,9 +275,6 @@ func (c *classroom) send(m *member, r *classwire.Result, h *classwire.Hand) {
 func checkResult(stage int, started time.Time, failing []int, compileErrors, hintsSeen int) *classwire.Result {
 	r := &classwire.Result{Stage: fmt.Sprintf("%02d", stage), Passed: failing == nil && compileErrors == 0, StageStarted: started,
 		HintsSeen: hintsSeen, CompileErrors: compileErrors, Specs: []classwire.Spec{}, Functions: []classwire.Function{}}
-	if compileErrors > 0 {
-		return r // nothing ran
-	}
 	for i := range specsPerStage {
 		s := classwire.Spec{Package: "./internal/controller", Name: specName(stage, i), Status: "passed"}
 		if slices.Contains(failing, i) {
@@ -745,6 +742,23 @@ func TestBoardInABrowser(t *testing.T) {
 		}
 		if !strings.Contains(tl.First, "1 failed of 6") || !strings.Contains(tl.First, specName(6, 2)) || !strings.Contains(tl.First, "stage 06") {
 			t.Errorf("dara's latest check failed %q, 1 of 6 specs; the timeline's first entry says %q", specName(6, 2), tl.First)
+		}
+		run(chromedp.Click(chromedp.ID("timeline-close")), chromedp.WaitNotVisible(chromedp.ID("timeline")))
+
+		// kemal's latest check does not compile; the rest ran, its broken
+		// functions stubbed, and none of it failed: not "0 failed of 6".
+		kemal := room.byName("kemal")
+		run(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#matrix tr[data-attendee="%d"] td[data-stage="02"]`, kemal.id)), chromedp.NodeVisible),
+			chromedp.WaitVisible(chromedp.ID("timeline")))
+		waitFor("kemal's timeline loaded", `document.getElementById('timeline-name').textContent === 'kemal' && document.querySelectorAll('#timeline-entries > li').length > 0`, 5*time.Second)
+		var latest struct {
+			Result string `json:"result"`
+			Class  string `json:"class"`
+		}
+		eval(`(() => { const li = document.querySelector('#timeline-entries > li');
+			return {result: li.querySelector('.result').textContent, class: li.className}; })()`, &latest)
+		if latest.Result != "does not compile; the rest: 6 of 6 specs passed" || latest.Class != "nocompile" {
+			t.Errorf("kemal's latest check does not compile; the timeline says %+v", latest)
 		}
 		run(chromedp.Click(chromedp.ID("timeline-close")), chromedp.WaitNotVisible(chromedp.ID("timeline")))
 	}

@@ -74,6 +74,7 @@
       tlFailed: (failed, of) => `${failed} failed of ${of}`,
       tlNoSpecs: 'no spec ran',
       tlNoCompile: 'does not compile',
+      tlNoCompileRest: (passed, of) => `does not compile; the rest: ${passed} of ${of} specs passed`,
       tlLowered: 'lowered',
       tlMore: (n) => `and ${n} more`,
       tlHints: (n) => `hints seen: ${n}`,
@@ -128,6 +129,7 @@
       tlFailed: (failed, of) => `${of} 个测试用例中 ${failed} 个失败`,
       tlNoSpecs: '没有运行任何测试用例',
       tlNoCompile: '不能编译',
+      tlNoCompileRest: (passed, of) => `不能编译；其余部分：${of} 个测试用例中 ${passed} 个通过`,
       tlLowered: '已放下',
       tlMore: (n) => `还有 ${n} 个`,
       tlHints: (n) => `已看提示：${n}`,
@@ -599,19 +601,28 @@
     list.replaceChildren(...entries);
   }
 
+  // The board says what a check came to (timeline.go's outcome): code that
+  // does not compile is said first, as the matrix's cell says it, even when
+  // the rest ran and none of it failed.
+  function checkResult(e) {
+    const specs = e.specs || 0;
+    switch (e.outcome) {
+      case 'passed': return t('tlPassed');
+      case 'nocompile': return specs ? t('tlNoCompileRest', specs - (e.failed || 0), specs) : t('tlNoCompile');
+      case 'nospecs': return t('tlNoSpecs');
+      default: return t('tlFailed', e.failed || 0, specs);
+    }
+  }
+
   function drawEntry(e) {
-    const kind = e.kind === 'check' ? (e.passed ? 'passed' : 'failing') : e.kind;
+    const kind = e.kind === 'check' ? { passed: 'passed', nocompile: 'nocompile' }[e.outcome] || 'failing' : e.kind;
     const li = el('li', { className: kind, dataset: { kind: e.kind, seq: String(e.seq) } });
     const head = el('div', { className: 'head' },
       el('time', { datetime: e.at, text: clock(e.at) }),
       el('span', { className: 'stage', text: e.stage ? t('stage', e.stage) : '' }));
     li.append(head);
     if (e.kind === 'check') {
-      let result;
-      if (e.passed) result = t('tlPassed');
-      else if (e.compileErrors && !e.specs) result = t('tlNoCompile');
-      else if (!e.specs) result = t('tlNoSpecs');
-      else result = t('tlFailed', e.failed || 0, e.specs);
+      const result = checkResult(e);
       head.append(el('span', { className: 'result', text: result }));
       const failing = e.failing || [];
       if (failing.length) {
