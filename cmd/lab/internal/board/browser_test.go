@@ -425,7 +425,25 @@ func TestBoardInABrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() })
-	srv := httptest.NewServer(b.Handler())
+	// The snapshot and the event stream can be held back, to see the page
+	// before it has either.
+	var gate sync.Mutex
+	released := make(chan struct{})
+	close(released)
+	board := b.Handler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/v1/board" || r.URL.Path == "/api/v1/events" {
+			gate.Lock()
+			wait := released
+			gate.Unlock()
+			select {
+			case <-wait:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		board.ServeHTTP(w, r)
+	}))
 	t.Cleanup(srv.Close)
 	// The page's event stream ends only when the board says so: without
 	// this, srv.Close would wait for it.
@@ -839,6 +857,42 @@ func TestBoardInABrowser(t *testing.T) {
 		if live != "off" {
 			t.Errorf("with a wrong key the live mark is %q, want off: the stream cannot come", live)
 		}
+	}
+
+	{ // loading: the Chinese page, its snapshot held back
+		run(chromedp.Navigate(page), chromedp.WaitVisible(chromedp.ID("matrix")))
+		waitFor("the board drawn", rowsDrawn, 10*time.Second)
+		var ok bool
+		eval(`localStorage.setItem('cronlab-board-lang', 'zh'), true`, &ok)
+		gate.Lock()
+		released = make(chan struct{})
+		gate.Unlock()
+		run(chromedp.Navigate(page), chromedp.WaitVisible(chromedp.ID("matrix")))
+		// The page asked, and waits: nothing may say there is no hand, or
+		// that it lost a connection it never had.
+		waitFor("the page drawn in Chinese", `document.documentElement.lang === 'zh-CN'`, 5*time.Second)
+		var loading struct {
+			Live       string `json:"live"`
+			HandsEmpty bool   `json:"handsEmpty"`
+			Failing    bool   `json:"failingEmpty"`
+			Loading    []string
+		}
+		read := `({live: document.getElementById('live').textContent,
+			handsEmpty: !document.getElementById('hands-empty').hidden, failingEmpty: !document.getElementById('failing-empty').hidden,
+			loading: [...document.querySelectorAll('.loading')].filter((e) => !e.hidden).map((e) => e.textContent)})`
+		eval(read, &loading)
+		if loading.Live != "正在连接…" || loading.HandsEmpty || loading.Failing || len(loading.Loading) != 3 || loading.Loading[1] != "正在加载…" {
+			t.Errorf("before its first snapshot, the Chinese page shows %+v; want connecting, no empty panels, and loading in each", loading)
+		}
+		close(released)
+		waitFor("the board drawn once its snapshot came, and live", rowsDrawn+` && document.getElementById('live').dataset.state === 'live'`, 10*time.Second)
+		eval(read, &loading)
+		var hands string
+		eval(`document.getElementById('hands-empty').textContent`, &hands)
+		if loading.Live != "实时" || !loading.HandsEmpty || hands != "没有人举手。" || len(loading.Loading) != 0 {
+			t.Errorf("with its snapshot (no hand is up any more), the page shows %+v and %q", loading, hands)
+		}
+		eval(`localStorage.setItem('cronlab-board-lang', 'en'), true`, &ok)
 	}
 
 	noPageErrors()

@@ -37,6 +37,7 @@
       classCode: 'class code',
       csv: 'export CSV',
       live: 'live',
+      connecting: 'connecting…',
       reconnecting: 'reconnecting…',
       notConnected: 'not connected',
       attendees: (n, left) => (n === 1 ? '1 attendee' : `${n} attendees`) + (left ? ` (and ${left} who left)` : ''),
@@ -92,6 +93,7 @@
       classCode: '班级代码',
       csv: '导出 CSV',
       live: '实时',
+      connecting: '正在连接…',
       reconnecting: '正在重新连接…',
       notConnected: '未连接',
       attendees: (n, left) => `${n} 名学员` + (left ? `，${left} 名已离开` : ''),
@@ -151,6 +153,9 @@
     snap: null, // the snapshot drawn last
     error: null, // {kind: 'noKey' | 'unreachable' | 'refused', en, zh}
     live: false,
+    // Whether the event stream was ever open: before it, the page is
+    // connecting, not reconnecting.
+    wasLive: false,
     timeline: null, // the open panel: {id, lastSeq, data}
   };
 
@@ -315,12 +320,14 @@
 
   function setLive(live) {
     state.live = live;
+    state.wasLive = state.wasLive || live;
     const e = $('#live');
     // Without the key the stream never comes: "reconnecting" would promise
-    // what cannot happen.
+    // what cannot happen. Before it first came, nothing was lost yet.
     const shut = !live && state.error && state.error.kind === 'noKey';
-    e.dataset.state = live ? 'live' : shut ? 'off' : 'reconnecting';
-    e.textContent = t(live ? 'live' : shut ? 'notConnected' : 'reconnecting');
+    const how = live ? 'live' : shut ? 'off' : state.wasLive ? 'reconnecting' : 'connecting';
+    e.dataset.state = how;
+    e.textContent = t({ live: 'live', off: 'notConnected', reconnecting: 'reconnecting', connecting: 'connecting' }[how]);
     const csv = $('#csv');
     if (csv) csv.hidden = shut;
   }
@@ -342,6 +349,9 @@
     drawStatic();
     drawError();
     const s = state.snap;
+    // Until the first snapshot, the panels say they are loading: "no raised
+    // hand" or "nothing fails" would be said of a class not read yet.
+    for (const e of document.querySelectorAll('.loading')) e.hidden = !!s;
     if (!s) return;
     drawHeader(s);
     drawMatrix(s);
