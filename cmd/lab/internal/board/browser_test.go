@@ -809,6 +809,16 @@ func TestBoardInABrowser(t *testing.T) {
 		if got := b.Snapshot().Hands; len(got) != 0 {
 			t.Errorf("after done, the board still has hands raised: %+v", got)
 		}
+		// gus's timeline says who lowered it.
+		run(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#matrix tr[data-attendee="%d"] td[data-stage="02"]`, gus.id)), chromedp.NodeVisible),
+			chromedp.WaitVisible(chromedp.ID("timeline")))
+		waitFor("gus's timeline loaded", `document.getElementById('timeline-name').textContent === 'gus' && !!document.querySelector('#timeline-entries > li.hand')`, 5*time.Second)
+		var hand string
+		eval(`document.querySelector('#timeline-entries > li.hand .result').textContent`, &hand)
+		if hand != "✋ raised a hand (lowered by you)" {
+			t.Errorf("gus's hand, lowered with done, reads %q on the timeline", hand)
+		}
+		run(chromedp.Click(chromedp.ID("timeline-close")), chromedp.WaitNotVisible(chromedp.ID("timeline")))
 	}
 
 	{ // language

@@ -172,7 +172,7 @@ func (a *attendee) view(now time.Time, p75 map[string]time.Duration) AttendeeVie
 		t := a.at(a.checks[n-1].sent)
 		v.LastCheck = &t
 	}
-	if n := len(a.hands); n > 0 && !a.hands[n-1].lowered {
+	if n := len(a.hands); n > 0 && a.lowered(a.hands[n-1]).by == "" {
 		h := a.hands[n-1]
 		v.Hand = &HandView{Attendee: a.id, Name: a.name, Seq: h.seq, Stage: h.stage, Text: h.text, At: a.at(h.sent)}
 	}

@@ -47,10 +47,11 @@ type TimelineEntry struct {
 	Failing   []string `json:"failing,omitempty"`
 	HintsSeen int      `json:"hintsSeen,omitempty"`
 	Text      string   `json:"text,omitempty"`
-	// CompileErrors of a check; Lowered: the hand is down (by the attendee
-	// or the instructor).
-	CompileErrors int  `json:"compileErrors,omitempty"`
-	Lowered       bool `json:"lowered,omitempty"`
+	// CompileErrors of a check; Lowered: the hand is down, LoweredBy says
+	// who lowered it (classwire.LoweredBy*).
+	CompileErrors int    `json:"compileErrors,omitempty"`
+	Lowered       bool   `json:"lowered,omitempty"`
+	LoweredBy     string `json:"loweredBy,omitempty"`
 }
 
 type Timeline struct {
@@ -70,7 +71,8 @@ func (a *attendee) timeline() Timeline {
 		t.Entries = append(t.Entries, e)
 	}
 	for _, h := range a.hands {
-		t.Entries = append(t.Entries, TimelineEntry{Seq: h.seq, At: a.at(h.sent), Stage: h.stage, Kind: "hand", Text: h.text, Lowered: h.lowered})
+		l := a.lowered(h)
+		t.Entries = append(t.Entries, TimelineEntry{Seq: h.seq, At: a.at(h.sent), Stage: h.stage, Kind: "hand", Text: h.text, Lowered: l.by != "", LoweredBy: l.by})
 	}
 	slices.SortStableFunc(t.Entries, func(x, y TimelineEntry) int { return cmp.Compare(x.Seq, y.Seq) })
 	return t

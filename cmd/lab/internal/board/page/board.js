@@ -77,6 +77,7 @@
       tlNoCompile: 'does not compile',
       tlNoCompileRest: (passed, of) => `does not compile; the rest: ${passed} of ${of} specs passed`,
       tlLowered: 'lowered',
+      tlLoweredBy: { attendee: 'lowered', instructor: 'lowered by you', passed: 'lowered: passed this stage since' },
       tlMore: (n) => `and ${n} more`,
       tlHints: (n) => `hints seen: ${n}`,
       tlHand: 'raised a hand',
@@ -133,6 +134,7 @@
       tlNoCompile: '不能编译',
       tlNoCompileRest: (passed, of) => `不能编译；其余部分：${of} 个测试用例中 ${passed} 个通过`,
       tlLowered: '已放下',
+      tlLoweredBy: { attendee: '已放下', instructor: '由你放下', passed: '已放下：之后通过了这个阶段' },
       tlMore: (n) => `还有 ${n} 个`,
       tlHints: (n) => `已看提示：${n}`,
       tlHand: '举手',
@@ -643,7 +645,10 @@
       }
       if (e.hintsSeen) li.append(el('div', { className: 'hints', text: t('tlHints', e.hintsSeen) }));
     } else if (e.kind === 'hand') {
-      head.append(el('span', { className: 'result', text: '✋ ' + t('tlHand') + (e.lowered ? ' (' + t('tlLowered') + ')' : '') }));
+      // Who lowered it: the attendee, the instructor (the page's reader),
+      // or the board, when the attendee passed the stage it was raised on.
+      const by = e.lowered ? t('tlLoweredBy')[e.loweredBy] || t('tlLowered') : '';
+      head.append(el('span', { className: 'result', text: '✋ ' + t('tlHand') + (by ? ` (${by})` : '') }));
       li.append(el('p', { className: 'text', text: e.text || '' }));
     }
     return li;
