@@ -386,10 +386,14 @@ func TestWhatTheRoomFailsNow(t *testing.T) {
 	}
 }
 
+// Each row of the CSV is its own stage's: the hints seen are those of the
+// stage's latest check, not the attendee's latest check's on every row.
 func TestTheCSVHasARowPerAttendeeAndStageAndNoFormulas(t *testing.T) {
 	tb := newTestBoard(t)
 	tok := tb.join("=cmd|calc")
-	tb.send(tok, tb.result(1, "05", 2), tb.result(2, "06", 4, "x"))
+	five, six := tb.result(1, "05", 2), tb.result(2, "06", 4, "x")
+	five.Result.HintsSeen, six.Result.HintsSeen = 4, 3
+	tb.send(tok, five, six)
 	resp, err := http.Get(tb.srv.URL + "/api/v1/export.csv?key=" + tb.Key())
 	if err != nil {
 		t.Fatal(err)
@@ -401,8 +405,8 @@ func TestTheCSVHasARowPerAttendeeAndStageAndNoFormulas(t *testing.T) {
 	}
 	want := []string{
 		"attendee,name,left,stage,state,specs passed,specs,compile errors,checks,current,minutes on current stage,hints seen,stuck,hand",
-		"1,'=cmd|calc,,05,passed,2,2,0,1,,,0,,",
-		"1,'=cmd|calc,,06,failing,3,4,0,1,yes,0.0,0,,",
+		"1,'=cmd|calc,,05,passed,2,2,0,1,,,4,,",
+		"1,'=cmd|calc,,06,failing,3,4,0,1,yes,0.0,3,,",
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("the CSV is\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
@@ -520,12 +524,150 @@ func TestProgressIsNotStuck(t *testing.T) {
 	}
 }
 
-// A second board on the same file would serve a class it is never told
-// of: it is refused.
-func TestASecondBoardOnTheSameFileIsRefused(t *testing.T) {
+func (tb *testBoard) timeline(name string) Timeline {
+	tb.t.Helper()
+	resp, err := http.Get(fmt.Sprintf("%s/api/v1/attendees/%d/timeline?key=%s", tb.srv.URL, tb.attendee(name).ID, tb.Key()))
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var tl Timeline
+	if err := json.NewDecoder(resp.Body).Decode(&tl); err != nil {
+		tb.t.Fatal(err)
+	}
+	return tl
+}
+
+// A check whose code does not compile is that on the timeline, as in its
+// cell, even when the rest ran with the broken functions stubbed and none
+// of it failed: not "0 failed of 2".
+func TestTheTimelineSaysACheckDidNotCompile(t *testing.T) {
 	tb := newTestBoard(t)
-	if b, err := Open(tb.path, testStages, "", tb.clock.now); err == nil {
-		b.Close()
-		t.Fatal("a second board opened the file the first one serves")
+	token := tb.join("ada")
+	broken := tb.result(1, "06", 2)
+	broken.Result.Passed, broken.Result.CompileErrors = false, 1
+	nothing := tb.result(2, "06", 0)
+	nothing.Result.Passed = false // a suite's setup failed: no spec ran
+	tb.send(token, broken, nothing, tb.result(3, "06", 2, "x"), tb.result(4, "06", 2))
+	var got []string
+	for _, e := range tb.timeline("ada").Entries {
+		got = append(got, e.Outcome)
+	}
+	if strings.Join(got, " ") != "nocompile nospecs failed passed" {
+		t.Errorf("the timeline's checks came to %q, want nocompile nospecs failed passed", got)
+	}
+}
+
+// handState is what the board tells an attendee's bin/lab status.
+func (tb *testBoard) handState(token string) classwire.HandState {
+	tb.t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, tb.srv.URL+classwire.HandPath, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		tb.t.Fatalf("GET %s: %s", classwire.HandPath, resp.Status)
+	}
+	var st classwire.HandState
+	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+		tb.t.Fatal(err)
+	}
+	return st
+}
+
+func (tb *testBoard) raise(seq int64, stage, text string) classwire.Message {
+	return classwire.Message{Seq: seq, At: tb.clock.now(), Hand: &classwire.Hand{Stage: stage, Text: text}}
+}
+
+// lastHand is the timeline's entry of a's latest hand.
+func (tb *testBoard) lastHand(name string) TimelineEntry {
+	tb.t.Helper()
+	var last TimelineEntry
+	for _, e := range tb.timeline(name).Entries {
+		if e.Kind == "hand" {
+			last = e
+		}
+	}
+	return last
+}
+
+// A hand raised on a stage comes down when its attendee passes that stage
+// after raising it: they moved on, and the instructor is not sent to them.
+// The timeline and the attendee's bin/lab status say why; a restart keeps it.
+func TestAHandComesDownWhenItsStageIsPassed(t *testing.T) {
+	tb := newTestBoard(t)
+	ada := tb.join("ada")
+	if st := tb.handState(ada); st.Seq != 0 || st.Up {
+		t.Errorf("before any hand, the board tells %+v", st)
+	}
+	tb.send(ada, tb.raise(1, "06", "my Job is created twice"), tb.result(2, "06", 3, "x"), tb.result(3, "05", 3))
+	if hs := tb.Snapshot().Hands; len(hs) != 1 || tb.attendee("ada").Hand == nil {
+		t.Fatalf("a failing check of its stage, a passing one of another: the hand stays up; hands %+v", hs)
+	}
+	if st := tb.handState(ada); st.Seq != 1 || !st.Up || st.Stage != "06" {
+		t.Errorf("the hand is up; the board tells %+v", st)
+	}
+	tb.send(ada, tb.result(4, "06", 3))
+	if hs := tb.Snapshot().Hands; len(hs) != 0 || tb.attendee("ada").Hand != nil {
+		t.Errorf("ada passed stage 06 after raising a hand on it; the board still shows %+v", hs)
+	}
+	want := classwire.HandState{Seq: 1, Stage: "06", LoweredBy: classwire.LoweredByPassing}
+	if st := tb.handState(ada); st != want {
+		t.Errorf("the board tells %+v, want %+v", st, want)
+	}
+	if h := tb.lastHand("ada"); !h.Lowered || h.LoweredBy != classwire.LoweredByPassing {
+		t.Errorf("the timeline's hand: %+v, want lowered because the stage passed", h)
+	}
+	tb.restart()
+	if st := tb.handState(ada); st != want {
+		t.Errorf("after a restart the board tells %+v, want %+v", st, want)
+	}
+
+	// A hand raised after passing the stage is a new question: it stays.
+	tb.send(ada, tb.raise(5, "06", "why does Forbid skip?"))
+	if st := tb.handState(ada); st.Seq != 5 || !st.Up {
+		t.Errorf("a hand raised after passing its stage: %+v, want up", st)
+	}
+}
+
+// The check that passed may reach the board before the hand that it
+// follows (two terminals, a queue sent in two batches): the hand is down
+// all the same.
+func TestAHandIsLoweredByTheCheckAfterItWhateverArrivedFirst(t *testing.T) {
+	tb := newTestBoard(t)
+	ada := tb.join("ada")
+	tb.send(ada, tb.result(2, "06", 3))
+	tb.send(ada, tb.raise(1, "06", "help"))
+	if st := tb.handState(ada); st.Up || st.LoweredBy != classwire.LoweredByPassing {
+		t.Errorf("hand 1 before passing check 2, received after it: %+v, want lowered", st)
+	}
+}
+
+// Who lowered a hand first is who lowered it, after a restart too: the
+// instructor's done, then a check that passed its stage.
+func TestTheFirstLoweringOfAHandIsTheOneKept(t *testing.T) {
+	tb := newTestBoard(t)
+	ada := tb.join("ada")
+	tb.send(ada, tb.raise(1, "06", "help"))
+	if status, body := tb.post(fmt.Sprintf("/api/v1/attendees/%d/hands/1/lower?key=%s", tb.attendee("ada").ID, tb.Key()), "", []byte("{}")); status != 200 {
+		t.Fatalf("lowering ada's hand: %d %s", status, body)
+	}
+	tb.clock.add(time.Minute)
+	tb.send(ada, tb.result(2, "06", 3))
+	for _, when := range []string{"live", "after a restart"} {
+		if st := tb.handState(ada); st.Up || st.LoweredBy != classwire.LoweredByInstructor {
+			t.Errorf("%s: %+v, want lowered by the instructor, who did it first", when, st)
+		}
+		tb.restart()
+	}
+	// And the attendee's own lowering, before a pass.
+	tb.send(ada, tb.raise(3, "06", "again"), classwire.Message{Seq: 4, At: tb.clock.now(), Hand: &classwire.Hand{Down: true}})
+	tb.clock.add(time.Minute)
+	tb.send(ada, tb.result(5, "06", 3))
+	if st := tb.handState(ada); st.Seq != 3 || st.LoweredBy != classwire.LoweredByAttendee {
+		t.Errorf("hand 3 lowered by ada, then the stage passed: %+v", st)
 	}
 }

@@ -137,7 +137,7 @@ type learner struct {
 	onStage int     // minutes on it when the morning ends
 	earlier [][]int // the failing specs of their earlier checks of it
 	final   []int   // the failing specs of their latest check; nil: it passed
-	compile bool    // their latest check does not compile
+	compile bool    // their latest check does not compile (the rest ran, the broken functions stubbed)
 	quiet   bool    // sends nothing after the morning
 	leaves  bool    // runs bin/lab leave before the morning ends
 	hand    string  // a hand they raise
@@ -275,9 +275,6 @@ func (c *classroom) send(m *member, r *classwire.Result, h *classwire.Hand) {
 func checkResult(stage int, started time.Time, failing []int, compileErrors, hintsSeen int) *classwire.Result {
 	r := &classwire.Result{Stage: fmt.Sprintf("%02d", stage), Passed: failing == nil && compileErrors == 0, StageStarted: started,
 		HintsSeen: hintsSeen, CompileErrors: compileErrors, Specs: []classwire.Spec{}, Functions: []classwire.Function{}}
-	if compileErrors > 0 {
-		return r // nothing ran
-	}
 	for i := range specsPerStage {
 		s := classwire.Spec{Package: "./internal/controller", Name: specName(stage, i), Status: "passed"}
 		if slices.Contains(failing, i) {
@@ -428,7 +425,25 @@ func TestBoardInABrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() })
-	srv := httptest.NewServer(b.Handler())
+	// The snapshot and the event stream can be held back, to see the page
+	// before it has either.
+	var gate sync.Mutex
+	released := make(chan struct{})
+	close(released)
+	board := b.Handler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/v1/board" || r.URL.Path == "/api/v1/events" {
+			gate.Lock()
+			wait := released
+			gate.Unlock()
+			select {
+			case <-wait:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		board.ServeHTTP(w, r)
+	}))
 	t.Cleanup(srv.Close)
 	// The page's event stream ends only when the board says so: without
 	// this, srv.Close would wait for it.
@@ -747,6 +762,23 @@ func TestBoardInABrowser(t *testing.T) {
 			t.Errorf("dara's latest check failed %q, 1 of 6 specs; the timeline's first entry says %q", specName(6, 2), tl.First)
 		}
 		run(chromedp.Click(chromedp.ID("timeline-close")), chromedp.WaitNotVisible(chromedp.ID("timeline")))
+
+		// kemal's latest check does not compile; the rest ran, its broken
+		// functions stubbed, and none of it failed: not "0 failed of 6".
+		kemal := room.byName("kemal")
+		run(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#matrix tr[data-attendee="%d"] td[data-stage="02"]`, kemal.id)), chromedp.NodeVisible),
+			chromedp.WaitVisible(chromedp.ID("timeline")))
+		waitFor("kemal's timeline loaded", `document.getElementById('timeline-name').textContent === 'kemal' && document.querySelectorAll('#timeline-entries > li').length > 0`, 5*time.Second)
+		var latest struct {
+			Result string `json:"result"`
+			Class  string `json:"class"`
+		}
+		eval(`(() => { const li = document.querySelector('#timeline-entries > li');
+			return {result: li.querySelector('.result').textContent, class: li.className}; })()`, &latest)
+		if latest.Result != "does not compile; the rest: 6 of 6 specs passed" || latest.Class != "nocompile" {
+			t.Errorf("kemal's latest check does not compile; the timeline says %+v", latest)
+		}
+		run(chromedp.Click(chromedp.ID("timeline-close")), chromedp.WaitNotVisible(chromedp.ID("timeline")))
 	}
 
 	{ // live update
@@ -777,6 +809,16 @@ func TestBoardInABrowser(t *testing.T) {
 		if got := b.Snapshot().Hands; len(got) != 0 {
 			t.Errorf("after done, the board still has hands raised: %+v", got)
 		}
+		// gus's timeline says who lowered it.
+		run(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#matrix tr[data-attendee="%d"] td[data-stage="02"]`, gus.id)), chromedp.NodeVisible),
+			chromedp.WaitVisible(chromedp.ID("timeline")))
+		waitFor("gus's timeline loaded", `document.getElementById('timeline-name').textContent === 'gus' && !!document.querySelector('#timeline-entries > li.hand')`, 5*time.Second)
+		var hand string
+		eval(`document.querySelector('#timeline-entries > li.hand .result').textContent`, &hand)
+		if hand != "✋ raised a hand (lowered by you)" {
+			t.Errorf("gus's hand, lowered with done, reads %q on the timeline", hand)
+		}
+		run(chromedp.Click(chromedp.ID("timeline-close")), chromedp.WaitNotVisible(chromedp.ID("timeline")))
 	}
 
 	{ // language
@@ -825,6 +867,42 @@ func TestBoardInABrowser(t *testing.T) {
 		if live != "off" {
 			t.Errorf("with a wrong key the live mark is %q, want off: the stream cannot come", live)
 		}
+	}
+
+	{ // loading: the Chinese page, its snapshot held back
+		run(chromedp.Navigate(page), chromedp.WaitVisible(chromedp.ID("matrix")))
+		waitFor("the board drawn", rowsDrawn, 10*time.Second)
+		var ok bool
+		eval(`localStorage.setItem('cronlab-board-lang', 'zh'), true`, &ok)
+		gate.Lock()
+		released = make(chan struct{})
+		gate.Unlock()
+		run(chromedp.Navigate(page), chromedp.WaitVisible(chromedp.ID("matrix")))
+		// The page asked, and waits: nothing may say there is no hand, or
+		// that it lost a connection it never had.
+		waitFor("the page drawn in Chinese", `document.documentElement.lang === 'zh-CN'`, 5*time.Second)
+		var loading struct {
+			Live       string `json:"live"`
+			HandsEmpty bool   `json:"handsEmpty"`
+			Failing    bool   `json:"failingEmpty"`
+			Loading    []string
+		}
+		read := `({live: document.getElementById('live').textContent,
+			handsEmpty: !document.getElementById('hands-empty').hidden, failingEmpty: !document.getElementById('failing-empty').hidden,
+			loading: [...document.querySelectorAll('.loading')].filter((e) => !e.hidden).map((e) => e.textContent)})`
+		eval(read, &loading)
+		if loading.Live != "正在连接…" || loading.HandsEmpty || loading.Failing || len(loading.Loading) != 3 || loading.Loading[1] != "正在加载…" {
+			t.Errorf("before its first snapshot, the Chinese page shows %+v; want connecting, no empty panels, and loading in each", loading)
+		}
+		close(released)
+		waitFor("the board drawn once its snapshot came, and live", rowsDrawn+` && document.getElementById('live').dataset.state === 'live'`, 10*time.Second)
+		eval(read, &loading)
+		var hands string
+		eval(`document.getElementById('hands-empty').textContent`, &hands)
+		if loading.Live != "实时" || !loading.HandsEmpty || hands != "没有人举手。" || len(loading.Loading) != 0 {
+			t.Errorf("with its snapshot (no hand is up any more), the page shows %+v and %q", loading, hands)
+		}
+		eval(`localStorage.setItem('cronlab-board-lang', 'en'), true`, &ok)
 	}
 
 	noPageErrors()

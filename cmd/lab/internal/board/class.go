@@ -63,7 +63,8 @@ type attendee struct {
 	offset    time.Duration
 	hasOffset bool
 	checks    []check // in seq order
-	hands     []hand
+	hands     []hand  // raised, in seq order
+	downs     []down
 	seen      map[int64]bool
 }
 
@@ -82,11 +83,28 @@ type check struct {
 }
 
 type hand struct {
-	seq     int64
-	sent    time.Time
-	stage   string
-	text    string
-	lowered bool
+	seq   int64
+	sent  time.Time
+	stage string
+	text  string
+	// byInstructor is when the instructor lowered it on the board (zero:
+	// not). The attendee's own lowering and a passed stage are read from
+	// the messages (lowered), in whatever order they arrived.
+	byInstructor time.Time
+}
+
+// down is an attendee's bin/lab hand --down: it lowers every hand raised
+// before it.
+type down struct {
+	seq      int64
+	received time.Time
+}
+
+// lowering is who lowered a hand (classwire.LoweredBy*), and when, on the
+// board's clock; by is "" while the hand is up.
+type lowering struct {
+	by string
+	at time.Time
 }
 
 func newClass(stages []StageInfo) *class {
@@ -117,14 +135,42 @@ func (c *class) apply(a *attendee, m classwire.Message, received time.Time) {
 	}
 	if m.Hand != nil {
 		if m.Hand.Down {
-			for i := range a.hands {
-				a.hands[i].lowered = true
-			}
+			a.downs = append(a.downs, down{seq: m.Seq, received: received})
 		} else {
 			a.hands = insertBySeq(a.hands, hand{seq: m.Seq, sent: m.At, stage: m.Hand.Stage, text: m.Hand.Text}, func(x hand) int64 { return x.seq })
 		}
 	}
 	c.version++
+}
+
+// lowered says whether and how h came down: the first, on the board's
+// clock, of the attendee lowering it, the instructor lowering it, and a
+// check that passed the stage h was raised on, after h. A hand is raised
+// on a stage about that stage: who passed it has moved on, and a hand left
+// up would send the instructor to someone who no longer waits.
+func (a *attendee) lowered(h hand) lowering {
+	var l lowering
+	take := func(by string, at time.Time) {
+		if l.by == "" || at.Before(l.at) {
+			l = lowering{by: by, at: at}
+		}
+	}
+	for _, d := range a.downs {
+		if d.seq > h.seq {
+			take(classwire.LoweredByAttendee, d.received)
+		}
+	}
+	if !h.byInstructor.IsZero() {
+		take(classwire.LoweredByInstructor, h.byInstructor)
+	}
+	if h.stage != "" {
+		for _, c := range a.checks {
+			if c.seq > h.seq && c.result.Stage == h.stage && c.result.Passed {
+				take(classwire.LoweredByPassing, c.received)
+			}
+		}
+	}
+	return l
 }
 
 func insertBySeq[T any](xs []T, x T, seq func(T) int64) []T {
@@ -136,22 +182,23 @@ func insertBySeq[T any](xs []T, x T, seq func(T) int64) []T {
 func (a *attendee) raised(seq int64) bool {
 	for _, h := range a.hands {
 		if h.seq == seq {
-			return !h.lowered
+			return a.lowered(h).by == ""
 		}
 	}
 	return false
 }
 
-// lower takes a hand down from the board (the instructor came by).
-func (c *class) lower(a *attendee, seq int64) bool {
+// lower takes a hand down from the board at at (the instructor came by).
+// Replaying the stored lowerings, it is told of each again: it records
+// the time even of a hand that a message replayed before lowered later
+// (a check that passed its stage), so that the first lowering stays first.
+func (c *class) lower(a *attendee, seq int64, at time.Time) {
 	for i := range a.hands {
-		if a.hands[i].seq == seq && !a.hands[i].lowered {
-			a.hands[i].lowered = true
+		if a.hands[i].seq == seq && a.hands[i].byInstructor.IsZero() {
+			a.hands[i].byInstructor = at
 			c.version++
-			return true
 		}
 	}
-	return false
 }
 
 // at is a time of a's laptop on the board's clock.
@@ -164,6 +211,9 @@ func (a *attendee) lastSeq() int64 {
 	}
 	if n := len(a.hands); n > 0 && a.hands[n-1].seq > last {
 		last = a.hands[n-1].seq
+	}
+	for _, d := range a.downs {
+		last = max(last, d.seq)
 	}
 	return last
 }

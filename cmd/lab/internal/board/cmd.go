@@ -17,6 +17,7 @@ limitations under the License.
 package board
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -54,11 +55,16 @@ func CmdBoard(l i18n.Lang, stateDir string, stages []StageInfo, o Options) error
 		return err
 	}
 	b, err := Open(o.DB, stages, strings.ToUpper(o.Code), time.Now)
-	if err != nil && strings.Contains(err.Error(), "locked") {
-		return i18n.Errorf("%s is in use by another board: stop that one first, or give this class its own file with --db",
-			"%s 正被另一个看板使用：先停掉那个看板，或者用 --db 给这个班级另一个文件", o.DB)
-	}
-	if err != nil {
+	var taken *InUse
+	switch {
+	case errors.As(err, &taken):
+		return err
+	case err != nil && strings.Contains(err.Error(), "locked"):
+		// Not a board (it would hold the lock): a program such as sqlite3
+		// that has the file open and is writing it.
+		return i18n.Errorf("%s is locked by another program (sqlite3?): close it, or give this class its own file with --db",
+			"%s 被另一个程序锁定了（sqlite3？）：关掉它，或者用 --db 给这个班级另一个文件", o.DB)
+	case err != nil:
 		return i18n.Errorf("could not open the board's storage %s: %w", "无法打开看板的存储 %s：%w", o.DB, err)
 	}
 	defer b.Close()

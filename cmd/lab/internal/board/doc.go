@@ -16,7 +16,8 @@ limitations under the License.
 
 // Package board is lab board: the instructor's live class board. Attendees'
 // bin/lab (package class) post each check's result; the board keeps them in
-// one SQLite file (store.go), rebuilds the class from it (class.go), and
+// one SQLite file (store.go), which no second board may open while it runs
+// (lock.go), rebuilds the class from it (class.go), and
 // serves one page (page/, embedded, nothing from the network) that draws a
 // snapshot of the class (snapshot.go) and is told of every change by
 // server-sent events (events.go). docs/class.md is the instructor's guide.

@@ -45,6 +45,7 @@ var page embed.FS
 // Board is a class's board: its storage, what it knows, and who may post.
 type Board struct {
 	mu      sync.Mutex // orders stores and their application to class
+	lock    *boardLock // this board's hold on its file (lock.go)
 	store   *store
 	class   *class
 	tokens  map[string]int64 // a token's hash: its attendee
@@ -56,18 +57,24 @@ type Board struct {
 
 // Open opens (or makes) the board stored at path. code, when not "",
 // replaces the class code; else the stored one stays, or one is made.
+// When another board serves the file, the error is an *InUse.
 func Open(path string, stages []StageInfo, code string, now func() time.Time) (*Board, error) {
-	st, err := openStore(path)
+	lock, err := lockDB(path)
 	if err != nil {
 		return nil, err
 	}
-	b := &Board{store: st, class: newClass(stages), tokens: map[string]int64{}, now: now, changed: newBroadcaster()}
+	st, err := openStore(path)
+	if err != nil {
+		lock.release()
+		return nil, err
+	}
+	b := &Board{lock: lock, store: st, class: newClass(stages), tokens: map[string]int64{}, now: now, changed: newBroadcaster()}
 	if err := b.settings(code); err != nil {
-		st.Close()
+		b.Close()
 		return nil, err
 	}
 	if err := b.replay(); err != nil {
-		st.Close()
+		b.Close()
 		return nil, err
 	}
 	return b, nil
@@ -103,15 +110,19 @@ func (b *Board) replay() error {
 			b.class.apply(a, m.msg, m.received)
 		}
 	}
-	for k := range lowered {
+	for k, at := range lowered {
 		if a := b.class.attendees[k[0]]; a != nil {
-			b.class.lower(a, k[1])
+			b.class.lower(a, k[1], at)
 		}
 	}
 	return nil
 }
 
-func (b *Board) Close() error { return b.store.Close() }
+// Close closes the file, then lets it go for another board.
+func (b *Board) Close() error {
+	err := b.store.Close()
+	return errors.Join(err, b.lock.release())
+}
 func (b *Board) Code() string { return b.code }
 func (b *Board) Key() string  { return b.key }
 
@@ -129,6 +140,7 @@ func (b *Board) Handler() http.Handler {
 	mux.HandleFunc("POST "+classwire.JoinPath, b.join)
 	mux.HandleFunc("POST "+classwire.SendPath, b.send)
 	mux.HandleFunc("POST "+classwire.LeavePath, b.leave)
+	mux.HandleFunc("GET "+classwire.HandPath, b.hand)
 	mux.HandleFunc("GET /api/v1/board", b.instructor(b.serveSnapshot))
 	mux.HandleFunc("GET /api/v1/events", b.instructor(b.serveEvents))
 	mux.HandleFunc("GET /api/v1/attendees/{id}/timeline", b.instructor(b.serveTimeline))
@@ -296,6 +308,25 @@ func (b *Board) leave(w http.ResponseWriter, r *http.Request) {
 	answer(w, struct{}{})
 }
 
+// hand tells an attendee's bin/lab status whether its latest hand is still
+// up, and if not, who lowered it.
+func (b *Board) hand(w http.ResponseWriter, r *http.Request) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	a, bad := b.attendeeOf(r)
+	if bad != nil {
+		fail(w, bad)
+		return
+	}
+	var st classwire.HandState
+	if n := len(a.hands); n > 0 {
+		h := a.hands[n-1]
+		l := a.lowered(h)
+		st = classwire.HandState{Seq: h.seq, Stage: h.stage, Up: l.by == "", LoweredBy: l.by}
+	}
+	answer(w, st)
+}
+
 // instructor lets through the requests that carry the board's key (?key=,
 // as the URL printed at start has it, or the X-Board-Key header).
 func (b *Board) instructor(h http.HandlerFunc) http.HandlerFunc {
@@ -333,11 +364,12 @@ func (b *Board) lowerHand(w http.ResponseWriter, r *http.Request) {
 		fail(w, refuse(http.StatusNotFound, i18n.Errorf("no raised hand %s of attendee %s", "没有举着的手 %s（学员 %s）", r.PathValue("seq"), r.PathValue("id"))))
 		return
 	}
-	if err := b.store.lower(id, seq, b.now()); err != nil {
+	now := b.now()
+	if err := b.store.lower(id, seq, now); err != nil {
 		fail(w, refuse(http.StatusInternalServerError, i18n.Errorf("the board could not store it: %v", "看板无法保存：%v", err)))
 		return
 	}
-	b.class.lower(a, seq)
+	b.class.lower(a, seq, now)
 	b.changed.notify()
 	answer(w, struct{}{})
 }

@@ -60,6 +60,7 @@ type Cell struct {
 	Ran           int    `json:"ran"`
 	CompileErrors int    `json:"compileErrors,omitempty"`
 	Checks        int    `json:"checks"`
+	HintsSeen     int    `json:"hintsSeen"` // of this stage, at that check
 }
 
 // Stuck is one reason to go and see an attendee: repeat (Spec failed in
@@ -160,7 +161,7 @@ func (a *attendee) view(now time.Time, p75 map[string]time.Duration) AttendeeVie
 		Checks: len(a.checks), Cells: map[string]Cell{}}
 	for _, c := range a.checks {
 		cell := v.Cells[c.result.Stage]
-		cell = Cell{State: "failing", Passed: c.passed, Ran: c.ran, CompileErrors: c.result.CompileErrors, Checks: cell.Checks + 1}
+		cell = Cell{State: "failing", Passed: c.passed, Ran: c.ran, CompileErrors: c.result.CompileErrors, Checks: cell.Checks + 1, HintsSeen: c.result.HintsSeen}
 		if c.result.Passed {
 			cell.State = "passed"
 		}
@@ -171,7 +172,7 @@ func (a *attendee) view(now time.Time, p75 map[string]time.Duration) AttendeeVie
 		t := a.at(a.checks[n-1].sent)
 		v.LastCheck = &t
 	}
-	if n := len(a.hands); n > 0 && !a.hands[n-1].lowered {
+	if n := len(a.hands); n > 0 && a.lowered(a.hands[n-1]).by == "" {
 		h := a.hands[n-1]
 		v.Hand = &HandView{Attendee: a.id, Name: a.name, Seq: h.seq, Stage: h.stage, Text: h.text, At: a.at(h.sent)}
 	}

@@ -67,8 +67,8 @@ type store struct{ db *sql.DB }
 func openStore(path string) (*store, error) {
 	// WAL: the page's reads do not wait for a write; synchronous=NORMAL is
 	// durable when the process dies (SIGKILL), which is what a board meets.
-	// locking_mode(EXCLUSIVE): a second board started on the same file
-	// fails at once instead of serving a class it is not told of.
+	// locking_mode(EXCLUSIVE) keeps other programs out once the board
+	// wrote; a second board is refused before this, by the lock of lock.go.
 	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=locking_mode(EXCLUSIVE)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=busy_timeout(1000)")
 	if err != nil {
 		return nil, err

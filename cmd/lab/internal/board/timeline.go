@@ -33,20 +33,25 @@ import (
 )
 
 type TimelineEntry struct {
-	Seq       int64     `json:"seq"`
-	At        time.Time `json:"at"`
-	Stage     string    `json:"stage"`
-	Kind      string    `json:"kind"` // check or hand
-	Passed    bool      `json:"passed,omitempty"`
-	Specs     int       `json:"specs,omitempty"`
-	Failed    int       `json:"failed,omitempty"`
-	Failing   []string  `json:"failing,omitempty"`
-	HintsSeen int       `json:"hintsSeen,omitempty"`
-	Text      string    `json:"text,omitempty"`
-	// CompileErrors of a check; Lowered: the hand is down (by the attendee
-	// or the instructor).
-	CompileErrors int  `json:"compileErrors,omitempty"`
-	Lowered       bool `json:"lowered,omitempty"`
+	Seq   int64     `json:"seq"`
+	At    time.Time `json:"at"`
+	Stage string    `json:"stage"`
+	Kind  string    `json:"kind"` // check or hand
+	// Outcome of a check, what the page says of it: passed; nocompile (the
+	// code does not compile, whatever ran with its broken functions
+	// stubbed); failed; nospecs (it failed, and no spec ran).
+	Outcome   string   `json:"outcome,omitempty"`
+	Passed    bool     `json:"passed,omitempty"`
+	Specs     int      `json:"specs,omitempty"`
+	Failed    int      `json:"failed,omitempty"`
+	Failing   []string `json:"failing,omitempty"`
+	HintsSeen int      `json:"hintsSeen,omitempty"`
+	Text      string   `json:"text,omitempty"`
+	// CompileErrors of a check; Lowered: the hand is down, LoweredBy says
+	// who lowered it (classwire.LoweredBy*).
+	CompileErrors int    `json:"compileErrors,omitempty"`
+	Lowered       bool   `json:"lowered,omitempty"`
+	LoweredBy     string `json:"loweredBy,omitempty"`
 }
 
 type Timeline struct {
@@ -58,7 +63,7 @@ type Timeline struct {
 func (a *attendee) timeline() Timeline {
 	t := Timeline{Attendee: a.id, Name: a.name, Entries: []TimelineEntry{}}
 	for _, c := range a.checks {
-		e := TimelineEntry{Seq: c.seq, At: a.at(c.sent), Stage: c.result.Stage, Kind: "check", Passed: c.result.Passed,
+		e := TimelineEntry{Seq: c.seq, At: a.at(c.sent), Stage: c.result.Stage, Kind: "check", Outcome: outcome(c), Passed: c.result.Passed,
 			Specs: c.ran, Failed: c.ran - c.passed, HintsSeen: c.result.HintsSeen, CompileErrors: c.result.CompileErrors}
 		for _, f := range c.result.Failing() {
 			e.Failing = append(e.Failing, f.Name)
@@ -66,10 +71,26 @@ func (a *attendee) timeline() Timeline {
 		t.Entries = append(t.Entries, e)
 	}
 	for _, h := range a.hands {
-		t.Entries = append(t.Entries, TimelineEntry{Seq: h.seq, At: a.at(h.sent), Stage: h.stage, Kind: "hand", Text: h.text, Lowered: h.lowered})
+		l := a.lowered(h)
+		t.Entries = append(t.Entries, TimelineEntry{Seq: h.seq, At: a.at(h.sent), Stage: h.stage, Kind: "hand", Text: h.text, Lowered: l.by != "", LoweredBy: l.by})
 	}
 	slices.SortStableFunc(t.Entries, func(x, y TimelineEntry) int { return cmp.Compare(x.Seq, y.Seq) })
 	return t
+}
+
+// outcome is what a check came to, as the matrix's cell says it: code that
+// does not compile is that, even when the rest ran and passed (its broken
+// functions stubbed), for that is what the attendee has to fix.
+func outcome(c check) string {
+	switch {
+	case c.result.CompileErrors > 0:
+		return "nocompile"
+	case c.result.Passed:
+		return "passed"
+	case c.ran == 0:
+		return "nospecs"
+	}
+	return "failed"
 }
 
 func (b *Board) serveTimeline(w http.ResponseWriter, r *http.Request) {
@@ -89,7 +110,8 @@ func (b *Board) serveTimeline(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveCSV is the matrix as a spreadsheet: a row per attendee and stage
-// checked, with the stuck flags of now.
+// checked, each with the hints seen of that stage at its latest check, and
+// the stuck flags of now.
 func (b *Board) serveCSV(w http.ResponseWriter, r *http.Request) {
 	s := b.Snapshot()
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
@@ -119,7 +141,7 @@ func (b *Board) serveCSV(w http.ResponseWriter, r *http.Request) {
 				left = "yes"
 			}
 			_ = out.Write([]string{strconv.FormatInt(a.ID, 10), cell(a.Name), left, st.ID, c.State, strconv.Itoa(c.Passed), strconv.Itoa(c.Ran),
-				strconv.Itoa(c.CompileErrors), strconv.Itoa(c.Checks), current, minutes, strconv.Itoa(a.HintsSeen), stuck, cell(hand)})
+				strconv.Itoa(c.CompileErrors), strconv.Itoa(c.Checks), current, minutes, strconv.Itoa(c.HintsSeen), stuck, cell(hand)})
 		}
 	}
 	out.Flush()

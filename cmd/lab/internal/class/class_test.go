@@ -194,7 +194,7 @@ func TestNoCodeNoOutputNoFileNameLeavesTheLaptop(t *testing.T) {
 	}}
 	c := report.NewCheck(t.TempDir(), s, rs, errors.New("failing"))
 	c.Functions = []functions.Result{{Name: "CronJobReconciler.startDueRun", Status: "failed", Passed: 1, Ran: 2, Failing: []string{"spec two"}, CompileError: secret}}
-	sent := Sent(c, progress.StageResult{HintsShown: []string{"06.1", "06.2"}, Started: time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)})
+	sent := Sent(s, c, progress.StageResult{HintsShown: []string{"06.1", "06.2"}, Started: time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)})
 	raw, _ := json.Marshal(sent)
 	for _, leak := range []string{"secretCode", "/home/ada", "jobs.go"} {
 		if strings.Contains(string(raw), leak) {
@@ -213,7 +213,7 @@ func TestLongNamesAreCutToWhatTheBoardTakes(t *testing.T) {
 	long := strings.Repeat("界", classwire.MaxName+20)
 	s := stage.Stage{ID: "06", Tests: []stage.Test{{Package: "./internal/controller"}}}
 	rs := []gotest.Results{{Outcomes: []gotest.Outcome{{Name: long, Status: "passed"}}, Passed: 1}}
-	sent := Sent(report.NewCheck(t.TempDir(), s, rs, nil), progress.StageResult{})
+	sent := Sent(s, report.NewCheck(t.TempDir(), s, rs, nil), progress.StageResult{})
 	if err := (classwire.Message{Seq: 1, At: time.Now(), Result: sent}).Validate(); err != nil {
 		t.Errorf("a long spec name: %v", err)
 	}

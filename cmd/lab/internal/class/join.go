@@ -185,15 +185,16 @@ func CmdHand(l i18n.Lang, dir, stage string, args []string, down bool) error {
 	if _, ok := ReadMember(dir); !ok {
 		return notJoined()
 	}
-	if _, err := Enqueue(dir, classwire.Message{At: time.Now().UTC(), Hand: h}); err != nil {
+	seq, err := Enqueue(dir, classwire.Message{At: time.Now().UTC(), Hand: h})
+	if err != nil {
 		return err
 	}
-	if err := setHand(dir, text); err != nil {
+	if err := setHand(dir, text, seq); err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*RequestTimeout)
 	defer cancel()
-	_, err := Flush(ctx, dir)
+	_, err = Flush(ctx, dir)
 	var refused *Refused
 	switch {
 	case errors.As(err, &refused):
@@ -235,12 +236,41 @@ func CmdStatus(l i18n.Lang, dir string) {
 		fmt.Printf(l.Tr("; %s to be sent\n", "；%s等待发送\n"), Waits(l, n))
 	}
 	if m.Hand != "" {
-		fmt.Printf(l.Tr("  your hand is up: %q (the instructor may have lowered it on the board; bin/lab hand --down lowers it)\n",
-			"  你举着手：%q（讲师可能已在看板上放下它；bin/lab hand --down 放下）\n"), m.Hand)
+		fmt.Println(handStatus(l, dir, m))
 	}
 	if tried && a.Refused > 0 {
 		fmt.Printf(l.Tr("  %d results were refused by the board and set aside in %s/refused\n", "  有 %d 个结果被看板拒绝，已放到 %s/refused 中\n"), a.Refused, dir)
 	}
+}
+
+// handStatus is bin/lab status's line about the hand this clone raised
+// last. Only the board knows whether it is still up (the instructor lowers
+// hands there, and a check that passes the hand's stage lowers it): status
+// asks, and says what it learnt, or that it could not ask.
+func handStatus(l i18n.Lang, dir string, m Member) string {
+	var st classwire.HandState
+	err := get(context.Background(), m.Board+classwire.HandPath, m.Token, &st) // within RequestTimeout
+	switch {
+	case err != nil:
+		return fmt.Sprintf(l.Tr("  your hand is up, as far as this clone knows: %q (the board could not be asked: %s; bin/lab hand --down lowers it)",
+			"  就这个克隆所知，你举着手：%q（没能询问看板：%s；bin/lab hand --down 放下）"), m.Hand, i18n.Message(l, err))
+	case st.Seq < m.HandSeq:
+		return fmt.Sprintf(l.Tr("  your hand waits to be sent to the board: %q (it goes with your next check)",
+			"  你的举手还在等待发送到看板：%q（会随你的下一次检查发出）"), m.Hand)
+	case st.Up:
+		return fmt.Sprintf(l.Tr("  your hand is up on the board: %q (bin/lab hand --down lowers it)",
+			"  你在看板上举着手：%q（bin/lab hand --down 放下）"), m.Hand)
+	}
+	_ = handDown(dir, st.Seq)
+	switch st.LoweredBy {
+	case classwire.LoweredByInstructor:
+		return fmt.Sprintf(l.Tr("  your hand %q was lowered by the instructor on the board (still stuck? bin/lab hand again)",
+			"  你的举手 %q 已被讲师在看板上放下（还卡着？再运行 bin/lab hand）"), m.Hand)
+	case classwire.LoweredByPassing:
+		return fmt.Sprintf(l.Tr("  your hand %q came down when you passed stage %s, which it was raised on (a new question? bin/lab hand again)",
+			"  你的举手 %q 在你通过它所在的第 %s 阶段时已放下（有新问题？再运行 bin/lab hand）"), m.Hand, st.Stage)
+	}
+	return fmt.Sprintf(l.Tr("  your hand %q is down on the board", "  你的举手 %q 在看板上已放下"), m.Hand)
 }
 
 // Waits is "1 message waits", "3 messages wait" (有 3 条消息): results of

@@ -40,9 +40,12 @@ type Member struct {
 	Token    string    `json:"token"`
 	Joined   time.Time `json:"joined"`
 	NextSeq  int64     `json:"nextSeq"`
-	// Hand is the text of the hand this clone raised last, "" once it
-	// lowered it (the instructor may have lowered it on the board too).
-	Hand string `json:"hand,omitempty"`
+	// Hand is the text of the hand this clone raised last, and HandSeq its
+	// message's number; "" once it is known to be down: lowered here, or,
+	// as bin/lab status learns from the board, by the instructor or by a
+	// check that passed its stage.
+	Hand    string `json:"hand,omitempty"`
+	HandSeq int64  `json:"handSeq,omitempty"`
 }
 
 // Dir is where a clone keeps its class: bin/lab-state/class.
@@ -148,9 +151,25 @@ func lock(path string, wait time.Duration) (func(), error) {
 
 var errLocked = i18n.Errorf("locked by another bin/lab", "被另一个 bin/lab 锁定")
 
-// setHand remembers the raised hand's text ("" for lowered), for bin/lab
-// status.
-func setHand(dir, text string) error {
+// setHand remembers the raised hand's text and message ("" for lowered),
+// for bin/lab status.
+func setHand(dir, text string, seq int64) error {
+	return updateMember(dir, func(m *Member) {
+		m.Hand, m.HandSeq = text, seq
+	})
+}
+
+// handDown forgets the hand seq once the board said it is down, unless a
+// newer one was raised meanwhile.
+func handDown(dir string, seq int64) error {
+	return updateMember(dir, func(m *Member) {
+		if m.HandSeq <= seq {
+			m.Hand = ""
+		}
+	})
+}
+
+func updateMember(dir string, change func(*Member)) error {
 	unlock, err := lock(filepath.Join(dir, "seq.lock"), 5*time.Second)
 	if err != nil {
 		return err
@@ -160,6 +179,6 @@ func setHand(dir, text string) error {
 	if !ok {
 		return errNotJoined
 	}
-	m.Hand = text
+	change(&m)
 	return writeMember(dir, m)
 }

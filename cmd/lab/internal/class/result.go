@@ -36,14 +36,16 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 
-// Sent is what a check's result becomes on the wire.
-func Sent(c report.Check, p progress.StageResult) *classwire.Result {
+// Sent is what a check of stage s becomes on the wire. Its specs are the
+// --json document's, so the board counts what the terminal and --json
+// count (gotest.Results.Counts).
+func Sent(s stage.Stage, c report.Check, p progress.StageResult) *classwire.Result {
 	r := &classwire.Result{Stage: c.Stage, Passed: c.Passed, StageStarted: p.Started, HintsSeen: len(p.HintsShown),
 		Specs: []classwire.Spec{}, Functions: []classwire.Function{}}
 	for _, t := range c.Tests {
 		r.CompileErrors += len(t.CompileErrors)
-		for _, s := range t.Specs {
-			r.Specs = append(r.Specs, classwire.Spec{Package: t.Package, Name: cut(s.Name, classwire.MaxName), Status: s.Status, Hint: s.Hint})
+		for _, spec := range t.Specs {
+			r.Specs = append(r.Specs, classwire.Spec{Package: t.Package, Name: cut(spec.Name, classwire.MaxName), Status: spec.Status, Hint: tied(s, spec.Hint)})
 		}
 	}
 	if len(r.Specs) > classwire.MaxSpecs {
@@ -56,6 +58,19 @@ func Sent(c report.Check, p progress.StageResult) *classwire.Result {
 		r.Functions = append(r.Functions, classwire.Function{Name: cut(f.Name, classwire.MaxName), Status: f.Status, Passed: f.Passed, Ran: f.Ran})
 	}
 	return r
+}
+
+// tied is id when it is a hint that stage.yaml ties to a failure (when:),
+// else "". --json falls back on the stage's first hint, a general nudge
+// ("start with runs.go"): on the board, beside a spec that the room or an
+// attendee keeps failing, it would read as that failure's hint.
+func tied(s stage.Stage, id string) string {
+	for _, h := range s.Hints {
+		if h.ID == id && h.When != "" {
+			return id
+		}
+	}
+	return ""
 }
 
 func cut(s string, most int) string {
@@ -88,7 +103,7 @@ func Report(l i18n.Lang, root string, s stage.Stage, rs []gotest.Results, checkE
 		return "", false
 	}
 	waiting := len(Waiting(dir))
-	sent := Sent(report.NewCheck(".", s, rs, checkErr), p.Stages[s.ID])
+	sent := Sent(s, report.NewCheck(".", s, rs, checkErr), p.Stages[s.ID])
 	if _, err := Enqueue(dir, classwire.Message{At: time.Now().UTC(), Result: sent}); err != nil {
 		return fmt.Sprintf(l.Tr("  board: this result could not be queued (%s)", "  看板：这个结果没能放入队列（%s）"), i18n.Message(l, err)), false
 	}

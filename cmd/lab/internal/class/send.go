@@ -184,13 +184,24 @@ func post(ctx context.Context, url, token string, v, out any) error {
 	if err != nil {
 		return err
 	}
+	return call(ctx, http.MethodPost, url, token, body, out)
+}
+
+// get asks the board and reads the answer into out.
+func get(ctx context.Context, url, token string, out any) error {
+	return call(ctx, http.MethodGet, url, token, nil, out)
+}
+
+func call(ctx context.Context, method, url, token string, body []byte, out any) error {
 	ctx, cancel := context.WithTimeout(ctx, RequestTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
 	if err != nil {
 		return i18n.Errorf("the board's address %q is not a URL: %w", "看板地址 %q 不是一个 URL：%w", url, err)
 	}
-	req.Header.Set("Content-Type", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}

@@ -31,6 +31,7 @@ const (
 	JoinPath  = "/api/v1/join"
 	SendPath  = "/api/v1/send"
 	LeavePath = "/api/v1/leave"
+	HandPath  = "/api/v1/hand" // GET, with the token: HandState
 )
 
 // Limits: a request larger than MaxBody is refused unread; the others are
@@ -111,6 +112,26 @@ type Function struct {
 	Passed int    `json:"passed"`
 	Ran    int    `json:"ran"`
 }
+
+// HandState is the board's answer to GET HandPath: the attendee's latest
+// raised hand, and whether it is still up there (bin/lab status asks, as
+// the instructor may have lowered it).
+type HandState struct {
+	Seq   int64  `json:"seq"` // its message's; 0: the board holds no hand of the attendee
+	Stage string `json:"stage,omitempty"`
+	Up    bool   `json:"up"`
+	// LoweredBy, when it is down: one of the Lowered* below.
+	LoweredBy string `json:"loweredBy,omitempty"`
+}
+
+// Who lowered a hand.
+const (
+	LoweredByAttendee   = "attendee"   // bin/lab hand --down
+	LoweredByInstructor = "instructor" // done, on the board
+	// LoweredByPassing: a check passed the stage the hand was raised on,
+	// after it was raised; the attendee moved on.
+	LoweredByPassing = "passed"
+)
 
 // Hand is a raised hand, or, with Down, the attendee lowering it.
 type Hand struct {

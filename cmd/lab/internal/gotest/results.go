@@ -130,6 +130,37 @@ type Outcome struct {
 	Name, Status string
 }
 
+// What a check counts is one rule, the same in the terminal (lab check,
+// lab watch), in lab check --json and on the class board: every Go test
+// and Ginkgo spec that ran (Outcomes), and each failure of a suite's own
+// node (a BeforeSuite), which is no spec but is why specs did not run or
+// fail. A Go subtest is part of its test: a failing subtest fails the test,
+// which counts once, and is never a spec of its own.
+
+// IsSubtest is whether the failure is a Go subtest's ("TestDue/a_row")
+// whose test has an outcome of its own.
+func (r Results) IsSubtest(name string) bool {
+	root := rootTest(name)
+	return root != name && HasOutcome(r.Outcomes, root)
+}
+
+// NodeFailures are the failures that are neither a test's or spec's nor a
+// subtest's: a suite's failed setup or teardown.
+func (r Results) NodeFailures() []Failure {
+	var out []Failure
+	for _, f := range r.Failures {
+		if !HasOutcome(r.Outcomes, f.Name) && !r.IsSubtest(f.Name) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Counts is how many specs passed, and how many count, by the rule above.
+func (r Results) Counts() (passed, counted int) {
+	return r.Passed, r.Passed + r.Failed + len(r.NodeFailures())
+}
+
 // testEvent is one line of `go test -json` (go doc test2json).
 type testEvent struct {
 	Action     string

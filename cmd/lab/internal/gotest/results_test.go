@@ -151,3 +151,18 @@ func TestANameIsShownInChineseSegmentBySegment(t *testing.T) {
 		t.Errorf("NameIn: %q, %q", f.NameIn(i18n.English), f.NameIn(i18n.Chinese))
 	}
 }
+
+// What a check counts (Results.Counts): the tests and specs that ran, and
+// a suite's own node that failed; a failing subtest is its test's failure,
+// counted once with the test.
+func TestACheckCountsTestsAndSpecsAndASuitesFailedNodeButNoSubtest(t *testing.T) {
+	r := Results{Passed: 2, Failed: 1,
+		Outcomes: []Outcome{{"TestA", "passed"}, {"TestB", "failed"}, {"spec › one", "passed"}},
+		Failures: []Failure{{Name: "TestB/a_row"}, {Name: "TestB"}, {Name: "AfterSuite"}, {Name: "TestGone/a_row"}}}
+	if passed, counted := r.Counts(); passed != 2 || counted != 5 {
+		t.Errorf("counted %d of which %d passed; want 5 (three that ran, AfterSuite, and the row of a test that left no outcome) and 2", counted, passed)
+	}
+	if !r.IsSubtest("TestB/a_row") || r.IsSubtest("TestGone/a_row") || r.IsSubtest("TestB") {
+		t.Error("a subtest is a row of a test that has an outcome of its own")
+	}
+}

@@ -23,6 +23,7 @@ package report
 import (
 	"encoding/json"
 	"io"
+	"strings"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/functions"
 	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
@@ -62,6 +63,9 @@ type checkedSpec struct {
 	Location string `json:"location,omitempty"` // file:line of the failing assertion
 	Panic    string `json:"panic,omitempty"`
 	Hint     string `json:"hint,omitempty"` // the id of the hint for this failure: lab hint shows it
+	// Subtests are a failed Go test's failing subtests, which say what
+	// failed: they are part of the test, not specs of their own.
+	Subtests []checkedSpec `json:"subtests,omitempty"`
 }
 
 func NewCheck(dir string, s stage.Stage, rs []gotest.Results, err error) Check {
@@ -76,21 +80,35 @@ func NewCheck(dir string, s stage.Stage, rs []gotest.Results, err error) Check {
 		for _, f := range res.Failures {
 			failures[f.Name] = f
 		}
+		// The specs are what the check counts (gotest.Results.Counts): the
+		// terminal, this and the class board say the same numbers.
 		for _, o := range res.Outcomes {
 			spec := checkedSpec{Name: o.Name, Status: o.Status}
 			if f, ok := failures[o.Name]; ok {
 				spec.Message, spec.Location, spec.Panic = f.Message, f.Location, f.Panic
-				spec.Hint = hints.For(s, f).ID
+				hint := hints.For(s, f)
+				for _, sub := range res.Failures {
+					if !res.IsSubtest(sub.Name) || !strings.HasPrefix(sub.Name, o.Name+"/") {
+						continue
+					}
+					h := hints.For(s, sub)
+					spec.Subtests = append(spec.Subtests, checkedSpec{Name: sub.Name, Status: "failed", Message: sub.Message,
+						Location: sub.Location, Panic: sub.Panic, Hint: h.ID})
+					// A test says nothing of its own when a subtest failed:
+					// the hint tied to a subtest is the test's.
+					if hint.When == "" && h.When != "" {
+						hint = h
+					}
+				}
+				spec.Hint = hint.ID
 			}
 			t.Specs = append(t.Specs, spec)
 		}
 		// A failure of a suite's setup (BeforeSuite) is no spec, but it is
 		// why none ran: it is reported as one.
-		for _, f := range res.Failures {
-			if !gotest.HasOutcome(res.Outcomes, f.Name) {
-				t.Specs = append(t.Specs, checkedSpec{Name: f.Name, Status: "failed", Message: f.Message,
-					Location: f.Location, Panic: f.Panic, Hint: hints.For(s, f).ID})
-			}
+		for _, f := range res.NodeFailures() {
+			t.Specs = append(t.Specs, checkedSpec{Name: f.Name, Status: "failed", Message: f.Message,
+				Location: f.Location, Panic: f.Panic, Hint: hints.For(s, f).ID})
 		}
 		for _, e := range res.BuildErrors {
 			t.CompileErrors = append(t.CompileErrors, gotest.PlaceCompileError(dir, e))

@@ -49,7 +49,9 @@ func TestCheckJSONKeepsItsShape(t *testing.T) {
 	rs := []gotest.Results{
 		{Passed: 1, Failed: 1,
 			Outcomes: []gotest.Outcome{{Name: "TestDue", Status: "passed"}, {Name: "TestDueAgreesWithAWalk", Status: "failed"}},
-			Failures: []gotest.Failure{{Name: "TestDueAgreesWithAWalk", Location: "internal/schedule/schedule_test.go:40", Message: "Due = 10:05, want 10:15"}}},
+			Failures: []gotest.Failure{
+				{Name: "TestDueAgreesWithAWalk/at_midnight", Location: "internal/schedule/schedule_test.go:52", Message: "Due = 00:05, want 00:00"},
+				{Name: "TestDueAgreesWithAWalk", Location: "internal/schedule/schedule_test.go:40", Message: "Due = 10:05, want 10:15"}}},
 		{BuildErrors: []string{"internal/controller/status.go:6:2: undefined: undefinedThing"}},
 	}
 	var out strings.Builder
@@ -75,7 +77,16 @@ func TestCheckJSONKeepsItsShape(t *testing.T) {
           "status": "failed",
           "message": "Due = 10:05, want 10:15",
           "location": "internal/schedule/schedule_test.go:40",
-          "hint": "06.1"
+          "hint": "06.1",
+          "subtests": [
+            {
+              "name": "TestDueAgreesWithAWalk/at_midnight",
+              "status": "failed",
+              "message": "Due = 00:05, want 00:00",
+              "location": "internal/schedule/schedule_test.go:52",
+              "hint": "06.1"
+            }
+          ]
         }
       ],
       "compileErrors": [],

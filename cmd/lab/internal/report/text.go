@@ -30,7 +30,10 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/regions"
 )
 
+// Counts is a package's result in a line; its numbers are what --json and
+// the class board count (gotest.Results.Counts).
 func Counts(l i18n.Lang, r gotest.Results) string {
+	passed, counted := r.Counts()
 	switch {
 	case len(r.Stubbed) > 0 && r.Passed+r.Failed == 0:
 		return fmt.Sprintf(l.Tr("%s does not compile; with it stubbed, no test ran: the setup failed", "%s 无法编译；把它换成桩之后，没有测试运行：准备步骤失败了"), StubbedNames(r.Stubbed))
@@ -39,13 +42,13 @@ func Counts(l i18n.Lang, r gotest.Results) string {
 		if StubbedFunctions(r.Stubbed) == "" {
 			what = l.Tr("an import is not used", "有一个导入没有被使用")
 		}
-		return fmt.Sprintf(l.Tr("%s; the rest: %d of %d passed", "%s；其余部分：%d / %d 通过"), what, r.Passed, r.Passed+r.Failed)
+		return fmt.Sprintf(l.Tr("%s; the rest: %d of %d passed", "%s；其余部分：%d / %d 通过"), what, passed, counted)
 	case len(r.BuildErrors) > 0:
 		return l.Tr("does not compile", "无法编译")
 	case r.Passed+r.Failed == 0 && len(r.Failures) > 0:
 		return l.Tr("no test ran: the setup failed", "没有测试运行：准备步骤失败了")
 	}
-	return fmt.Sprintf(l.Tr("%d of %d passed", "%d / %d 通过"), r.Passed, r.Passed+r.Failed)
+	return fmt.Sprintf(l.Tr("%d of %d passed", "%d / %d 通过"), passed, counted)
 }
 
 // Explain prints why a package failed: compile errors, or each failure

@@ -317,8 +317,9 @@ func watchStage(ctx context.Context, l i18n.Lang, root string, s stage.Stage, ke
 func progressLine(l i18n.Lang, rs []gotest.Results, err error) string {
 	passed, all := 0, 0
 	for _, r := range rs {
-		passed += r.Passed
-		all += r.Passed + r.Failed
+		p, n := r.Counts() // what --json and the class board count too
+		passed += p
+		all += n
 	}
 	verdict := l.Tr("passes: bin/lab start the next stage", "通过：用 bin/lab start 开始下一阶段")
 	switch {

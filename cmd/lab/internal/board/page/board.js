@@ -37,6 +37,7 @@
       classCode: 'class code',
       csv: 'export CSV',
       live: 'live',
+      connecting: 'connecting…',
       reconnecting: 'reconnecting…',
       notConnected: 'not connected',
       attendees: (n, left) => (n === 1 ? '1 attendee' : `${n} attendees`) + (left ? ` (and ${left} who left)` : ''),
@@ -74,7 +75,9 @@
       tlFailed: (failed, of) => `${failed} failed of ${of}`,
       tlNoSpecs: 'no spec ran',
       tlNoCompile: 'does not compile',
+      tlNoCompileRest: (passed, of) => `does not compile; the rest: ${passed} of ${of} specs passed`,
       tlLowered: 'lowered',
+      tlLoweredBy: { attendee: 'lowered', instructor: 'lowered by you', passed: 'lowered: passed this stage since' },
       tlMore: (n) => `and ${n} more`,
       tlHints: (n) => `hints seen: ${n}`,
       tlHand: 'raised a hand',
@@ -91,6 +94,7 @@
       classCode: '班级代码',
       csv: '导出 CSV',
       live: '实时',
+      connecting: '正在连接…',
       reconnecting: '正在重新连接…',
       notConnected: '未连接',
       attendees: (n, left) => `${n} 名学员` + (left ? `，${left} 名已离开` : ''),
@@ -128,7 +132,9 @@
       tlFailed: (failed, of) => `${of} 个测试用例中 ${failed} 个失败`,
       tlNoSpecs: '没有运行任何测试用例',
       tlNoCompile: '不能编译',
+      tlNoCompileRest: (passed, of) => `不能编译；其余部分：${of} 个测试用例中 ${passed} 个通过`,
       tlLowered: '已放下',
+      tlLoweredBy: { attendee: '已放下', instructor: '由你放下', passed: '已放下：之后通过了这个阶段' },
       tlMore: (n) => `还有 ${n} 个`,
       tlHints: (n) => `已看提示：${n}`,
       tlHand: '举手',
@@ -149,6 +155,9 @@
     snap: null, // the snapshot drawn last
     error: null, // {kind: 'noKey' | 'unreachable' | 'refused', en, zh}
     live: false,
+    // Whether the event stream was ever open: before it, the page is
+    // connecting, not reconnecting.
+    wasLive: false,
     timeline: null, // the open panel: {id, lastSeq, data}
   };
 
@@ -313,12 +322,14 @@
 
   function setLive(live) {
     state.live = live;
+    state.wasLive = state.wasLive || live;
     const e = $('#live');
     // Without the key the stream never comes: "reconnecting" would promise
-    // what cannot happen.
+    // what cannot happen. Before it first came, nothing was lost yet.
     const shut = !live && state.error && state.error.kind === 'noKey';
-    e.dataset.state = live ? 'live' : shut ? 'off' : 'reconnecting';
-    e.textContent = t(live ? 'live' : shut ? 'notConnected' : 'reconnecting');
+    const how = live ? 'live' : shut ? 'off' : state.wasLive ? 'reconnecting' : 'connecting';
+    e.dataset.state = how;
+    e.textContent = t({ live: 'live', off: 'notConnected', reconnecting: 'reconnecting', connecting: 'connecting' }[how]);
     const csv = $('#csv');
     if (csv) csv.hidden = shut;
   }
@@ -340,6 +351,9 @@
     drawStatic();
     drawError();
     const s = state.snap;
+    // Until the first snapshot, the panels say they are loading: "no raised
+    // hand" or "nothing fails" would be said of a class not read yet.
+    for (const e of document.querySelectorAll('.loading')) e.hidden = !!s;
     if (!s) return;
     drawHeader(s);
     drawMatrix(s);
@@ -599,19 +613,28 @@
     list.replaceChildren(...entries);
   }
 
+  // The board says what a check came to (timeline.go's outcome): code that
+  // does not compile is said first, as the matrix's cell says it, even when
+  // the rest ran and none of it failed.
+  function checkResult(e) {
+    const specs = e.specs || 0;
+    switch (e.outcome) {
+      case 'passed': return t('tlPassed');
+      case 'nocompile': return specs ? t('tlNoCompileRest', specs - (e.failed || 0), specs) : t('tlNoCompile');
+      case 'nospecs': return t('tlNoSpecs');
+      default: return t('tlFailed', e.failed || 0, specs);
+    }
+  }
+
   function drawEntry(e) {
-    const kind = e.kind === 'check' ? (e.passed ? 'passed' : 'failing') : e.kind;
+    const kind = e.kind === 'check' ? { passed: 'passed', nocompile: 'nocompile' }[e.outcome] || 'failing' : e.kind;
     const li = el('li', { className: kind, dataset: { kind: e.kind, seq: String(e.seq) } });
     const head = el('div', { className: 'head' },
       el('time', { datetime: e.at, text: clock(e.at) }),
       el('span', { className: 'stage', text: e.stage ? t('stage', e.stage) : '' }));
     li.append(head);
     if (e.kind === 'check') {
-      let result;
-      if (e.passed) result = t('tlPassed');
-      else if (e.compileErrors && !e.specs) result = t('tlNoCompile');
-      else if (!e.specs) result = t('tlNoSpecs');
-      else result = t('tlFailed', e.failed || 0, e.specs);
+      const result = checkResult(e);
       head.append(el('span', { className: 'result', text: result }));
       const failing = e.failing || [];
       if (failing.length) {
@@ -622,7 +645,10 @@
       }
       if (e.hintsSeen) li.append(el('div', { className: 'hints', text: t('tlHints', e.hintsSeen) }));
     } else if (e.kind === 'hand') {
-      head.append(el('span', { className: 'result', text: '✋ ' + t('tlHand') + (e.lowered ? ' (' + t('tlLowered') + ')' : '') }));
+      // Who lowered it: the attendee, the instructor (the page's reader),
+      // or the board, when the attendee passed the stage it was raised on.
+      const by = e.lowered ? t('tlLoweredBy')[e.loweredBy] || t('tlLowered') : '';
+      head.append(el('span', { className: 'result', text: '✋ ' + t('tlHand') + (by ? ` (${by})` : '') }));
       li.append(el('p', { className: 'text', text: e.text || '' }));
     }
     return li;
