@@ -159,7 +159,7 @@ const svgStyle = `<style>
 
 func legend(l i18n.Lang) string {
 	return l.Tr("+ added · ~ modified · − deleted · vN: the Nth version this trace saw · red: a stale read, its dashed line to what it missed · outlined: the writes that followed it · ✂ what the test did to the loop",
-		"+ 新增 · ~ 修改 · − 删除 · vN：本次追踪看到的第 N 个版本 · 红色：陈旧的读取，虚线指向它错过的版本 · 加框：随后的写入 · ✂ 测试对循环做的事")
+		"+ 新增 · ~ 修改 · − 删除 · vN：本次追踪记录看到的第 N 个版本 · 红色：陈旧的读取，虚线指向它错过的版本 · 加框：随后的写入 · ✂ 测试对循环做的事")
 }
 
 // drawReconcileBars shades each reconcile from its start to its end.
@@ -239,7 +239,7 @@ func tooltip(l i18n.Lang, e trace.Event) string {
 		s += "  reconcileID " + e.ReconcileID
 	}
 	if e.Result != "" {
-		s += "  " + e.Result
+		s += "  " + outcome(l, e)
 	}
 	if e.Patch != "" {
 		s += "\n" + cut(e.Patch, 400)
