@@ -34,7 +34,44 @@ import (
 )
 
 // verbs are a format string's verbs, in order: what Printf fills in.
-var verbs = regexp.MustCompile(`%[-+# 0]*(\*|[0-9]+)?(\.[0-9]+)?[a-zA-Z%]`)
+var verbs = regexp.MustCompile(`%[-+# 0]*(\[[0-9]+\])?(\*|[0-9]+)?(\.[0-9]+)?[a-zA-Z%]`)
+
+// byArgument is a format's verbs in the order of the arguments they take:
+// the Chinese may put them in another order with explicit indexes (%[2]s),
+// as Chinese sentences often must, and still take the same arguments.
+func byArgument(format string) []string {
+	taken := map[int]string{}
+	next, last := 1, 0
+	for _, v := range verbs.FindAllString(format, -1) {
+		if v == "%%" {
+			continue
+		}
+		if open := strings.Index(v, "["); open >= 0 {
+			closing := strings.Index(v, "]")
+			next, _ = strconv.Atoi(v[open+1 : closing])
+			v = v[:open] + v[closing+1:]
+		}
+		taken[next] = v
+		last = max(last, next)
+		next++
+	}
+	out := make([]string, last)
+	for i := range out {
+		out[i] = taken[i+1]
+	}
+	return out
+}
+
+func TestByArgumentReadsExplicitIndexes(t *testing.T) {
+	en := byArgument("the API server had deleted %s %s by event %d (%.0f%%)")
+	zh := byArgument("API 服务器在第 %[3]d 个事件时已经删除了 %[1]s %[2]s（%[4].0f%%）")
+	if !reflect.DeepEqual(en, zh) || !reflect.DeepEqual(en, []string{"%s", "%s", "%d", "%.0f"}) {
+		t.Errorf("English %q, Chinese %q", en, zh)
+	}
+	if reflect.DeepEqual(byArgument("%s then %d"), byArgument("%[2]s 再 %[1]d")) {
+		t.Error("verbs that take other arguments read as the same")
+	}
+}
 
 // Every message the tool prints is written in both languages, and the two
 // take the same arguments in the same order, or the Chinese would print
@@ -82,8 +119,8 @@ func TestEveryMessageHasBothLanguages(t *testing.T) {
 				t.Errorf("%s: no Chinese for %q", where, en)
 			case wide(en) > wide(zh):
 				t.Errorf("%s: the English argument has more Chinese in it than the Chinese (the two swapped?): %.60q", where, en)
-			case !reflect.DeepEqual(verbs.FindAllString(en, -1), verbs.FindAllString(zh, -1)):
-				t.Errorf("%s: the verbs differ: English %q, Chinese %q", where, verbs.FindAllString(en, -1), verbs.FindAllString(zh, -1))
+			case !reflect.DeepEqual(byArgument(en), byArgument(zh)):
+				t.Errorf("%s: the verbs differ: English %q, Chinese %q", where, byArgument(en), byArgument(zh))
 			}
 			return true
 		})

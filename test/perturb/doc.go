@@ -29,5 +29,11 @@ limitations under the License.
 // A level-based Reconciler that treats AlreadyExists and NotFound on its own
 // objects as done ends where the reference ends under each of them; under
 // intermediate-3 that is not where it ends undisturbed (docs/trace.md).
-// `bin/lab perturb KIND` runs one and draws its trace (docs/trace.md).
+// `bin/lab perturb KIND` runs one and draws its trace (docs/trace.md). It
+// works from stage 06 on, so the scenario uses nothing a later stage has
+// the attendee write: it holds the cache back itself (held_test.go), not
+// through stage 13's test/lag. The tool names a file in
+// CRONLAB_PERTURB_END_STATE, where the end state is written only once the
+// scenario has played to its end: a run that stopped on the way compared
+// nothing.
 package perturb

@@ -41,6 +41,12 @@ import (
 	"cronlab.dev/cronlab/test/utils"
 )
 
+// endStateFile names the file where bin/lab perturb wants the end state,
+// written only when the scenario has played to its end: a run that stopped
+// on the way (an error, a panic, a build that failed) has compared nothing,
+// and the tool must not call that a difference from the reference.
+const endStateFile = "CRONLAB_PERTURB_END_STATE"
+
 var update = flag.Bool("update", false, "write testdata/<perturbation>.golden from this tree's Reconciler (the reference's)")
 
 func TestMain(m *testing.M) { os.Exit(utils.RunTests(m)) }
@@ -83,12 +89,12 @@ func TestPerturbed(t *testing.T) {
 
 			// 1. 10:00:30: the 10:00 run is due. A requeue asks for the reconcile.
 			if p.stale {
-				w.lag.Pause("cronjobs", "jobs")
-				w.rec.Note(trace.LaneCache, say.Both("stale: the cache is held back", "陈旧：缓存被扣住"))
+				w.held.hold()
+				w.rec.Note(trace.LaneCache, say.Both("stale: the cache is held back", "stale：缓存被扣住"))
 				w.reconcile()
 				w.reconcile() // a second request before the cache has seen the first one's writes
-				w.lag.Resume("cronjobs", "jobs")
-				w.rec.Note(trace.LaneCache, say.Both("stale: the cache is let go", "陈旧：缓存被放行"))
+				w.held.release()
+				w.rec.Note(trace.LaneCache, say.Both("stale: the cache is let go", "stale：缓存被放行"))
 			} else {
 				w.reconcile()
 			}
@@ -233,6 +239,9 @@ func stamp(t *metav1.Time) string {
 func (w *world) compareEndState() {
 	golden := filepath.Join("testdata", w.p.name+".golden")
 	got := w.endState()
+	if path := os.Getenv(endStateFile); path != "" {
+		must(w.t, os.WriteFile(path, []byte(got), 0o644))
+	}
 	if *update {
 		must(w.t, os.WriteFile(golden, []byte(got), 0o644))
 		return

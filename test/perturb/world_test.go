@@ -34,6 +34,7 @@ import (
 	"k8s.io/client-go/tools/events"
 	clocktesting "k8s.io/utils/clock/testing"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
@@ -44,14 +45,17 @@ import (
 	"cronlab.dev/cronlab/internal/runs"
 	"cronlab.dev/cronlab/internal/trace"
 	"cronlab.dev/cronlab/internal/trace/record"
-	"cronlab.dev/cronlab/test/lag"
 	"cronlab.dev/cronlab/test/say"
 	"cronlab.dev/cronlab/test/tracing"
 )
 
 // errStopped is what every write returns once the manager has "stopped"
-// (intermediate-N): the process would be gone, and write nothing more.
-var errStopped = errors.New("the manager stopped here (bin/lab perturb intermediate)")
+// (intermediate-N): the process would be gone, and write nothing more. The
+// trace shows it, in the language of the attendee who runs bin/lab.
+func errStopped(n int) error {
+	return errors.New(say.Both("the manager stopped here (bin/lab perturb intermediate-%d)",
+		"管理器在这里停止了（bin/lab perturb intermediate-%d）", n))
+}
 
 // A world is the loop that the scenario drives: a manager's cache whose
 // watches can be held back, the Reconciler reading it, and in place of the
@@ -65,7 +69,7 @@ type world struct {
 	direct client.Client
 	ns     string
 	clock  *clocktesting.FakeClock
-	lag    *lag.Watches
+	held   *held // the stale perturbation holds the cache back (held_test.go)
 	rec    *record.Recorder
 	p      perturbation
 
@@ -83,7 +87,7 @@ type world struct {
 }
 
 func newWorld(t *testing.T, cfg *rest.Config, scheme *runtime.Scheme, p perturbation) *world {
-	w := &world{t: t, cfg: cfg, scheme: scheme, p: p, lag: lag.NewWatches(), clock: clocktesting.NewFakeClock(tenAM.Add(30 * time.Second)),
+	w := &world{t: t, cfg: cfg, scheme: scheme, p: p, held: newHeld(), clock: clocktesting.NewFakeClock(tenAM.Add(30 * time.Second)),
 		created: map[string]int{}}
 	var err error
 	w.direct, err = client.New(cfg, client.Options{Scheme: scheme})
@@ -97,7 +101,7 @@ func newWorld(t *testing.T, cfg *rest.Config, scheme *runtime.Scheme, p perturba
 	must(t, err)
 	w.rec = rec
 	t.Cleanup(func() {
-		w.lag.Resume("cronjobs", "jobs")
+		w.held.release()
 		if w.stop != nil {
 			w.stop()
 		}
@@ -117,7 +121,8 @@ func (w *world) start() {
 	ctx, cancel := context.WithCancel(context.Background())
 	w.stop = cancel
 	w.wake = make(chan struct{}, 1)
-	mgr, err := ctrl.NewManager(w.lag.Config(w.cfg), ctrl.Options{Scheme: w.scheme, Metrics: metricsserver.Options{BindAddress: "0"}})
+	mgr, err := ctrl.NewManager(w.cfg, ctrl.Options{Scheme: w.scheme, Metrics: metricsserver.Options{BindAddress: "0"},
+		Cache: cache.Options{NewInformer: w.held.newInformer}})
 	must(t, err)
 	must(t, controller.IndexJobsByOwner(ctx, mgr.GetFieldIndexer()))
 	for _, obj := range []client.Object{&batchv1.CronJob{}, &kbatchv1.Job{}} {
@@ -163,7 +168,7 @@ func (w *world) notify(o any) {
 			w.dropNext = false
 			w.mu.Unlock()
 			w.rec.Note(trace.LaneCache, say.Both("unobserved: the event of Job %s finishing asks for no reconcile",
-				"未被观察到：Job %s 结束的事件没有请求调和", job.Name))
+				"unobserved：Job %s 结束的事件没有请求调和", job.Name))
 			return
 		}
 		w.mu.Unlock()
@@ -182,7 +187,7 @@ func (w *world) stopAfterN() interceptor.Funcs {
 		w.mu.Lock()
 		if w.stopped {
 			w.mu.Unlock()
-			return errStopped
+			return errStopped(w.p.stopAfter)
 		}
 		w.writes++
 		n := w.writes
@@ -236,8 +241,8 @@ func (w *world) reconcile() {
 	w.mu.Unlock()
 	if stopped {
 		w.stop()
-		w.rec.Note(trace.LaneReconcile, say.Both("intermediate: the manager stopped after write %d; a new one starts",
-			"中间状态：管理器在第 %d 次写入之后停止；一个新的管理器启动", w.p.stopAfter))
+		w.rec.Note(trace.LaneReconcile, say.Both("%s: the manager stopped after write %d; a new one starts",
+			"%s：管理器在第 %d 次写入之后停止；一个新的管理器启动", w.p.name, w.p.stopAfter))
 		w.start()
 		return
 	}

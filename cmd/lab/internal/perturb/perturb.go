@@ -33,10 +33,6 @@ import (
 	"strings"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
-	"cronlab.dev/cronlab/cmd/lab/internal/run"
-	"cronlab.dev/cronlab/cmd/lab/internal/stage"
-	"cronlab.dev/cronlab/cmd/lab/internal/traceview"
-	"cronlab.dev/cronlab/internal/trace"
 )
 
 // kinds are the perturbations test/perturb plays (its perturbations).
@@ -47,6 +43,38 @@ var intermediate = regexp.MustCompile(`^intermediate$`)
 
 // CmdPerturb is lab perturb KIND.
 func CmdPerturb(l i18n.Lang, root string, args []string) error {
+	kind, err := chosenKind(l, args)
+	if err != nil {
+		return err
+	}
+	return perturb(l, root, root, kind)
+}
+
+// perturb plays the scenario in dir, a tree of the clone root, under kind
+// and says where it ended; the error says why not, when it did not end.
+func perturb(l i18n.Lang, root, dir, kind string) error {
+	fmt.Printf(l.Tr("Playing the scenario under %q against this clone's Reconciler\n", "用本克隆的调和器运行这个场景，扰动：%q\n"), kind)
+	p := playOf(root, dir, kind)
+	if err := p.play(l); err != nil {
+		return err
+	}
+	p.draw(l)
+	switch p.outcome {
+	case differed:
+		p.showDifference(l)
+		return i18n.Errorf("under %s, the end state is not the reference's (above: yours, then the reference's)",
+			"在 %s 扰动下，结束状态与参考实现的不同（上面先是你的，然后是参考实现的）", kind)
+	case broke:
+		return p.whyNothingWasCompared()
+	}
+	fmt.Printf(l.Tr("\nUnder %s, the scenario ends where the reference's Reconciler ends.\n", "\n在 %s 扰动下，这个场景的结束状态与参考实现的调和器相同。\n"), kind)
+	sayWhereTheReferenceFalls(l, dir, kind)
+	return nil
+}
+
+// chosenKind is the perturbation named on the command line, or the list
+// of them and an error.
+func chosenKind(l i18n.Lang, args []string) (string, error) {
 	if len(args) != 1 {
 		fmt.Print(l.Tr(`which perturbation? bin/lab perturb KIND, one of:
   none            the scenario undisturbed: an hourly CronJob's 10:00 run starts, ends at 10:01,
@@ -67,38 +95,16 @@ with the reference's under the same perturbation (docs/trace.md, "Perturbations"
 每一种都用本克隆的调和器运行这个场景，画出追踪记录，并把结束状态与参考实现在同样扰动下的结束状态比较
 （docs/trace.zh-CN.md，“扰动”）。
 `))
-		return i18n.Errorf("name one perturbation", "请指定一种扰动")
+		return "", i18n.Errorf("name one perturbation", "请指定一种扰动")
 	}
 	kind := args[0]
 	if intermediate.MatchString(kind) {
 		kind = "intermediate-1"
 	}
 	if !slices.Contains(kinds, kind) {
-		return i18n.Errorf("no perturbation %q: bin/lab perturb lists them", "没有名为 %q 的扰动：运行 bin/lab perturb 查看全部", kind)
+		return "", i18n.Errorf("no perturbation %q: bin/lab perturb lists them", "没有名为 %q 的扰动：运行 bin/lab perturb 查看全部", kind)
 	}
-	s := stage.Stage{ID: "perturb", Title: "the scenario of test/perturb under " + kind, TitleZh: "test/perturb 的场景，扰动：" + kind,
-		Tests: []stage.Test{{Package: "./test/perturb", Run: "^TestPerturbed$/^" + kind + "$"}}}
-	fmt.Printf(l.Tr("Playing the scenario under %q against this clone's Reconciler\n", "用本克隆的调和器运行这个场景，扰动：%q\n"), kind)
-	_, checkErr := run.Checks(l, root, root, s, run.Summary)
-
-	path := filepath.Join(root, "bin", "lab-state", "traces", "perturb", trace.FileName("TestPerturbed/"+kind))
-	events, err := trace.Load(path)
-	if err == nil && len(events) > 0 {
-		a := trace.Analyze(events)
-		fmt.Println()
-		fmt.Print(traceview.Lanes(l, a, traceview.TerminalWidth()))
-		page := strings.TrimSuffix(path, ".jsonl") + ".html"
-		if os.WriteFile(page, []byte(traceview.Page(l, "bin/lab perturb "+kind, a)), 0o644) == nil {
-			fmt.Printf(l.Tr("\nthe picture: open %s in a browser\n", "\n图：在浏览器中打开 %s\n"), relative(root, page))
-		}
-	}
-	if checkErr != nil {
-		return i18n.Errorf("under %s, the end state is not the reference's (above: yours, then the reference's)",
-			"在 %s 扰动下，结束状态与参考实现的不同（上面先是你的，然后是参考实现的）", kind)
-	}
-	fmt.Printf(l.Tr("\nUnder %s, the scenario ends where the reference's Reconciler ends.\n", "\n在 %s 扰动下，这个场景的结束状态与参考实现的调和器相同。\n"), kind)
-	sayWhereTheReferenceFalls(l, root, kind)
-	return nil
+	return kind, nil
 }
 
 // sayWhereTheReferenceFalls says so when the reference's own end state
@@ -115,16 +121,9 @@ func sayWhereTheReferenceFalls(l i18n.Lang, root, kind string) {
 	want := strings.Split(string(undisturbed), "\n")
 	for _, line := range strings.Split(string(under), "\n") {
 		if !slices.Contains(want, line) {
-			lost = append(lost, strings.TrimSpace(line))
+			lost = append(lost, strings.TrimSpace(stateLine(l, line)))
 		}
 	}
 	fmt.Printf(l.Tr("But that is not where it ends undisturbed (%s): the reference has a gap here too, explained in docs/trace.md, \"What the perturbations found\".\n",
-		"但这并不是不加扰动时的结束状态（%s）：参考实现在这里也有一个缺口，见 docs/trace.zh-CN.md 的“扰动发现了什么”。\n"), strings.Join(lost, "; "))
-}
-
-func relative(root, path string) string {
-	if rel, err := filepath.Rel(root, path); err == nil {
-		return rel
-	}
-	return path
+		"但这并不是不加扰动时的结束状态（%s）：参考实现在这里也有一个缺口，见 docs/trace.zh-CN.md 的“扰动发现了什么”。\n"), strings.Join(lost, l.Tr("; ", "；")))
 }

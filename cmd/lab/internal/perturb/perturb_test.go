@@ -17,12 +17,20 @@ limitations under the License.
 package perturb
 
 import (
+	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+	"cronlab.dev/cronlab/cmd/lab/internal/labtest"
+	"cronlab.dev/cronlab/cmd/lab/internal/traceview"
+	"cronlab.dev/cronlab/internal/trace"
 )
 
 // The kinds lab perturb offers are the ones test/perturb plays: each has
@@ -50,5 +58,141 @@ func TestAnUnknownKindIsRefusedWithTheList(t *testing.T) {
 	}
 	if err := CmdPerturb(i18n.Chinese, ".", nil); err == nil || !strings.Contains(i18n.Message(i18n.Chinese, err), "请指定一种扰动") {
 		t.Errorf("without a kind: got %v", err)
+	}
+}
+
+// Only a run that played the scenario to its end and ended elsewhere is
+// the attendee's difference; a run that stopped on the way compared
+// nothing (issue 57: a stub of stage 13 broke every run on lab/06, and the
+// tool said the attendee's end state was wrong).
+func TestOnlyARunThatPlayedToItsEndCanDiffer(t *testing.T) {
+	failed := errors.New("1 failing")
+	for _, c := range []struct {
+		name          string
+		r             gotest.Results
+		runErr        error
+		reached, same bool
+		want          outcome
+	}{
+		{"the reference's end", gotest.Results{Passed: 1}, nil, true, true, matched},
+		{"another end", gotest.Results{Failed: 1}, failed, true, false, differed},
+		{"stopped on the way (an error, a panic, a Fatal)", gotest.Results{Failed: 1}, failed, false, false, broke},
+		{"skipped before its end", gotest.Results{Passed: 1}, nil, false, false, broke},
+		{"the reference's end, then a failure", gotest.Results{Failed: 1}, failed, true, true, broke},
+		{"does not compile", gotest.Results{BuildErrors: []string{"x.go:1: syntax error"}}, failed, false, false, broke},
+		{"a function stubbed so that the rest could run", gotest.Results{Stubbed: []gotest.CompileError{{Function: "Reconcile"}}, Passed: 1},
+			failed, true, false, broke},
+	} {
+		if got := classify(c.r, c.runErr, c.reached, c.same); got != c.want {
+			t.Errorf("%s: classified %d, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// What a broken run says, in both languages: what failed and how to go
+// on, never that the end state is not the reference's.
+func TestABrokenRunSaysWhatFailedNotThatItDiffers(t *testing.T) {
+	failed := errors.New("1 failing")
+	for name, p := range map[string]*play{
+		"stopped":        {kind: "none", runErr: failed, results: gotest.Results{Failed: 1}},
+		"does not build": {kind: "stale", runErr: failed, results: gotest.Results{BuildErrors: []string{"x.go:1: syntax error"}}},
+		"skipped":        {kind: "intermediate-5", results: gotest.Results{Passed: 1, Output: "    perturb_test.go:120: the scenario made 4 writes\n--- SKIP"}},
+		"failed after":   {kind: "none", runErr: failed, reached: true, results: gotest.Results{Failed: 1}},
+	} {
+		err := p.whyNothingWasCompared()
+		en, zh := i18n.Message(i18n.English, err), i18n.Message(i18n.Chinese, err)
+		if strings.Contains(en, "is not the reference's") || strings.Contains(zh, "不同") {
+			t.Errorf("%s: a broken run is called a difference: %q / %q", name, en, zh)
+		}
+		if !strings.Contains(en, "under "+p.kind) || !strings.Contains(zh, p.kind) {
+			t.Errorf("%s: the message does not name the perturbation: %q / %q", name, en, zh)
+		}
+	}
+}
+
+// The tool tells the harness where to write the end state by a name both
+// must spell alike; the tool cannot import a test package to share it.
+func TestTheHarnessWritesTheEndStateWhereTheToolLooks(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "test", "perturb", "perturb_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("const endStateFile = %q", endStateFile); !strings.Contains(string(src), want) {
+		t.Errorf("test/perturb/perturb_test.go does not say %s", want)
+	}
+}
+
+// Every line of every reference end state reads in English as the
+// harness wrote it, and in Chinese with no English word left but the API's
+// names and values.
+func TestAnEndStateReadsInBothLanguages(t *testing.T) {
+	goldens, err := filepath.Glob(filepath.Join("..", "..", "..", "..", "test", "perturb", "testdata", "*.golden"))
+	if err != nil || len(goldens) == 0 {
+		t.Fatalf("no golden end state: %v", err)
+	}
+	lines := []string{"  the (no scheduled time) run: Failed", "  the 2030-01-07T10:00:00Z run: Complete"}
+	for _, g := range goldens {
+		raw, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, strings.Split(strings.TrimRight(string(raw), "\n"), "\n")...)
+	}
+	apiWords := map[string]bool{"Job": true, "active": true, "lastScheduleTime": true, "lastSuccessfulTime": true, "Ready": true,
+		"Degraded": true, "True": true, "False": true, "Scheduling": true, "Reconciled": true, "Complete": true, "Failed": true}
+	word := regexp.MustCompile(`[A-Za-z]{2,}`)
+	for _, line := range lines {
+		if got := stateLine(i18n.English, line); got != line {
+			t.Errorf("in English %q reads %q", line, got)
+		}
+		zh := stateLine(i18n.Chinese, line)
+		for _, w := range word.FindAllString(zh, -1) {
+			if !apiWords[w] {
+				t.Errorf("in Chinese %q reads %q: %q is left in English", line, zh, w)
+			}
+		}
+	}
+}
+
+// A Chinese run of perturb prints no English but names: the trace of a
+// real run under intermediate-3 in Chinese (testdata, recorded by bin/lab
+// perturb intermediate-3 --lang zh: its notes and the harness's error speak
+// the run's language), a difference of end states, and the reference's own
+// gap under intermediate-3.
+func TestAChineseRunLeavesNoEnglishWords(t *testing.T) {
+	events, err := trace.Load(filepath.Join("testdata", "intermediate-3.zh.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := trace.Analyze(events)
+	root := filepath.Join("..", "..", "..", "..")
+	none, err := os.ReadFile(filepath.Join(root, "test", "perturb", "testdata", "none.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &play{kind: "stale", want: string(none), got: strings.Replace(string(none), "  active: 1 Job(s)", "  active: 0 Job(s)", 1)}
+	printed := labtest.Printed(t, func() error {
+		p.showDifference(i18n.Chinese)
+		sayWhereTheReferenceFalls(i18n.Chinese, root, "intermediate-3")
+		return nil
+	})
+	said := traceview.Lanes(i18n.Chinese, a, 120) + traceview.Summary(i18n.Chinese, a) + printed
+	page := traceview.Page(i18n.Chinese, fmt.Sprintf(i18n.Chinese.Tr("the scenario under %s", "扰动 %s 下的场景"), "intermediate-3"), a)
+	// What the page says, without its style sheet (fill:none) and the
+	// classes of its markup (class="event reconcile end").
+	page = regexp.MustCompile(`(?s)<style>.*?</style>|class="[^"]*"`).ReplaceAllString(page, "")
+	for _, english := range []string{"create ", "status-patch", "delete ", "the manager stopped here", "stopped after write", "none",
+		"reconcile ", "error:", "again in", "the scenario under", "yours", "the reference's", " run:", "jobs:", "status:", "Jobs created"} {
+		if strings.Contains(said, english) {
+			t.Errorf("a Chinese run prints %q:\n%s", english, said)
+		}
+		if english != "reconcile " && strings.Contains(page, english) {
+			t.Errorf("the Chinese page says %q", english)
+		}
+	}
+	for _, name := range []string{"intermediate-3：", "lastSuccessfulTime：无", "active：0 个 Job", "删除 Job", "修补 CronJob hourly 的状态"} {
+		if !strings.Contains(said, name) {
+			t.Errorf("a Chinese run does not say %q:\n%s", name, said)
+		}
 	}
 }

@@ -61,7 +61,7 @@ ol.stale li{margin:4px 0}
 			}
 			then := l.Tr("no write followed", "之后没有写入")
 			if len(writes) > 0 {
-				then = l.Tr("then: ", "随后：") + strings.Join(writes, ", ")
+				then = l.Tr("then: ", "随后：") + strings.Join(writes, l.Tr(", ", "，"))
 			}
 			fmt.Fprintf(&b, "<li data-seq=\"%d\">#%d %s<br>%s<br>%s</li>\n", a.Events[s.Event].Seq, a.Events[s.Event].Seq,
 				esc(describe(l, a, s.Event)), esc(staleLine(l, a, s)), esc(then))

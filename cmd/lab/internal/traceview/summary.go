@@ -66,7 +66,7 @@ func Summary(l i18n.Lang, a *trace.Analysis) string {
 		for _, w := range s.Followed {
 			writes = append(writes, writeBrief(l, a.Events[w]))
 		}
-		line += l.Tr("; then ", "；随后 ") + strings.Join(writes, ", ")
+		line += l.Tr("; then ", "；随后") + strings.Join(writes, l.Tr(", ", "，"))
 	}
 	switch more := len(a.Stale) - 1; {
 	case more == 1:
@@ -80,11 +80,11 @@ func Summary(l i18n.Lang, a *trace.Analysis) string {
 // writeBrief is a write as the summary gives it: "create Job x: AlreadyExists".
 func writeBrief(l i18n.Lang, e trace.Event) string {
 	if e.Object == nil {
-		return e.Verb
+		return verbOf(l, e.Verb, "")
 	}
 	outcome := l.Tr("ok", "成功")
 	if e.Error != "" {
 		outcome = e.Error
 	}
-	return fmt.Sprintf("%s %s %s: %s", e.Verb, e.Object.Kind, e.Object.Name, outcome)
+	return fmt.Sprintf(l.Tr("%s: %s", "%s：%s"), verbOf(l, e.Verb, e.Object.Kind+" "+e.Object.Name), outcome)
 }

@@ -239,7 +239,7 @@ func tooltip(l i18n.Lang, e trace.Event) string {
 		s += "  reconcileID " + e.ReconcileID
 	}
 	if e.Result != "" {
-		s += "  " + e.Result
+		s += "  " + outcome(l, e)
 	}
 	if e.Patch != "" {
 		s += "\n" + cut(e.Patch, 400)

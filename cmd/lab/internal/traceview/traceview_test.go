@@ -94,3 +94,28 @@ func analyzed(t *testing.T, name string) *trace.Analysis {
 	}
 	return trace.Analyze(events)
 }
+
+// In Chinese, the recorder's names (its verbs, a reconcile's result) are
+// said in Chinese too, in the lanes, the summary and the page alike; the
+// number of a reconcile is the trace's, not the object's (调和 #N).
+func TestChineseLeavesNoRecordersWordInEnglish(t *testing.T) {
+	for _, name := range []string{"c-lag", "coalesced"} {
+		a := analyzed(t, name)
+		said := Lanes(i18n.Chinese, a, 120) + Summary(i18n.Chinese, a)
+		// The page's markup names lanes and kinds in classes (class="event
+		// reconcile end"), and its tooltips the field reconcileID: names,
+		// not words.
+		page := Page(i18n.Chinese, name, a)
+		for _, english := range []string{"create ", "status-patch", "delete ", "reconcile ", "requeue", "again in", "done", "第 1 次调和"} {
+			if strings.Contains(said, english) {
+				t.Errorf("%s: the Chinese trace says %q", name, english)
+			}
+			if english != "reconcile " && strings.Contains(page, english) {
+				t.Errorf("%s: the Chinese page says %q", name, english)
+			}
+		}
+		if !strings.Contains(said, "调和 #1") {
+			t.Errorf("%s: the Chinese trace does not number its reconciles 调和 #N", name)
+		}
+	}
+}

@@ -93,7 +93,7 @@ func describe(l i18n.Lang, a *trace.Analysis, i int) string {
 		}
 		return s
 	case e.Kind == trace.Start:
-		return "▶ " + fmt.Sprintf(l.Tr("reconcile %d of %s", "第 %d 次调和 %s"), e.Reconcile, shortName(e.Request)) + cause(l, a, i)
+		return "▶ " + fmt.Sprintf(l.Tr("reconcile %d of %s", "调和 #%d（%s）"), e.Reconcile, shortName(e.Request)) + cause(l, a, i)
 	case e.Kind == trace.End:
 		return "◀ " + result(l, e)
 	case e.Kind == trace.Read:
@@ -166,27 +166,58 @@ func read(l i18n.Lang, a *trace.Analysis, e trace.Event) string {
 
 func write(l i18n.Lang, a *trace.Analysis, e trace.Event) string {
 	if e.Object == nil {
-		return e.Verb
+		return verbOf(l, e.Verb, "")
 	}
-	target := e.Object.Kind + " " + e.Object.Name
+	target := verbOf(l, e.Verb, e.Object.Kind+" "+e.Object.Name)
 	switch {
 	case e.Error != "":
-		return fmt.Sprintf("%s %s ✗ %s", e.Verb, target, e.Error)
+		return fmt.Sprintf("%s ✗ %s", target, e.Error)
 	case e.Verb == "delete":
-		return fmt.Sprintf("%s %s ✓", e.Verb, target)
+		return target + " ✓"
 	}
-	return fmt.Sprintf("%s %s → %s", e.Verb, target, version(a, *e.Object))
+	return fmt.Sprintf("%s → %s", target, version(a, *e.Object))
+}
+
+// verbOf is a write of target in words: the recorder's verbs (create,
+// update, patch, delete, and status-update, status-patch for the status
+// subresource) are names in the file, not words to show in Chinese.
+func verbOf(l i18n.Lang, verb, target string) string {
+	var format string
+	switch verb {
+	case "create":
+		format = l.Tr("create %s", "创建 %s")
+	case "update":
+		format = l.Tr("update %s", "更新 %s")
+	case "patch":
+		format = l.Tr("patch %s", "修补 %s")
+	case "delete":
+		format = l.Tr("delete %s", "删除 %s")
+	case "status-update":
+		format = l.Tr("status-update %s", "更新 %s 的状态")
+	case "status-patch":
+		format = l.Tr("status-patch %s", "修补 %s 的状态")
+	default:
+		return strings.TrimSpace(verb + " " + target)
+	}
+	return strings.TrimSpace(fmt.Sprintf(format, target))
 }
 
 func result(l i18n.Lang, e trace.Event) string {
+	return fmt.Sprintf(l.Tr("reconcile %d: %s", "调和 #%d：%s"), e.Reconcile, outcome(l, e))
+}
+
+// outcome is how a reconcile ended, in words (the recorder's Result:
+// "done", "requeue after 1h0m0s", "error: ...").
+func outcome(l i18n.Lang, e trace.Event) string {
 	switch {
 	case e.Result == "done":
-		return fmt.Sprintf(l.Tr("reconcile %d: done", "第 %d 次调和：完成"), e.Reconcile)
+		return l.Tr("done", "完成")
 	case strings.HasPrefix(e.Result, "requeue after "):
-		after := strings.TrimPrefix(e.Result, "requeue after ")
-		return fmt.Sprintf(l.Tr("reconcile %d: again in %s", "第 %d 次调和：%s 后再来"), e.Reconcile, after)
+		return fmt.Sprintf(l.Tr("again in %s", "%s 后再来"), strings.TrimPrefix(e.Result, "requeue after "))
+	case strings.HasPrefix(e.Result, "error: "):
+		return fmt.Sprintf(l.Tr("error: %s", "出错：%s"), strings.TrimPrefix(e.Result, "error: "))
 	}
-	return fmt.Sprintf(l.Tr("reconcile %d: %s", "第 %d 次调和：%s"), e.Reconcile, e.Result)
+	return e.Result
 }
 
 // staleLine says what a stale read missed, and since which event the API
@@ -199,7 +230,7 @@ func staleLine(l i18n.Lang, a *trace.Analysis, s trace.StaleRead) string {
 	case trace.CLag:
 		return fmt.Sprintf(l.Tr("⚠ stale (c-lag): the cache did not have %s, which the API server had since event %d", "⚠ 陈旧（c-lag）：缓存里没有 %s，而 API 服务器从第 %d 个事件起就有了"), object(a, server), since)
 	case trace.DLag:
-		return fmt.Sprintf(l.Tr("⚠ stale (d-lag): the API server had deleted %s %s by event %d", "⚠ 陈旧（d-lag）：API 服务器已经删除了 %s %s（第 %d 个事件）"), s.Object.Kind, s.Object.Name, since)
+		return fmt.Sprintf(l.Tr("⚠ stale (d-lag): the API server had deleted %s %s by event %d", "⚠ 陈旧（d-lag）：API 服务器在第 %[3]d 个事件时已经删除了 %[1]s %[2]s"), s.Object.Kind, s.Object.Name, since)
 	}
 	return fmt.Sprintf(l.Tr("⚠ stale (u-lag): the API server had %s since event %d", "⚠ 陈旧（u-lag）：API 服务器上已是 %s（从第 %d 个事件起）"), object(a, server), since)
 }
