@@ -41,7 +41,8 @@ func Traced(what string) func() {
 
 // Fail prints err in l's language, and ends the tool.
 func Fail(l i18n.Lang, err error) {
-	fmt.Fprintln(os.Stderr, l.Tr("lab:", "lab："), i18n.Message(l, err))
+	// Println would put a space after the Chinese full-width colon too.
+	fmt.Fprint(os.Stderr, l.Tr("lab: ", "lab："), i18n.Message(l, err), "\n")
 	os.Exit(1)
 }
 

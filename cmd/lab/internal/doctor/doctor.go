@@ -86,7 +86,7 @@ func CmdDoctor(l i18n.Lang, root string) error {
 	_, err = os.Stat(filepath.Join(root, "bin", "envtest-assets-path"))
 	check(l.Tr("envtest binaries (etcd, kube-apiserver)", "envtest 的二进制文件（etcd、kube-apiserver）"), err, l.Tr("run `make setup-envtest` (downloads, or builds them from the Go module proxy once)", "运行 `make setup-envtest`（下载它们，或者从 Go 模块代理构建一次）"))
 	if !ok {
-		return fmt.Errorf("%s", l.Tr("some parts are missing; fix them as shown and run `lab doctor` again", "缺少一些东西；按上面说的补上，再运行一次 `lab doctor`"))
+		return fmt.Errorf("%s", l.Tr("some parts are missing; fix them as shown and run `bin/lab doctor` again", "缺少一些东西；按上面说的补上，再运行一次 `bin/lab doctor`"))
 	}
 	fmt.Println(l.Tr("\nAll set.", "\n一切就绪。"))
 	return nil
