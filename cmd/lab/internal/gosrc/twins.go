@@ -20,6 +20,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -37,31 +38,60 @@ func Twins(dir string) []Twin {
 	files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
 	var twins []Twin
 	for _, file := range files {
-		f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
+		src, err := os.ReadFile(file)
 		if err != nil {
 			continue
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok || len(call.Args) < 2 {
-				return true
-			}
-			sel, ok := call.Fun.(*ast.SelectorExpr)
-			if !ok || sel.Sel.Name != "Both" {
-				return true
-			}
-			if pkg, ok := sel.X.(*ast.Ident); !ok || pkg.Name != "say" {
-				return true
-			}
-			en, ok1 := stringLiteral(call.Args[0])
-			zh, ok2 := stringLiteral(call.Args[1])
-			if ok1 && ok2 {
-				twins = append(twins, Twin{En: en, Zh: zh})
-			}
-			return true
-		})
+		twins = append(twins, TwinsOf(file, src)...)
 	}
 	return twins
+}
+
+// TwinsOf are the sentences that one Go file, src, writes in two languages;
+// none when it does not parse.
+func TwinsOf(name string, src []byte) []Twin {
+	f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	var twins []Twin
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || len(call.Args) < 2 {
+			return true
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Both" {
+			return true
+		}
+		if pkg, ok := sel.X.(*ast.Ident); !ok || pkg.Name != "say" {
+			return true
+		}
+		en, ok1 := stringLiteral(call.Args[0])
+		zh, ok2 := stringLiteral(call.Args[1])
+		if ok1 && ok2 {
+			twins = append(twins, Twin{En: en, Zh: zh})
+		}
+		return true
+	})
+	return twins
+}
+
+// EnglishAlone are the twins of now whose English is not in was while
+// their Chinese is: the English was rewritten and the Chinese left as it
+// was, which no test can tell from a translation still true.
+func EnglishAlone(was, now []Twin) []Twin {
+	en, zh := map[string]bool{}, map[string]bool{}
+	for _, t := range was {
+		en[t.En], zh[t.Zh] = true, true
+	}
+	var alone []Twin
+	for _, t := range now {
+		if !en[t.En] && zh[t.Zh] {
+			alone = append(alone, t)
+		}
+	}
+	return alone
 }
 
 // English is what the tests said in msg, written in Chinese, in English:

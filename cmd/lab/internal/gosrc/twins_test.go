@@ -55,3 +55,20 @@ func TestX(t *testing.T) {
 		}
 	}
 }
+
+// TestEnglishAloneFindsASentenceWhoseChineseStayed: the English of a
+// sentence rewritten while its Chinese stayed as it was is found; a pair
+// rewritten together, a Chinese mended alone, and a new pair are not.
+func TestEnglishAloneFindsASentenceWhoseChineseStayed(t *testing.T) {
+	was := []Twin{{"a run waits", "运行要等"}, {"b", "乙"}, {"c", "丙"}}
+	now := []Twin{
+		{"a run waits under Forbid", "运行要等"}, // the English alone
+		{"b, said better", "乙，说得更好"},         // both
+		{"c", "丙，改好了"},                       // the Chinese alone
+		{"d", "丁"},                           // new
+	}
+	got := EnglishAlone(was, now)
+	if len(got) != 1 || got[0].En != "a run waits under Forbid" {
+		t.Errorf("EnglishAlone: %q", got)
+	}
+}

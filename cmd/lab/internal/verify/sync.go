@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
+	"cronlab.dev/cronlab/cmd/lab/internal/gosrc"
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
@@ -98,6 +99,45 @@ func CmdSync(l i18n.Lang, root string, stages []stage.Stage, report string) erro
 			return nil
 		}
 		fmt.Println(l.Tr("every sentence and name has both", "每个句子和名字都有两种语言"))
+		return nil
+	}); err != nil {
+		return err
+	}
+
+	// 3b. A sentence whose English was rewritten while its Chinese stayed:
+	// both are there, so test/say passes, but the Chinese may no longer say
+	// what the English says. Compared with what this clone's branch was
+	// when it last agreed with its upstream (or the commit before this one).
+	if err := step(l.Tr("sentences whose English changed alone", "只改了英文的句子"), func() error {
+		since := "HEAD~1"
+		if fork, err := base.Output(root, "git", "merge-base", "HEAD", "@{upstream}"); err == nil && strings.TrimSpace(fork) != "" {
+			if head, _ := base.Output(root, "git", "rev-parse", "HEAD"); strings.TrimSpace(head) != strings.TrimSpace(fork) {
+				since = strings.TrimSpace(fork)
+			}
+		}
+		out, err := base.Output(root, "git", "diff", "--name-only", since, "HEAD", "--", "*_test.go")
+		if err != nil {
+			fmt.Println(l.Tr("no earlier commit to compare with", "没有更早的提交可以比较"))
+			return nil
+		}
+		var alone []string
+		for _, f := range strings.Fields(out) {
+			was, _ := base.Output(root, "git", "show", since+":"+f)
+			now, err := base.Output(root, "git", "show", "HEAD:"+f)
+			if err != nil {
+				continue // deleted
+			}
+			for _, t := range gosrc.EnglishAlone(gosrc.TwinsOf(f, []byte(was)), gosrc.TwinsOf(f, []byte(now))) {
+				alone = append(alone, fmt.Sprintf("  %s: %q / %q", f, t.En, t.Zh))
+			}
+		}
+		if len(alone) == 0 {
+			fmt.Printf(l.Tr("none since %.12s\n", "自 %.12s 以来没有\n"), since)
+			return nil
+		}
+		fmt.Println(strings.Join(alone, "\n"))
+		left = append(left, fmt.Sprintf(l.Tr("read the Chinese of the %d sentences above, whose English changed since %.12s while their Chinese did not: does it still say the same?",
+			"读一读上面 %d 个句子的中文：自 %.12s 以来它们的英文改了，中文却没改；中文还和英文说的一样吗？"), len(alone), since))
 		return nil
 	}); err != nil {
 		return err
