@@ -240,22 +240,22 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 			running, vanished bool
 			change            func(r *CronJobReconciler)
 		}{
-			{"get", say.Both("the CronJob cannot be read", "读不到 CronJob"), false, false, func(r *CronJobReconciler) {
+			{"get", say.Both("the CronJob cannot be read", "无法读取 CronJob"), false, false, func(r *CronJobReconciler) {
 				r.Client = failReads{Client: r.Client, err: unavailable, get: &batchv1.CronJob{}}
 			}},
 			{"list", say.Both("its Jobs cannot be listed", "列举不了它的 Job"), false, false, func(r *CronJobReconciler) {
 				r.Client = failReads{Client: r.Client, err: unavailable, list: &kbatchv1.JobList{}}
 			}},
 			{"refresh", say.Both("the cached copy is stale (a running Job it does not list) and the API server cannot be read",
-				"缓存中的副本已经陈旧（没有列出一个运行中的 Job），而 API 服务器读不到"), true, false, func(r *CronJobReconciler) {
+				"缓存中的副本已经陈旧（没有列出一个运行中的 Job），而无法从 API 服务器读取"), true, false, func(r *CronJobReconciler) {
 				r.APIReader = failGets{Reader: r.APIReader, err: unavailable, like: &batchv1.CronJob{}}
 			}},
 			{"adopt", say.Both("a running Job it does not list cannot be looked up on the API server",
-				"它没有列出的运行中 Job 在 API 服务器上查不到"), true, false, func(r *CronJobReconciler) {
+				"无法向 API 服务器查询它没有列出的运行中 Job"), true, false, func(r *CronJobReconciler) {
 				r.APIReader = failGets{Reader: r.APIReader, err: unavailable, like: &kbatchv1.Job{}}
 			}},
 			{"vanished", say.Both("a Job it lists that the cache lacks cannot be looked up on the API server",
-				"它列出而缓存里没有的 Job 在 API 服务器上查不到"), false, true, func(r *CronJobReconciler) {
+				"无法向 API 服务器查询它列出而缓存里没有的 Job"), false, true, func(r *CronJobReconciler) {
 				r.APIReader = failGets{Reader: r.APIReader, err: unavailable, like: &kbatchv1.Job{}}
 			}},
 		} {
