@@ -139,6 +139,42 @@ func TestEveryTiedHintNamesSomethingInTheStagesTests(t *testing.T) {
 	}
 }
 
+// A hint that quotes a test's name quotes, in each language, what that
+// language's check prints: the English name in en, its Chinese twin
+// (testdata/names.zh-CN.yaml, which bin/lab --lang zh prints instead) in zh.
+// Stage 15's zh hint once quoted "Your specs catch a Reconciler where ...",
+// a line the Chinese check never prints.
+func TestAHintQuotesTheNamesItsLanguagesCheckPrints(t *testing.T) {
+	root := filepath.Join("..", "..", "..", "..")
+	stages, err := stage.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	quoted := 0
+	for _, s := range stages {
+		for _, test := range s.Tests {
+			for en, zh := range gotest.ChineseNames(filepath.Join(root, test.Package)) {
+				for _, h := range s.Hints {
+					// A short name ("records the run") may be words of a
+					// sentence rather than a quotation.
+					if len(strings.Fields(en)) < 4 {
+						continue
+					}
+					if strings.Contains(h.En, en) {
+						quoted++
+					}
+					if strings.Contains(h.Zh, en) && !strings.Contains(h.Zh, zh) {
+						t.Errorf("stage %s hint %s: its Chinese text quotes the English name %q, which the Chinese check prints as %q", s.ID, h.ID, en, zh)
+					}
+				}
+			}
+		}
+	}
+	if quoted == 0 {
+		t.Error("no hint quotes a test's name: is the scan blind? (stage 15's first hint does)")
+	}
+}
+
 // With every hint seen and the failure still there, `lab hint` says so and
 // shows that failure's hint again, rather than nothing.
 func TestLabHintRepeatsTheFailuresHintOnceAllWereSeen(t *testing.T) {
