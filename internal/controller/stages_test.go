@@ -417,9 +417,13 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		Expect(job.Annotations).To(HaveKeyWithValue("team", "lab"))
 		Expect(job.Annotations).To(HaveKeyWithValue(batchv1.ScheduledTimeAnnotation, "2030-01-07T18:05:00+08:00"))
 		Expect(job.Spec.Template.Spec.Containers).To(HaveLen(1))
+		// Two mistakes, two sentences: no owner reference at all, or one
+		// that is not the controller's (hint 05.4 explains the second).
+		Expect(job.OwnerReferences).NotTo(BeEmpty(), say.Both("the Job has no owner reference: NewJob makes the CronJob its controller with metav1.NewControllerRef",
+			"Job 没有属主引用：NewJob 要用 metav1.NewControllerRef 把 CronJob 设为它的控制者"))
 		owner := metav1.GetControllerOf(job)
-		Expect(owner).NotTo(BeNil(), say.Both("the Job needs a controller reference (metav1.NewControllerRef)",
-			"Job 需要一个控制者引用（metav1.NewControllerRef）"))
+		Expect(owner).NotTo(BeNil(), say.Both("the Job's owner reference is not a controller reference (Controller: true): make it with metav1.NewControllerRef",
+			"Job 的属主引用不是控制者引用（Controller: true）：要用 metav1.NewControllerRef 生成它"))
 		Expect(*owner).To(MatchFields(IgnoreExtras, Fields{
 			"APIVersion": Equal("batch.cronlab.dev/v1"), "Kind": Equal("CronJob"), "Name": Equal("build"), "UID": Equal(cj.UID),
 		}))
