@@ -231,10 +231,10 @@ func ForCheck(l i18n.Lang, s stage.Stage, rs []gotest.Results) stage.Hint {
 func stubbedHint(l i18n.Lang, c gotest.CompileError, callers, checkedThrough []string) stage.Hint {
 	if len(callers) == 0 && len(checkedThrough) > 0 {
 		return stage.Hint{
-			En: fmt.Sprintf("%s does not compile (%s:%d). Fix that first: the failing specs of %s go through it, and ran with its stub, so their failures may not be theirs.",
-				c.Function, c.File, c.Line, functions.JoinNames(l, checkedThrough)),
-			Zh: fmt.Sprintf("%s 无法编译（%s:%d）。先修好它：%s 没有通过的测试用例要经过它，检查时用的是它的桩，那些失败未必是它们自己的问题。",
-				c.Function, c.File, c.Line, functions.JoinNames(l, checkedThrough))}
+			En: fmt.Sprintf("%s does not compile (%s:%d). Fix that first: the failing specs of %s go through it, and ran with its stub, so those failures may not be %s's own.",
+				c.Function, c.File, c.Line, functions.JoinNames(l, checkedThrough), functions.JoinNames(l, checkedThrough)),
+			Zh: fmt.Sprintf("%s 无法编译（%s:%d）。先修好它：%s 没有通过的测试用例要经过它，检查时用的是它的桩，所以那些失败未必是 %s 自己的问题。",
+				c.Function, c.File, c.Line, functions.JoinNames(l, checkedThrough), functions.JoinNames(l, checkedThrough))}
 	}
 	return stage.Hint{
 		En: fmt.Sprintf("%s does not compile (%s:%d). Fix that first: the functions that call it ran with its stub, so their failures may not be theirs.",
