@@ -866,8 +866,8 @@ var _ = Describe("CronJob Reconciler", func() {
 				say.Both("no Job in a namespace that is being deleted",
 					"正在被删除的名字空间里没有 Job"))
 			Expect(h.events()).NotTo(ContainElement(ContainSubstring("FailedCreate")),
-				say.Both("a create refused for NamespaceTerminating is no failure: no FailedCreate Event",
-					"因 NamespaceTerminating 被拒绝的创建不算失败：不记录 FailedCreate 事件"))
+				say.Both("a create refused with the cause NamespaceTerminating is no failure: no FailedCreate Event",
+					"以 NamespaceTerminating 为原因被拒绝的创建不算失败：不记录 FailedCreate 事件"))
 		})
 
 		It("starts no run of a CronJob that is being deleted", func() {
