@@ -41,6 +41,7 @@ import (
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	"cronlab.dev/cronlab/internal/controller"
+	"cronlab.dev/cronlab/test/say"
 	"cronlab.dev/cronlab/test/utils"
 )
 
@@ -64,16 +65,24 @@ func TestEnvtestLesson(t *testing.T) {
 var _ = BeforeSuite(func() {
 	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
 	ctx, cancel = context.WithCancel(context.Background())
-	Expect(clientgoscheme.AddToScheme(scheme)).To(Succeed())
-	Expect(batchv1.AddToScheme(scheme)).To(Succeed())
+	Expect(clientgoscheme.AddToScheme(scheme)).To(Succeed(),
+		say.Both("the suite's setup: adding client-go's kinds to the scheme",
+			"测试套件的准备步骤：把 client-go 的类别加入 scheme"))
+	Expect(batchv1.AddToScheme(scheme)).To(Succeed(),
+		say.Both("the suite's setup: adding the CronJob API to the scheme",
+			"测试套件的准备步骤：把 CronJob 的 API 加入 scheme"))
 
 	By("starting etcd and kube-apiserver, with cronlab's CRD installed")
 	var err error
 	testEnv, k8sClient, err = startAPIServer(scheme)
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(),
+		say.Both("startAPIServer returned an error: envtest needs the CRD directory and the binaries of test/utils.EnvtestAssets (make setup-envtest)",
+			"startAPIServer 返回了错误：envtest 需要 CRD 目录和 test/utils.EnvtestAssets 给出的二进制文件（make setup-envtest）"))
 	DeferCleanup(func() {
 		cancel()
-		Expect(testEnv.Stop()).To(Succeed())
+		Expect(testEnv.Stop()).To(Succeed(),
+			say.Both("the suite's teardown: stopping envtest",
+				"测试套件的收尾步骤：停止 envtest"))
 	})
 
 	By("starting a manager: its cache is what the Reconciler reads")
@@ -81,13 +90,21 @@ var _ = BeforeSuite(func() {
 		Scheme:  scheme,
 		Metrics: metricsserver.Options{BindAddress: "0"},
 	})
-	Expect(err).NotTo(HaveOccurred())
-	Expect(controller.IndexJobsByOwner(ctx, mgr.GetFieldIndexer())).To(Succeed())
+	Expect(err).NotTo(HaveOccurred(),
+		say.Both("the suite's setup: a manager of the test API server",
+			"测试套件的准备步骤：连接测试用 API 服务器的管理器"))
+	Expect(controller.IndexJobsByOwner(ctx, mgr.GetFieldIndexer())).To(Succeed(),
+		say.Both("the suite's setup: registering the field index of the Jobs by their controller",
+			"测试套件的准备步骤：注册按控制者索引 Job 的字段索引"))
 	go func() {
 		defer GinkgoRecover()
-		Expect(mgr.Start(ctx)).To(Succeed())
+		Expect(mgr.Start(ctx)).To(Succeed(),
+			say.Both("the suite's manager stopped with an error",
+				"测试套件的管理器出错停止了"))
 	}()
-	Expect(mgr.GetCache().WaitForCacheSync(ctx)).To(BeTrue())
+	Expect(mgr.GetCache().WaitForCacheSync(ctx)).To(BeTrue(),
+		say.Both("the suite's setup: the manager's cache did not sync",
+			"测试套件的准备步骤：管理器的缓存没有完成同步"))
 })
 
 // lab:begin envtest-suite

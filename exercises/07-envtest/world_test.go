@@ -37,6 +37,7 @@ import (
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	"cronlab.dev/cronlab/internal/controller"
+	"cronlab.dev/cronlab/test/say"
 )
 
 // world is what one spec works in: its own namespace (so specs never see
@@ -58,7 +59,9 @@ var monday10am = time.Date(2030, time.January, 7, 10, 0, 0, 0, time.UTC)
 // newWorld makes a world whose Reconciler has the bug m (nil: no bug).
 func newWorld(m *mutant) *world {
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "lab07-"}}
-	Expect(k8sClient.Create(ctx, ns)).To(Succeed())
+	Expect(k8sClient.Create(ctx, ns)).To(Succeed(),
+		say.Both("the world's setup: creating its namespace",
+			"测试环境的准备步骤：创建它的名字空间"))
 	w := &world{ns: ns.Name, clock: clocktesting.NewFakeClock(monday10am), recorder: events.NewFakeRecorder(100)}
 	var c client.Client = mgr.GetClient()
 	var clk clock.PassiveClock = w.clock
@@ -106,14 +109,28 @@ func (w *world) reconcileAt(now time.Time, cj *batchv1.CronJob) (ctrl.Result, er
 	w.clock.SetTime(now)
 	Eventually(func(g Gomega) {
 		var direct, cached batchv1.CronJob
-		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(cj), &direct)).To(Succeed())
-		g.Expect(mgr.GetClient().Get(ctx, client.ObjectKeyFromObject(cj), &cached)).To(Succeed())
-		g.Expect(cached.ResourceVersion).To(Equal(direct.ResourceVersion))
+		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(cj), &direct)).To(Succeed(),
+			say.Both("reading the CronJob from the API server",
+				"从 API 服务器读取 CronJob"))
+		g.Expect(mgr.GetClient().Get(ctx, client.ObjectKeyFromObject(cj), &cached)).To(Succeed(),
+			say.Both("reading the CronJob from the manager's cache",
+				"从管理器的缓存读取 CronJob"))
+		g.Expect(cached.ResourceVersion).To(Equal(direct.ResourceVersion),
+			say.Both("the cached CronJob's resourceVersion, against the API server's",
+				"缓存中 CronJob 的 resourceVersion，与 API 服务器上的相比"))
 		var directJobs, cachedJobs kbatchv1.JobList
-		g.Expect(k8sClient.List(ctx, &directJobs, client.InNamespace(w.ns))).To(Succeed())
-		g.Expect(mgr.GetClient().List(ctx, &cachedJobs, client.InNamespace(w.ns))).To(Succeed())
-		g.Expect(len(cachedJobs.Items)).To(Equal(len(directJobs.Items)))
-	}).WithTimeout(10 * time.Second).WithPolling(10 * time.Millisecond).Should(Succeed())
+		g.Expect(k8sClient.List(ctx, &directJobs, client.InNamespace(w.ns))).To(Succeed(),
+			say.Both("listing the Jobs from the API server",
+				"从 API 服务器列举 Job"))
+		g.Expect(mgr.GetClient().List(ctx, &cachedJobs, client.InNamespace(w.ns))).To(Succeed(),
+			say.Both("listing the Jobs from the manager's cache",
+				"从管理器的缓存列举 Job"))
+		g.Expect(len(cachedJobs.Items)).To(Equal(len(directJobs.Items)),
+			say.Both("the number of cached Jobs, against the API server's",
+				"缓存中 Job 的个数，与 API 服务器上的相比"))
+	}).WithTimeout(10*time.Second).WithPolling(10*time.Millisecond).Should(Succeed(),
+		say.Both("w.reconcileAt: the manager's cache did not catch up with the API server in time",
+			"w.reconcileAt：管理器的缓存没有及时跟上 API 服务器"))
 	return w.r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(cj)})
 }
 

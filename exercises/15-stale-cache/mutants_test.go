@@ -47,7 +47,7 @@ var mutants = []*mutant{{
 	bug:      "AlreadyExists is an error: the Reconciler cannot look the Job up to adopt it (c-lag)",
 	caughtBy: "cLag",
 	what: say.Both("AlreadyExists is an error: the Reconciler cannot look the Job up to adopt it (c-lag)",
-		"把 AlreadyExists 当作错误：调和器查不到那个 Job，无法接管它（c-lag）"),
+		"把 AlreadyExists 当作错误：调和器无法从 API 服务器读取那个 Job，也就无法接管它（c-lag）"),
 	apiReader: func(r client.Reader) client.Reader {
 		return failingJobReads{r}
 	},

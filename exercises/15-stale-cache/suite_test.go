@@ -80,7 +80,9 @@ var _ = BeforeSuite(func() {
 	scheme = utils.Scheme(GinkgoT())
 	var err error
 	k8sClient, err = client.New(cfg, client.Options{Scheme: scheme})
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(),
+		say.Both("the suite's setup: a client of the test API server",
+			"测试套件的准备步骤：连接测试用 API 服务器的客户端"))
 })
 
 // tenAM is when the run under test is due; the fake clock starts there.
@@ -121,18 +123,28 @@ func newWorld(m *mutant, spec string) *world {
 		cancel()
 	})
 	mgr, err := ctrl.NewManager(w.lag.Config(cfg), ctrl.Options{Scheme: scheme, Metrics: metricsserver.Options{BindAddress: "0"}})
-	Expect(err).NotTo(HaveOccurred())
-	Expect(controller.IndexJobsByOwner(ctx, mgr.GetFieldIndexer())).To(Succeed())
+	Expect(err).NotTo(HaveOccurred(),
+		say.Both("the world's setup: a manager whose watches can be paused",
+			"测试环境的准备步骤：一个可以暂停 watch 的管理器"))
+	Expect(controller.IndexJobsByOwner(ctx, mgr.GetFieldIndexer())).To(Succeed(),
+		say.Both("the world's setup: registering the field index of the Jobs by their controller",
+			"测试环境的准备步骤：注册按控制者索引 Job 的字段索引"))
 	for _, obj := range []client.Object{&batchv1.CronJob{}, &kbatchv1.Job{}} {
 		_, err := mgr.GetCache().GetInformer(ctx, obj)
-		Expect(err).NotTo(HaveOccurred())
+		Expect(err).NotTo(HaveOccurred(),
+			say.Both("the world's setup: an informer of the manager's cache",
+				"测试环境的准备步骤：管理器缓存的一个 informer"))
 	}
 	go func() { _ = mgr.Start(ctx) }()
-	Expect(mgr.GetCache().WaitForCacheSync(ctx)).To(BeTrue())
+	Expect(mgr.GetCache().WaitForCacheSync(ctx)).To(BeTrue(),
+		say.Both("the world's setup: the manager's cache did not sync",
+			"测试环境的准备步骤：管理器的缓存没有完成同步"))
 	w.cache = mgr.GetClient()
 
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "stale-"}}
-	Expect(k8sClient.Create(ctx, ns)).To(Succeed())
+	Expect(k8sClient.Create(ctx, ns)).To(Succeed(),
+		say.Both("the world's setup: creating its namespace",
+			"测试环境的准备步骤：创建它的名字空间"))
 	w.ns = ns.Name
 	w.rec = w.startTrace(ctx, mgr.GetCache(), traceName(m, spec))
 
@@ -161,7 +173,9 @@ func (w *world) startTrace(ctx context.Context, c cache.Cache, name string) *rec
 	GinkgoHelper()
 	rec, path, err := tracing.Start(ctx, tracing.Spec{Root: filepath.Join("..", ".."), Name: name,
 		Config: cfg, Scheme: scheme, Cache: c, Clock: w.clock, Namespace: w.ns})
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(),
+		say.Both("the world's setup: starting the trace of the reconcile loop",
+			"测试环境的准备步骤：开始记录调和循环的追踪"))
 	w.traceFile, w.tracePath = tracing.File(filepath.Join("..", ".."), path), path
 	// Each Pause and Resume of your spec is a line of the trace.
 	w.lag.Tell(func(paused bool, resources []string) {
@@ -172,7 +186,9 @@ func (w *world) startTrace(ctx context.Context, c cache.Cache, name string) *rec
 		}
 	})
 	DeferCleanup(func() {
-		Expect(tracing.Stop(context.Background(), rec)).To(Succeed())
+		Expect(tracing.Stop(context.Background(), rec)).To(Succeed(),
+			say.Both("the world's teardown: stopping the trace",
+				"测试环境的收尾步骤：停止追踪"))
 		if pointer := tracing.Pointer(path); pointer != "" && CurrentSpecReport().Failed() {
 			AddReportEntry("trace", pointer)
 		}
@@ -208,7 +224,9 @@ func (w *world) madeItsLag() {
 	lag, _, _ := strings.Cut(CurrentSpecReport().LeafNodeText, ":")
 	w.rec.Sync(context.Background())
 	events, err := trace.Load(w.traceFile)
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(),
+		say.Both("reading the trace the spec recorded",
+			"读取测试用例记录下的追踪"))
 	a := trace.Analyze(events)
 	for _, s := range a.Stale {
 		if s.Lag == lag {
@@ -314,14 +332,28 @@ func (w *world) settle(cj *batchv1.CronJob) {
 	}
 	Eventually(func(g Gomega) {
 		var direct, cached batchv1.CronJob
-		g.Expect(k8sClient.Get(context.Background(), client.ObjectKeyFromObject(cj), &direct)).To(Succeed())
-		g.Expect(w.cache.Get(context.Background(), client.ObjectKeyFromObject(cj), &cached)).To(Succeed())
-		g.Expect(cached.ResourceVersion).To(Equal(direct.ResourceVersion))
+		g.Expect(k8sClient.Get(context.Background(), client.ObjectKeyFromObject(cj), &direct)).To(Succeed(),
+			say.Both("reading the CronJob from the API server",
+				"从 API 服务器读取 CronJob"))
+		g.Expect(w.cache.Get(context.Background(), client.ObjectKeyFromObject(cj), &cached)).To(Succeed(),
+			say.Both("reading the CronJob from the cache",
+				"从缓存读取 CronJob"))
+		g.Expect(cached.ResourceVersion).To(Equal(direct.ResourceVersion),
+			say.Both("the cached CronJob's resourceVersion, against the API server's",
+				"缓存中 CronJob 的 resourceVersion，与 API 服务器上的相比"))
 		var directJobs, cachedJobs kbatchv1.JobList
-		g.Expect(k8sClient.List(context.Background(), &directJobs, client.InNamespace(w.ns))).To(Succeed())
-		g.Expect(w.cache.List(context.Background(), &cachedJobs, client.InNamespace(w.ns))).To(Succeed())
-		g.Expect(versions(cachedJobs)).To(Equal(versions(directJobs)))
-	}).WithTimeout(30 * time.Second).WithPolling(10 * time.Millisecond).Should(Succeed())
+		g.Expect(k8sClient.List(context.Background(), &directJobs, client.InNamespace(w.ns))).To(Succeed(),
+			say.Both("listing the Jobs from the API server",
+				"从 API 服务器列举 Job"))
+		g.Expect(w.cache.List(context.Background(), &cachedJobs, client.InNamespace(w.ns))).To(Succeed(),
+			say.Both("listing the Jobs from the cache",
+				"从缓存列举 Job"))
+		g.Expect(versions(cachedJobs)).To(Equal(versions(directJobs)),
+			say.Both("the cached Jobs' resourceVersions, against the API server's",
+				"缓存中各 Job 的 resourceVersion，与 API 服务器上的相比"))
+	}).WithTimeout(30*time.Second).WithPolling(10*time.Millisecond).Should(Succeed(),
+		say.Both("w.settle: the cache did not catch up with the API server (the CronJob and the Jobs) in time",
+			"w.settle：缓存没有及时追上 API 服务器（CronJob 和 Job）"))
 	if !w.rec.Sync(context.Background()) {
 		w.lanesLate = true
 		GinkgoWriter.Println(say.Both("the trace's lanes had not caught up when Sync gave up: the trace may show a change late, or not at all",
@@ -346,9 +378,13 @@ func (w *world) cronJob(name string, mutate ...func(*batchv1.CronJob)) *batchv1.
 	for _, m := range mutate {
 		m(cj)
 	}
-	Expect(k8sClient.Create(context.Background(), cj)).To(Succeed())
+	Expect(k8sClient.Create(context.Background(), cj)).To(Succeed(),
+		say.Both("w.cronJob: creating the CronJob",
+			"w.cronJob：创建 CronJob"))
 	cj.Status.LastScheduleTime = &metav1.Time{Time: tenAM.Add(-time.Hour)}
-	Expect(k8sClient.Status().Update(context.Background(), cj)).To(Succeed())
+	Expect(k8sClient.Status().Update(context.Background(), cj)).To(Succeed(),
+		say.Both("w.cronJob: writing the CronJob's status.lastScheduleTime",
+			"w.cronJob：写入 CronJob 的 status.lastScheduleTime"))
 	return cj
 }
 
@@ -356,7 +392,9 @@ func (w *world) cronJob(name string, mutate ...func(*batchv1.CronJob)) *batchv1.
 func (w *world) jobs() []kbatchv1.Job {
 	GinkgoHelper()
 	var list kbatchv1.JobList
-	Expect(k8sClient.List(context.Background(), &list, client.InNamespace(w.ns))).To(Succeed())
+	Expect(k8sClient.List(context.Background(), &list, client.InNamespace(w.ns))).To(Succeed(),
+		say.Both("w.jobs: listing the namespace's Jobs from the API server",
+			"w.jobs：从 API 服务器列举名字空间里的 Job"))
 	return list.Items
 }
 
@@ -368,15 +406,21 @@ func (w *world) completedJob(cj *batchv1.CronJob, name string) *kbatchv1.Job {
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: w.ns},
 		Spec:       kbatchv1.JobSpec{Template: cj.Spec.JobTemplate.Spec.Template},
 	}
-	Expect(ctrl.SetControllerReference(cj, job, scheme)).To(Succeed())
-	Expect(k8sClient.Create(context.Background(), job)).To(Succeed())
+	Expect(ctrl.SetControllerReference(cj, job, scheme)).To(Succeed(),
+		say.Both("w.completedJob: giving the Job its controller reference",
+			"w.completedJob：给 Job 设置控制者引用"))
+	Expect(k8sClient.Create(context.Background(), job)).To(Succeed(),
+		say.Both("w.completedJob: creating the Job",
+			"w.completedJob：创建 Job"))
 	start, end := metav1.NewTime(tenAM.Add(-time.Hour)), metav1.NewTime(tenAM.Add(-59*time.Minute))
 	job.Status.StartTime, job.Status.CompletionTime, job.Status.Succeeded = &start, &end, 1
 	job.Status.Conditions = []kbatchv1.JobCondition{
 		{Type: kbatchv1.JobSuccessCriteriaMet, Status: corev1.ConditionTrue, LastTransitionTime: end},
 		{Type: kbatchv1.JobComplete, Status: corev1.ConditionTrue, LastTransitionTime: end},
 	}
-	Expect(k8sClient.Status().Update(context.Background(), job)).To(Succeed())
+	Expect(k8sClient.Status().Update(context.Background(), job)).To(Succeed(),
+		say.Both("w.completedJob: writing the Job's completed status",
+			"w.completedJob：写入 Job 已完成的状态"))
 	return job
 }
 

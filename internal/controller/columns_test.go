@@ -39,18 +39,28 @@ import (
 func getTable(ns string) *metav1.Table {
 	GinkgoHelper()
 	httpClient, err := rest.HTTPClientFor(cfg)
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(),
+		say.Both("an HTTP client for the test API server",
+			"连接测试用 API 服务器的 HTTP 客户端"))
 	path := fmt.Sprintf("%s/apis/%s/%s/namespaces/%s/cronjobs", strings.TrimSuffix(cfg.Host, "/"),
 		batchv1.GroupVersion.Group, batchv1.GroupVersion.Version, ns)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, path, nil)
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(),
+		say.Both("the request for the CronJobs as a Table, as kubectl get makes it",
+			"以 Table 形式请求 CronJob，和 kubectl get 的请求一样"))
 	req.Header.Set("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io")
 	resp, err := httpClient.Do(req)
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(),
+		say.Both("asking the API server for the CronJobs as a Table",
+			"向 API 服务器以 Table 形式请求 CronJob"))
 	defer resp.Body.Close()
-	Expect(resp.StatusCode).To(Equal(http.StatusOK))
+	Expect(resp.StatusCode).To(Equal(http.StatusOK),
+		say.Both("the API server's answer to kubectl get's request: 200 OK",
+			"API 服务器对 kubectl get 请求的回答：200 OK"))
 	var table metav1.Table
-	Expect(json.NewDecoder(resp.Body).Decode(&table)).To(Succeed())
+	Expect(json.NewDecoder(resp.Body).Decode(&table)).To(Succeed(),
+		say.Both("decoding the Table the API server sent",
+			"解码 API 服务器发来的 Table"))
 	return &table
 }
 

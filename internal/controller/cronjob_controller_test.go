@@ -62,15 +62,25 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(err).To(MatchError(ContainSubstring("creating the Job for the run at 2030-01-07T10:05:00Z")),
 				say.Both("Reconcile returns the create's error, so that controller-runtime retries it with back-off",
 					"Reconcile 返回创建时的错误，这样 controller-runtime 会以退避方式重试"))
-			Expect(jobNames(h.jobs())).To(BeEmpty())
-			Expect(h.events()).To(ConsistOf(HavePrefix("Warning FailedCreate Error creating job: ")))
-			Expect(condition(h.get(cj), batchv1.ConditionDegraded)).To(haveStatusReason(metav1.ConditionTrue, batchv1.ReasonFailedCreate))
+			Expect(jobNames(h.jobs())).To(BeEmpty(),
+				say.Both("a refused create leaves no Job on the API server",
+					"被拒绝的创建不会在 API 服务器上留下 Job"))
+			Expect(h.events()).To(ConsistOf(HavePrefix("Warning FailedCreate Error creating job: ")),
+				say.Both("a refused create is recorded as one Warning FailedCreate Event",
+					"被拒绝的创建记录为一个 Warning FailedCreate 事件"))
+			Expect(condition(h.get(cj), batchv1.ConditionDegraded)).To(haveStatusReason(metav1.ConditionTrue, batchv1.ReasonFailedCreate),
+				say.Both("Degraded on the API server: True, with the reason FailedCreate",
+					"API 服务器上的 Degraded：True，原因为 FailedCreate"))
 		})
 
 		It("spells the next run in the CronJob's time zone, or says that there is none", func() {
 			run := at(10, 5, 0)
-			Expect(nextRunMessage(run, time.UTC)).To(Equal("next run at 2030-01-07T10:05:00Z"))
-			Expect(nextRunMessage(run, mustLoad("Asia/Shanghai"))).To(Equal("next run at 2030-01-07T18:05:00+08:00"))
+			Expect(nextRunMessage(run, time.UTC)).To(Equal("next run at 2030-01-07T10:05:00Z"),
+				say.Both("nextRunMessage in UTC: the next run in RFC 3339",
+					"UTC 下的 nextRunMessage：下一次运行的时间，RFC 3339 格式"))
+			Expect(nextRunMessage(run, mustLoad("Asia/Shanghai"))).To(Equal("next run at 2030-01-07T18:05:00+08:00"),
+				say.Both("nextRunMessage in Asia/Shanghai: the next run in RFC 3339, in that zone",
+					"Asia/Shanghai 下的 nextRunMessage：下一次运行的时间，RFC 3339 格式，用那个时区"))
 			Expect(nextRunMessage(time.Time{}, mustLoad("Asia/Shanghai"))).To(Equal("the schedule has no further runs"),
 				say.Both("a zero next time: the schedule's next match is further than the parser looks ahead (29 February across 2100)",
 					"下次运行时间为零：时间表的下一次匹配超出了解析器向前查找的范围（2 月 29 日，而且要跨过不是闰年的 2100 年）"))
@@ -90,7 +100,9 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(err).To(MatchError(ContainSubstring("deleting Job pruning-failed")),
 				say.Both("Reconcile returns step 4's error once the status is written, so that the cleanup is retried",
 					"状态写入之后，Reconcile 返回第 4 步的错误，这样清理会被重试"))
-			Expect(condition(h.get(cj), batchv1.ConditionDegraded)).To(haveStatusReason(metav1.ConditionTrue, batchv1.ReasonFailedDelete))
+			Expect(condition(h.get(cj), batchv1.ConditionDegraded)).To(haveStatusReason(metav1.ConditionTrue, batchv1.ReasonFailedDelete),
+				say.Both("Degraded on the API server: True, with the reason FailedDelete",
+					"API 服务器上的 Degraded：True，原因为 FailedDelete"))
 		})
 
 		It("says in Ready when the next run is, while nothing is due", func() {
@@ -121,7 +133,9 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(creates).To(BeZero(), say.Both("the cache lists the 10:05 run's Job: runStarted knows it by its name, so no Create is sent",
 				"缓存里列出了 10:05 那次运行的 Job：runStarted 凭名字认出它，所以不发送 Create"))
 			got := h.get(cj)
-			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("found", at(10, 5, 0))}))
+			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("found", at(10, 5, 0))}),
+				say.Both("the Jobs on the API server: the 10:05 run's Job, and no other",
+					"API 服务器上的 Job：10:05 那次运行的 Job，没有别的"))
 			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime",
 				"status.lastScheduleTime 的值"))
 			Expect(condition(got, batchv1.ConditionReady)).To(HaveField("Message", "next run at 2030-01-07T10:10:00Z"),
@@ -136,7 +150,9 @@ var _ = Describe("CronJob Reconciler", func() {
 
 			By("doing nothing before the slot, and coming back at it")
 			res := h.mustReconcileAt(at(10, 4, 59), cj)
-			Expect(jobNames(h.jobs())).To(BeEmpty())
+			Expect(jobNames(h.jobs())).To(BeEmpty(),
+				say.Both("no Job a second before the first run is due",
+					"第一次运行到期前一秒，没有 Job"))
 			Expect(res.RequeueAfter).To(Equal(1100*time.Millisecond), comeBackAtTheRun)
 
 			By("starting the 10:05 run at 10:05:02")
@@ -149,26 +165,54 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(newSum-sum).To(BeNumerically("~", 2.0, 0.001), say.Both("the Job of the 10:05 run, created at 10:05:02: a skew of 2 s (now minus the run)",
 				"10:05 那次运行的 Job 在 10:05:02 创建：偏差为 2 秒（当前时间减去计划运行时间）"))
 			jobs := h.jobs()
-			Expect(jobNames(jobs)).To(Equal([]string{minuteName("report", at(10, 5, 0))}))
+			Expect(jobNames(jobs)).To(Equal([]string{minuteName("report", at(10, 5, 0))}),
+				say.Both("the Jobs on the API server: the one of the 10:05 run, named by runs.JobName",
+					"API 服务器上的 Job：10:05 那次运行的 Job，名字由 runs.JobName 给出"))
 			job := jobs[0]
-			Expect(metav1.IsControlledBy(&job, cj)).To(BeTrue())
-			Expect(job.Labels).To(HaveKeyWithValue("app", "report"))
-			Expect(job.Annotations).To(HaveKeyWithValue("team", "lab"))
-			Expect(job.Annotations).To(HaveKeyWithValue(batchv1.ScheduledTimeAnnotation, "2030-01-07T18:05:00+08:00"))
-			Expect(job.Spec.Template.Spec.Containers[0].Image).To(Equal("busybox"))
+			Expect(metav1.IsControlledBy(&job, cj)).To(BeTrue(),
+				say.Both("the Job is controlled by the CronJob (a controller reference)",
+					"Job 由 CronJob 控制（有控制者引用）"))
+			Expect(job.Labels).To(HaveKeyWithValue("app", "report"),
+				say.Both("the Job's labels: those of the CronJob's jobTemplate",
+					"Job 的标签：CronJob 的 jobTemplate 里的那些"))
+			Expect(job.Annotations).To(HaveKeyWithValue("team", "lab"),
+				say.Both("the Job's annotations: those of the CronJob's jobTemplate",
+					"Job 的注解：CronJob 的 jobTemplate 里的那些"))
+			Expect(job.Annotations).To(HaveKeyWithValue(batchv1.ScheduledTimeAnnotation, "2030-01-07T18:05:00+08:00"),
+				say.Both("the Job's scheduled-time annotation: the run, in RFC 3339, in the CronJob's time zone",
+					"Job 的计划时间注解：这次运行的时间，RFC 3339 格式，用 CronJob 的时区"))
+			Expect(job.Spec.Template.Spec.Containers[0].Image).To(Equal("busybox"),
+				say.Both("the Job's container image: the jobTemplate's",
+					"Job 的容器镜像：jobTemplate 里的那个"))
 			Expect(res.RequeueAfter).To(Equal(4*time.Minute+58*time.Second+100*time.Millisecond), comeBackAtTheRun)
 
 			got := h.get(cj)
 			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime",
 				"status.lastScheduleTime 的值"))
-			Expect(got.Status.Active).To(HaveLen(1))
-			Expect(got.Status.Active[0].Name).To(Equal(job.Name))
-			Expect(got.Status.Active[0].UID).To(Equal(job.UID))
-			Expect(got.Status.ObservedGeneration).To(Equal(got.Generation))
-			Expect(condition(got, batchv1.ConditionReady)).To(haveStatusReason(metav1.ConditionTrue, batchv1.ReasonScheduling))
-			Expect(condition(got, batchv1.ConditionReady).Message).To(Equal("next run at 2030-01-07T18:10:00+08:00"))
-			Expect(condition(got, batchv1.ConditionDegraded)).To(haveStatusReason(metav1.ConditionFalse, batchv1.ReasonReconciled))
-			Expect(h.events()).To(ConsistOf("Normal SuccessfulCreate Created job " + job.Name))
+			Expect(got.Status.Active).To(HaveLen(1),
+				say.Both("status.active on the API server: the one Job of the run",
+					"API 服务器上的 status.active：这次运行的那一个 Job"))
+			Expect(got.Status.Active[0].Name).To(Equal(job.Name),
+				say.Both("status.active names the Job that was created",
+					"status.active 点名的是创建出来的那个 Job"))
+			Expect(got.Status.Active[0].UID).To(Equal(job.UID),
+				say.Both("status.active holds the created Job's UID",
+					"status.active 里是创建出来的那个 Job 的 UID"))
+			Expect(got.Status.ObservedGeneration).To(Equal(got.Generation),
+				say.Both("status.observedGeneration on the API server: the CronJob's generation",
+					"API 服务器上的 status.observedGeneration：CronJob 的 generation"))
+			Expect(condition(got, batchv1.ConditionReady)).To(haveStatusReason(metav1.ConditionTrue, batchv1.ReasonScheduling),
+				say.Both("Ready on the API server: True, with the reason Scheduling",
+					"API 服务器上的 Ready：True，原因为 Scheduling"))
+			Expect(condition(got, batchv1.ConditionReady).Message).To(Equal("next run at 2030-01-07T18:10:00+08:00"),
+				say.Both("Ready's message names the next run, in the CronJob's time zone",
+					"Ready 的消息点出下一次运行，用 CronJob 的时区"))
+			Expect(condition(got, batchv1.ConditionDegraded)).To(haveStatusReason(metav1.ConditionFalse, batchv1.ReasonReconciled),
+				say.Both("Degraded on the API server: False, with the reason Reconciled",
+					"API 服务器上的 Degraded：False，原因为 Reconciled"))
+			Expect(h.events()).To(ConsistOf("Normal SuccessfulCreate Created job "+job.Name),
+				say.Both("one Normal SuccessfulCreate Event for the created Job",
+					"为创建出的 Job 记录一个 Normal SuccessfulCreate 事件"))
 		})
 
 		It("does not start the same run twice", func() {
@@ -178,10 +222,14 @@ var _ = Describe("CronJob Reconciler", func() {
 			h.events()
 
 			res := h.mustReconcileAt(at(10, 5, 30), cj)
-			Expect(jobNames(h.jobs())).To(HaveLen(1))
+			Expect(jobNames(h.jobs())).To(HaveLen(1),
+				say.Both("a second reconcile in the same slot starts no second Job",
+					"同一个时间格里的第二次调和不会启动第二个 Job"))
 			Expect(h.get(cj).ResourceVersion).To(Equal(before.ResourceVersion), say.Both("an idle reconcile writes nothing",
 				"空闲的调和什么也不写"))
-			Expect(h.events()).To(BeEmpty())
+			Expect(h.events()).To(BeEmpty(),
+				say.Both("an idle reconcile records no Event",
+					"空闲的调和不记录事件"))
 			Expect(res.RequeueAfter).To(Equal(4*time.Minute+30*time.Second+100*time.Millisecond), comeBackAtTheRun)
 		})
 
@@ -191,9 +239,13 @@ var _ = Describe("CronJob Reconciler", func() {
 			firstRun := created.Truncate(time.Minute).Add(time.Minute)
 
 			h.mustReconcileAt(firstRun.Add(-time.Second), cj)
-			Expect(jobNames(h.jobs())).To(BeEmpty())
+			Expect(jobNames(h.jobs())).To(BeEmpty(),
+				say.Both("no Job a second before the first run after the CronJob's creation",
+					"CronJob 创建后第一次运行之前一秒，没有 Job"))
 			h.mustReconcileAt(firstRun, cj)
-			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("fresh", firstRun)}))
+			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("fresh", firstRun)}),
+				say.Both("the first run after the CronJob's creation starts its Job",
+					"CronJob 创建后的第一次运行启动了它的 Job"))
 		})
 
 		It("gives sub-minute @every runs names that do not collide, and keeps them on their grid", func() {
@@ -206,24 +258,32 @@ var _ = Describe("CronJob Reconciler", func() {
 				fmt.Sprintf("fast-%d", at(10, 0, 10).Unix()),
 				fmt.Sprintf("fast-%d", at(10, 0, 20).Unix()),
 				fmt.Sprintf("fast-%d", at(10, 0, 30).Unix()),
-			}))
+			}),
+				say.Both("the Jobs of the @every 10s runs: one per run, each named by its second",
+					"@every 10s 各次运行的 Job：每次一个，各以它的秒数命名"))
 		})
 
 		It("starts only the most recent missed run, and warns but still starts after more than 100", func() {
 			cj := h.createCronJob("outage", "* * * * *", at(8, 0, 0))
 			h.mustReconcileAt(at(9, 41, 10), cj) // 101 runs missed: 08:01 ... 09:41
-			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("outage", at(9, 41, 0))}))
+			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("outage", at(9, 41, 0))}),
+				say.Both("after an outage, only the most recent missed run (09:41) starts",
+					"停机之后，只启动最近一次错过的运行（09:41）"))
 			// One warning, and the run starts all the same.
 			Expect(h.events()).To(ConsistOf(
 				HavePrefix("Warning TooManyMissedTimes too many missed start times (more than 100)"),
 				"Normal SuccessfulCreate Created job "+minuteName("outage", at(9, 41, 0)),
-			))
+			),
+				say.Both("more than 100 missed runs: one TooManyMissedTimes warning, and the run starts",
+					"错过超过 100 次运行：一个 TooManyMissedTimes 警告，运行照样启动"))
 		})
 
 		It("does not warn about exactly 100 missed runs", func() {
 			cj := h.createCronJob("hundred", "* * * * *", at(8, 0, 0))
 			h.mustReconcileAt(at(9, 40, 10), cj)
-			Expect(jobNames(h.jobs())).To(HaveLen(1))
+			Expect(jobNames(h.jobs())).To(HaveLen(1),
+				say.Both("exactly 100 missed runs: the most recent starts",
+					"正好错过 100 次运行：最近的那次启动"))
 			Expect(h.events()).NotTo(ContainElement(ContainSubstring("TooManyMissedTimes")),
 				say.Both("100 runs were missed (8:01 to 9:40), which is not more than 100: no TooManyMissedTimes warning (schedule.TooMany)",
 					"错过了 100 次运行（8:01 到 9:40），没有超过 100 次：不发 TooManyMissedTimes 警告（schedule.TooMany）"))
@@ -234,15 +294,21 @@ var _ = Describe("CronJob Reconciler", func() {
 				cj.Spec.StartingDeadlineSeconds = ptr.To[int64](60)
 			})
 			res := h.mustReconcileAt(at(10, 6, 30), cj)
-			Expect(jobNames(h.jobs())).To(BeEmpty())
-			Expect(h.events()).To(ConsistOf("Warning MissSchedule Missed scheduled time to start a job: Mon, 07 Jan 2030 10:05:00 +0000"))
+			Expect(jobNames(h.jobs())).To(BeEmpty(),
+				say.Both("a run later than startingDeadlineSeconds allows does not start",
+					"晚于 startingDeadlineSeconds 所允许的运行不会启动"))
+			Expect(h.events()).To(ConsistOf("Warning MissSchedule Missed scheduled time to start a job: Mon, 07 Jan 2030 10:05:00 +0000"),
+				say.Both("the missed run is recorded as one Warning MissSchedule Event",
+					"错过的运行记录为一个 Warning MissSchedule 事件"))
 			Expect(h.get(cj).Status.LastScheduleTime).To(beAt(at(10, 0, 0)), say.Both("status.lastScheduleTime",
 				"status.lastScheduleTime 的值"))
 			Expect(res.RequeueAfter).To(Equal(3*time.Minute+30*time.Second+100*time.Millisecond), comeBackAtTheRun)
 
 			By("starting the next run within the deadline")
 			h.mustReconcileAt(at(10, 10, 59), cj)
-			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("late", at(10, 10, 0))}))
+			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("late", at(10, 10, 0))}),
+				say.Both("the next run within the deadline starts",
+					"截止时间之内的下一次运行启动了"))
 		})
 
 		It("records a missed run once, not on every reconcile, and says so in Ready", func() {
@@ -256,11 +322,15 @@ var _ = Describe("CronJob Reconciler", func() {
 				say.Both("three reconciles, one missed run, one Event: record MissSchedule only when noteDue says the news is new",
 					"三次调和、一次错过的运行、一个事件：只有 noteDue 说这是新消息时才记录 MissSchedule"))
 			Expect(condition(h.get(cj), batchv1.ConditionReady).Message).To(Equal(
-				"the run at 2030-01-07T10:05:00Z was missed: it is later than startingDeadlineSeconds allows; next run at 2030-01-07T10:10:00Z"))
+				"the run at 2030-01-07T10:05:00Z was missed: it is later than startingDeadlineSeconds allows; next run at 2030-01-07T10:10:00Z"),
+				say.Both("Ready's message says that the run was missed, and when the next one is",
+					"Ready 的消息说明这次运行被错过了，以及下一次在什么时候"))
 
 			By("recording the next missed run again")
 			h.mustReconcileAt(at(10, 11, 30), cj)
-			Expect(h.events()).To(ConsistOf("Warning MissSchedule Missed scheduled time to start a job: Mon, 07 Jan 2030 10:10:00 +0000"))
+			Expect(h.events()).To(ConsistOf("Warning MissSchedule Missed scheduled time to start a job: Mon, 07 Jan 2030 10:10:00 +0000"),
+				say.Both("the next missed run is news: MissSchedule is recorded for it",
+					"下一次错过的运行是新消息：为它记录 MissSchedule"))
 		})
 
 		It("warns once about more than 100 missed runs while the run waits", func() {
@@ -278,7 +348,9 @@ var _ = Describe("CronJob Reconciler", func() {
 				HavePrefix("Warning UnexpectedJob"),
 				HavePrefix("Warning TooManyMissedTimes too many missed start times (more than 100)"),
 				HavePrefix("Normal JobAlreadyActive"),
-			))
+			),
+				say.Both("the Events: the Job made by hand is unexpected, more than 100 runs were missed, and the due run waits for the running Job",
+					"事件：手工创建的 Job 是意外的，错过了超过 100 次运行，到期的运行在等正在运行的 Job"))
 		})
 	})
 
@@ -351,18 +423,26 @@ var _ = Describe("CronJob Reconciler", func() {
 			cj := h.createCronJob("taken", "*/5 * * * *", at(10, 0, 0))
 			h.createJob(minuteName("taken", at(10, 5, 0)), nil)
 			_, err := h.reconcileAt(at(10, 5, 1), cj)
-			Expect(err).NotTo(HaveOccurred())
+			Expect(err).NotTo(HaveOccurred(),
+				say.Both("a Job of that name that something else controls is no error to retry: Reconcile returns none",
+					"同名的 Job 由别的东西控制，这不是需要重试的错误：Reconcile 不返回错误"))
 			Expect(h.events()).To(ConsistOf(HavePrefix("Warning JobNotOwned")), say.Both("the first reconcile that finds the Job of a stranger says so",
 				"第一次发现别人的 Job 的那次调和要把这件事说出来"))
 			h.mustReconcileAt(at(10, 5, 30), cj) // the status write of the first one causes this one
 
 			got := h.get(cj)
-			Expect(got.Status.Active).To(BeEmpty())
+			Expect(got.Status.Active).To(BeEmpty(),
+				say.Both("status.active stays empty: the stranger's Job is not ours",
+					"status.active 保持为空：别人的 Job 不是我们的"))
 			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 0, 0)), say.Both("status.lastScheduleTime",
 				"status.lastScheduleTime 的值"))
-			Expect(condition(got, batchv1.ConditionDegraded).Status).To(Equal(metav1.ConditionFalse))
+			Expect(condition(got, batchv1.ConditionDegraded).Status).To(Equal(metav1.ConditionFalse),
+				say.Both("Degraded stays False: nothing failed, a run could not start",
+					"Degraded 保持 False：没有什么失败，只是有一次运行无法启动"))
 			Expect(condition(got, batchv1.ConditionReady).Message).To(HavePrefix(
-				"the run at 2030-01-07T10:05:00Z cannot start: Job " + minuteName("taken", at(10, 5, 0)) + " exists and belongs to someone else"))
+				"the run at 2030-01-07T10:05:00Z cannot start: Job "+minuteName("taken", at(10, 5, 0))+" exists and belongs to someone else"),
+				say.Both("Ready's message says that the run cannot start, and whose Job is in the way",
+					"Ready 的消息说明这次运行无法启动，以及挡路的是谁的 Job"))
 			Expect(h.events()).To(BeEmpty(), say.Both("two reconciles, one Event: record JobNotOwned only when noteDue says the news is new",
 				"两次调和、一个事件：只有 noteDue 说这是新消息时才记录 JobNotOwned"))
 		})
@@ -441,12 +521,16 @@ var _ = Describe("CronJob Reconciler", func() {
 			h.waitForCache(cj)
 			h.r.Client = serveStaleCronJob(mgr.GetClient(), stale)
 			_, err := h.r.Reconcile(ctx, reconcileRequest(h.ns, "ulag"))
-			Expect(err).NotTo(HaveOccurred())
+			Expect(err).NotTo(HaveOccurred(),
+				say.Both("a reconcile from a copy of the CronJob older than its status write returns no error",
+					"从比状态写入更旧的 CronJob 副本出发的调和不返回错误"))
 
 			Expect(h.jobs()).To(ConsistOf(HaveField("UID", job.UID)), say.Both("the run's own Job is neither deleted nor created again",
 				"这次运行自己的 Job 既没有被删除，也没有被再创建一次"))
 			got := h.get(cj)
-			Expect(got.Status.Active).To(ConsistOf(HaveField("UID", job.UID)))
+			Expect(got.Status.Active).To(ConsistOf(HaveField("UID", job.UID)),
+				say.Both("status.active on the API server: the run's own Job, still",
+					"API 服务器上的 status.active：仍然是这次运行自己的 Job"))
 			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime",
 				"status.lastScheduleTime 的值"))
 			Expect(h.events()).To(BeEmpty(), say.Both("no UnexpectedJob: the API server's copy of the CronJob lists the Job",
@@ -581,8 +665,12 @@ var _ = Describe("CronJob Reconciler", func() {
 		It("Allow starts the next run while the previous one runs", func() {
 			cj := running(batchv1.AllowConcurrent)
 			h.mustReconcileAt(at(10, 10, 0), cj)
-			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("policy", at(10, 5, 0)), minuteName("policy", at(10, 10, 0))}))
-			Expect(h.get(cj).Status.Active).To(HaveLen(2))
+			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("policy", at(10, 5, 0)), minuteName("policy", at(10, 10, 0))}),
+				say.Both("Allow: both runs have their Job, the running one and the new one",
+					"Allow：两次运行都有自己的 Job，运行中的那个和新的那个"))
+			Expect(h.get(cj).Status.Active).To(HaveLen(2),
+				say.Both("Allow: status.active lists both Jobs",
+					"Allow：status.active 列出两个 Job"))
 		})
 
 		It("Forbid skips the run while the previous one runs, and starts it once that finished", func() {
@@ -594,12 +682,16 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(h.events()).To(ConsistOf("Normal JobAlreadyActive Not starting job because prior execution is running and concurrency policy is Forbid"),
 				say.Both("two reconciles while the run waits, one Event: record JobAlreadyActive only when noteDue says the news is new",
 					"运行在等待期间调和两次、只有一个事件：只有 noteDue 说这是新消息时才记录 JobAlreadyActive"))
-			Expect(condition(h.get(cj), batchv1.ConditionReady).Message).To(HavePrefix("the run at 2030-01-07T10:10:00Z waits: a Job still runs"))
+			Expect(condition(h.get(cj), batchv1.ConditionReady).Message).To(HavePrefix("the run at 2030-01-07T10:10:00Z waits: a Job still runs"),
+				say.Both("Ready's message says why the due run waits",
+					"Ready 的消息说明到期的运行为什么在等"))
 
 			first := h.jobs()[0]
 			h.finish(&first, kbatchv1.JobComplete, at(10, 5, 1), at(10, 11, 0))
 			h.mustReconcileAt(at(10, 11, 1), cj)
-			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("policy", at(10, 5, 0)), minuteName("policy", at(10, 10, 0))}))
+			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("policy", at(10, 5, 0)), minuteName("policy", at(10, 10, 0))}),
+				say.Both("Forbid: once the running Job finished, the waiting run starts",
+					"Forbid：运行中的 Job 结束之后，等待的运行启动"))
 		})
 
 		It("Replace deletes every running Job, however many", func() {
@@ -607,23 +699,35 @@ var _ = Describe("CronJob Reconciler", func() {
 			h.mustReconcileAt(at(10, 10, 0), cj)
 			got := h.get(cj)
 			got.Spec.ConcurrencyPolicy = batchv1.ReplaceConcurrent
-			Expect(k8sClient.Update(ctx, got)).To(Succeed())
+			Expect(k8sClient.Update(ctx, got)).To(Succeed(),
+				say.Both("the spec's own setup: switching the CronJob to Replace",
+					"测试用例自己的准备步骤：把 CronJob 改为 Replace"))
 
 			h.mustReconcileAt(at(10, 15, 0), cj)
-			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("policy", at(10, 15, 0))}))
-			Expect(h.get(cj).Status.Active).To(HaveLen(1))
+			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("policy", at(10, 15, 0))}),
+				say.Both("Replace: the running Jobs are deleted and the new run's Job is the only one",
+					"Replace：运行中的 Job 被删除，新运行的 Job 是唯一的一个"))
+			Expect(h.get(cj).Status.Active).To(HaveLen(1),
+				say.Both("Replace: status.active lists only the new run's Job",
+					"Replace：status.active 只列出新运行的 Job"))
 		})
 
 		It("Replace that cannot delete the running Job starts nothing and says FailedDelete", func() {
 			cj := running(batchv1.ReplaceConcurrent)
 			h.r.Client = refuseDeletes(h.r.Client)
 			_, err := h.reconcileAt(at(10, 10, 0), cj)
-			Expect(err).To(MatchError(ContainSubstring("deleting Job " + minuteName("policy", at(10, 5, 0)))))
-			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("policy", at(10, 5, 0))}))
+			Expect(err).To(MatchError(ContainSubstring("deleting Job "+minuteName("policy", at(10, 5, 0)))),
+				say.Both("Replace could not delete the running Job: Reconcile returns that error",
+					"Replace 删不掉运行中的 Job：Reconcile 返回这个错误"))
+			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("policy", at(10, 5, 0))}),
+				say.Both("Replace could not delete: the running Job stays and no new Job starts",
+					"Replace 删不掉：运行中的 Job 留下，不启动新的 Job"))
 			degraded := condition(h.get(cj), batchv1.ConditionDegraded)
 			Expect(degraded).To(haveStatusReason(metav1.ConditionTrue, batchv1.ReasonFailedDelete), say.Both("what failed is the delete, not a create",
 				"失败的是删除，而不是创建"))
-			Expect(h.events()).To(ConsistOf(HavePrefix("Warning FailedDelete Error deleting job " + minuteName("policy", at(10, 5, 0)))))
+			Expect(h.events()).To(ConsistOf(HavePrefix("Warning FailedDelete Error deleting job "+minuteName("policy", at(10, 5, 0)))),
+				say.Both("the refused delete is recorded as a Warning FailedDelete Event",
+					"被拒绝的删除记录为一个 Warning FailedDelete 事件"))
 			Expect(condition(h.get(cj), batchv1.ConditionReady)).To(HaveField("Message", "next run at 2030-01-07T10:15:00Z"),
 				say.Both("Ready is brought up to date on this path too (noteDue): the one before said 10:10",
 					"这条路径上也要把 Ready 更新到最新（noteDue）：之前那条写的是 10:10"))
@@ -632,13 +736,19 @@ var _ = Describe("CronJob Reconciler", func() {
 		It("Replace deletes the running Job and starts the new run", func() {
 			cj := running(batchv1.ReplaceConcurrent)
 			h.mustReconcileAt(at(10, 10, 0), cj)
-			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("policy", at(10, 10, 0))}))
+			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("policy", at(10, 10, 0))}),
+				say.Both("Replace: the running Job is deleted and the new run's Job is the only one",
+					"Replace：运行中的 Job 被删除，新运行的 Job 是唯一的一个"))
 			got := h.get(cj)
-			Expect(activeNames(got)).To(ConsistOf(minuteName("policy", at(10, 10, 0))))
+			Expect(activeNames(got)).To(ConsistOf(minuteName("policy", at(10, 10, 0))),
+				say.Both("Replace: status.active lists only the new run's Job",
+					"Replace：status.active 只列出新运行的 Job"))
 			Expect(h.events()).To(ConsistOf(
 				"Normal SuccessfulDelete Deleted job "+minuteName("policy", at(10, 5, 0)),
 				"Normal SuccessfulCreate Created job "+minuteName("policy", at(10, 10, 0)),
-			))
+			),
+				say.Both("Replace records the deletion of the running Job and the creation of the new one",
+					"Replace 记录了运行中 Job 的删除和新 Job 的创建"))
 		})
 	})
 
@@ -648,17 +758,25 @@ var _ = Describe("CronJob Reconciler", func() {
 				cj.Spec.Suspend = ptr.To(true)
 			})
 			res := h.mustReconcileAt(at(10, 7, 0), cj)
-			Expect(jobNames(h.jobs())).To(BeEmpty())
+			Expect(jobNames(h.jobs())).To(BeEmpty(),
+				say.Both("a suspended CronJob starts no Job",
+					"挂起的 CronJob 不启动 Job"))
 			Expect(res.RequeueAfter).To(BeZero(), say.Both("resuming is an update, which triggers a reconcile",
 				"恢复（取消挂起）是一次更新，会触发一次调和"))
-			Expect(condition(h.get(cj), batchv1.ConditionReady)).To(haveStatusReason(metav1.ConditionTrue, batchv1.ReasonSuspended))
+			Expect(condition(h.get(cj), batchv1.ConditionReady)).To(haveStatusReason(metav1.ConditionTrue, batchv1.ReasonSuspended),
+				say.Both("Ready on the API server: True, with the reason Suspended",
+					"API 服务器上的 Ready：True，原因为 Suspended"))
 
 			By("starting the most recent missed run when resumed")
 			got := h.get(cj)
 			got.Spec.Suspend = ptr.To(false)
-			Expect(k8sClient.Update(ctx, got)).To(Succeed())
+			Expect(k8sClient.Update(ctx, got)).To(Succeed(),
+				say.Both("the spec's own setup: resuming the CronJob",
+					"测试用例自己的准备步骤：恢复（取消挂起）这个 CronJob"))
 			h.mustReconcileAt(at(10, 7, 1), cj)
-			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("paused", at(10, 5, 0))}))
+			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("paused", at(10, 5, 0))}),
+				say.Both("resumed, it starts the most recent missed run",
+					"恢复之后，它启动最近一次错过的运行"))
 		})
 
 		It("reports an unknown time zone with an Event and a condition, and creates no Job", func() {
@@ -668,20 +786,34 @@ var _ = Describe("CronJob Reconciler", func() {
 			res, err := h.reconcileAt(at(10, 5, 0), cj)
 			Expect(err).NotTo(HaveOccurred(), say.Both("retrying cannot fix the spec",
 				"重试修不好规约"))
-			Expect(res.RequeueAfter).To(BeZero())
-			Expect(jobNames(h.jobs())).To(BeEmpty())
+			Expect(res.RequeueAfter).To(BeZero(),
+				say.Both("an unknown time zone needs a fix of the spec, not a timer: no RequeueAfter",
+					"未知的时区要靠修改规约，而不是靠定时器：没有 RequeueAfter"))
+			Expect(jobNames(h.jobs())).To(BeEmpty(),
+				say.Both("an unknown time zone starts no Job",
+					"未知的时区不启动 Job"))
 			ready := condition(h.get(cj), batchv1.ConditionReady)
-			Expect(ready).To(haveStatusReason(metav1.ConditionFalse, batchv1.ReasonUnknownTimeZone))
-			Expect(ready.Message).To(HavePrefix(`timeZone "Mars/Olympus_Mons": unknown time zone; use an IANA name`))
-			Expect(h.events()).To(ConsistOf(HavePrefix(`Warning UnknownTimeZone timeZone "Mars/Olympus_Mons": unknown time zone`)))
+			Expect(ready).To(haveStatusReason(metav1.ConditionFalse, batchv1.ReasonUnknownTimeZone),
+				say.Both("Ready on the API server: False, with the reason UnknownTimeZone",
+					"API 服务器上的 Ready：False，原因为 UnknownTimeZone"))
+			Expect(ready.Message).To(HavePrefix(`timeZone "Mars/Olympus_Mons": unknown time zone; use an IANA name`),
+				say.Both("Ready's message names the time zone and says how to fix it",
+					"Ready 的消息点出这个时区，并说明怎么修"))
+			Expect(h.events()).To(ConsistOf(HavePrefix(`Warning UnknownTimeZone timeZone "Mars/Olympus_Mons": unknown time zone`)),
+				say.Both("an unknown time zone is recorded as a Warning UnknownTimeZone Event",
+					"未知的时区记录为一个 Warning UnknownTimeZone 事件"))
 		})
 
 		It("reports a schedule that never fires", func() {
 			cj := h.createCronJob("never", "0 0 30 2 *", at(10, 0, 0))
 			h.mustReconcileAt(at(10, 5, 0), cj)
 			ready := condition(h.get(cj), batchv1.ConditionReady)
-			Expect(ready).To(haveStatusReason(metav1.ConditionFalse, batchv1.ReasonInvalidSchedule))
-			Expect(ready.Message).To(Equal(`schedule "0 0 30 2 *": never fires: February has no day 30`))
+			Expect(ready).To(haveStatusReason(metav1.ConditionFalse, batchv1.ReasonInvalidSchedule),
+				say.Both("Ready on the API server: False, with the reason InvalidSchedule",
+					"API 服务器上的 Ready：False，原因为 InvalidSchedule"))
+			Expect(ready.Message).To(Equal(`schedule "0 0 30 2 *": never fires: February has no day 30`),
+				say.Both("Ready's message says why the schedule never fires",
+					"Ready 的消息说明这个时间表为什么永远不会触发"))
 		})
 
 		It("records the warning once per problem and generation, not on every reconcile", func() {
@@ -696,41 +828,61 @@ var _ = Describe("CronJob Reconciler", func() {
 			By("recording it again when a new generation still has it")
 			got := h.get(cj)
 			got.Spec.JobTemplate.Spec.Template.Spec.Containers[0].Image = "busybox:1.37"
-			Expect(k8sClient.Update(ctx, got)).To(Succeed())
+			Expect(k8sClient.Update(ctx, got)).To(Succeed(),
+				say.Both("the spec's own setup: changing the CronJob's spec, a new generation",
+					"测试用例自己的准备步骤：修改 CronJob 的规约，产生新的 generation"))
 			h.mustReconcileAt(at(10, 7, 0), cj)
 			h.mustReconcileAt(at(10, 8, 0), cj)
-			Expect(h.events()).To(ConsistOf(febThirtieth))
+			Expect(h.events()).To(ConsistOf(febThirtieth),
+				say.Both("a new generation that still has the problem records it once more",
+					"仍然有这个问题的新 generation 会再记录一次"))
 
 			By("recording a new problem at once")
 			got = h.get(cj)
 			got.Spec.TimeZone = ptr.To("Mars/Olympus_Mons")
-			Expect(k8sClient.Update(ctx, got)).To(Succeed())
+			Expect(k8sClient.Update(ctx, got)).To(Succeed(),
+				say.Both("the spec's own setup: giving the CronJob an unknown time zone",
+					"测试用例自己的准备步骤：给 CronJob 一个未知的时区"))
 			h.mustReconcileAt(at(10, 9, 0), cj)
-			Expect(h.events()).To(ConsistOf(HavePrefix(`Warning UnknownTimeZone timeZone "Mars/Olympus_Mons"`)))
+			Expect(h.events()).To(ConsistOf(HavePrefix(`Warning UnknownTimeZone timeZone "Mars/Olympus_Mons"`)),
+				say.Both("a new problem is recorded at once",
+					"新的问题会立刻被记录"))
 		})
 
 		It("starts no run, and reports no error, in a namespace that is being deleted", func() {
 			cj := h.createCronJob("last", "*/5 * * * *", at(10, 0, 0))
 			ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: h.ns}}
-			Expect(k8sClient.Delete(ctx, ns)).To(Succeed()) // envtest has no namespace controller: it stays Terminating, with the CronJob
+			Expect(k8sClient.Delete(ctx, ns)).To(Succeed(),
+				say.Both("the spec's own setup: deleting the namespace",
+					"测试用例自己的准备步骤：删除名字空间")) // envtest has no namespace controller: it stays Terminating, with the CronJob
 			res, err := h.reconcileAt(at(10, 5, 0), cj)
 			Expect(err).NotTo(HaveOccurred(),
 				say.Both("the API server refuses the Job with the cause NamespaceTerminating: the CronJob goes away with its namespace, so retrying is of no use",
 					"API 服务器以 NamespaceTerminating 为原因拒绝了这个 Job：CronJob 会随它的名字空间一起被删掉，重试没有用"))
-			Expect(res.RequeueAfter).To(BeZero())
-			Expect(jobNames(h.jobs())).To(BeEmpty())
-			Expect(h.events()).NotTo(ContainElement(ContainSubstring("FailedCreate")))
+			Expect(res.RequeueAfter).To(BeZero(),
+				say.Both("a namespace being deleted needs no timer: no RequeueAfter",
+					"正在被删除的名字空间不需要定时器：没有 RequeueAfter"))
+			Expect(jobNames(h.jobs())).To(BeEmpty(),
+				say.Both("no Job in a namespace that is being deleted",
+					"正在被删除的名字空间里没有 Job"))
+			Expect(h.events()).NotTo(ContainElement(ContainSubstring("FailedCreate")),
+				say.Both("a create refused with the cause NamespaceTerminating is no failure: no FailedCreate Event",
+					"以 NamespaceTerminating 为原因被拒绝的创建不算失败：不记录 FailedCreate 事件"))
 		})
 
 		It("starts no run of a CronJob that is being deleted", func() {
 			cj := h.createCronJob("leaving", "*/5 * * * *", at(10, 0, 0), func(cj *batchv1.CronJob) {
 				cj.Finalizers = []string{"cronlab.dev/test-holds-it"} // so that it stays, being deleted
 			})
-			Expect(k8sClient.Delete(ctx, cj)).To(Succeed())
+			Expect(k8sClient.Delete(ctx, cj)).To(Succeed(),
+				say.Both("the spec's own setup: deleting the CronJob that a finalizer holds",
+					"测试用例自己的准备步骤：删除被 Finalizer 拦住的 CronJob"))
 			DeferCleanup(func() {
 				got := h.get(cj)
 				got.Finalizers = nil
-				Expect(k8sClient.Update(ctx, got)).To(Succeed())
+				Expect(k8sClient.Update(ctx, got)).To(Succeed(),
+					say.Both("the spec's own cleanup: removing the finalizer",
+						"测试用例自己的清理步骤：去掉 Finalizer"))
 			})
 			res := h.mustReconcileAt(at(10, 5, 0), cj)
 			Expect(jobNames(h.jobs())).To(BeEmpty(),

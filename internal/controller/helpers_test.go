@@ -38,6 +38,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
+	"cronlab.dev/cronlab/test/say"
 )
 
 // harness is one test's world: its own namespace, a Reconciler that reads
@@ -59,7 +60,9 @@ var monday10am = time.Date(2030, time.January, 7, 10, 0, 0, 0, time.UTC)
 
 func newHarness() *harness {
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "cronlab-test-"}}
-	Expect(k8sClient.Create(ctx, ns)).To(Succeed())
+	Expect(k8sClient.Create(ctx, ns)).To(Succeed(),
+		say.Both("the spec's own setup: creating its namespace",
+			"测试用例自己的准备步骤：创建它的名字空间"))
 	h := &harness{ns: ns.Name, clock: clocktesting.NewFakeClock(monday10am), recorder: events.NewFakeRecorder(1000)}
 	h.r = &CronJobReconciler{
 		Client:    mgr.GetClient(),
@@ -91,10 +94,14 @@ func (h *harness) createCronJob(name, schedule string, lastRun time.Time, mutate
 	for _, m := range mutate {
 		m(cj)
 	}
-	Expect(k8sClient.Create(ctx, cj)).To(Succeed())
+	Expect(k8sClient.Create(ctx, cj)).To(Succeed(),
+		say.Both("the spec's own setup: creating the CronJob",
+			"测试用例自己的准备步骤：创建 CronJob"))
 	if !lastRun.IsZero() {
 		cj.Status.LastScheduleTime = &metav1.Time{Time: lastRun}
-		Expect(k8sClient.Status().Update(ctx, cj)).To(Succeed())
+		Expect(k8sClient.Status().Update(ctx, cj)).To(Succeed(),
+			say.Both("the spec's own setup: writing the CronJob's status.lastScheduleTime",
+				"测试用例自己的准备步骤：写入 CronJob 的 status.lastScheduleTime"))
 	}
 	return h.get(cj)
 }
@@ -102,7 +109,9 @@ func (h *harness) createCronJob(name, schedule string, lastRun time.Time, mutate
 // get reads the CronJob from the API server.
 func (h *harness) get(cj *batchv1.CronJob) *batchv1.CronJob {
 	var fresh batchv1.CronJob
-	Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(cj), &fresh)).To(Succeed())
+	Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(cj), &fresh)).To(Succeed(),
+		say.Both("reading the CronJob back from the API server",
+			"从 API 服务器读回 CronJob"))
 	return &fresh
 }
 
@@ -118,7 +127,9 @@ func (h *harness) reconcileAt(now time.Time, cj *batchv1.CronJob) (ctrl.Result, 
 func (h *harness) mustReconcileAt(now time.Time, cj *batchv1.CronJob) ctrl.Result {
 	GinkgoHelper()
 	res, err := h.reconcileAt(now, cj)
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(),
+		say.Both("Reconcile returned an error where the spec expects none (the error follows)",
+			"测试用例预期 Reconcile 不出错，它却返回了错误（错误见下文）"))
 	return res
 }
 
@@ -126,15 +137,29 @@ func (h *harness) waitForCache(cj *batchv1.CronJob) {
 	GinkgoHelper()
 	eventually(func(g Gomega) {
 		var direct, cached batchv1.CronJob
-		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(cj), &direct)).To(Succeed())
-		g.Expect(mgr.GetClient().Get(ctx, client.ObjectKeyFromObject(cj), &cached)).To(Succeed())
-		g.Expect(cached.ResourceVersion).To(Equal(direct.ResourceVersion))
+		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(cj), &direct)).To(Succeed(),
+			say.Both("reading the CronJob from the API server",
+				"从 API 服务器读取 CronJob"))
+		g.Expect(mgr.GetClient().Get(ctx, client.ObjectKeyFromObject(cj), &cached)).To(Succeed(),
+			say.Both("reading the CronJob from the manager's cache",
+				"从管理器的缓存读取 CronJob"))
+		g.Expect(cached.ResourceVersion).To(Equal(direct.ResourceVersion),
+			say.Both("the cached CronJob's resourceVersion, against the API server's",
+				"缓存中 CronJob 的 resourceVersion，与 API 服务器上的相比"))
 		// The cache holds only the Jobs with our label (CacheOptions).
 		var directJobs, cachedJobs kbatchv1.JobList
-		g.Expect(k8sClient.List(ctx, &directJobs, client.InNamespace(h.ns), client.HasLabels{batchv1.CronJobLabel})).To(Succeed())
-		g.Expect(mgr.GetClient().List(ctx, &cachedJobs, client.InNamespace(h.ns))).To(Succeed())
-		g.Expect(versions(cachedJobs.Items)).To(Equal(versions(directJobs.Items)))
-	}).Should(Succeed())
+		g.Expect(k8sClient.List(ctx, &directJobs, client.InNamespace(h.ns), client.HasLabels{batchv1.CronJobLabel})).To(Succeed(),
+			say.Both("listing the labelled Jobs from the API server",
+				"从 API 服务器列举带标签的 Job"))
+		g.Expect(mgr.GetClient().List(ctx, &cachedJobs, client.InNamespace(h.ns))).To(Succeed(),
+			say.Both("listing the Jobs from the manager's cache",
+				"从管理器的缓存列举 Job"))
+		g.Expect(versions(cachedJobs.Items)).To(Equal(versions(directJobs.Items)),
+			say.Both("the cached Jobs' resourceVersions, against the API server's",
+				"缓存中各 Job 的 resourceVersion，与 API 服务器上的相比"))
+	}).Should(Succeed(),
+		say.Both("the manager's cache did not catch up with the API server (the CronJob and its labelled Jobs) in time",
+			"管理器的缓存没有及时跟上 API 服务器（CronJob 和带标签的 Job）"))
 }
 
 func versions(jobs []kbatchv1.Job) []string {
@@ -149,7 +174,9 @@ func versions(jobs []kbatchv1.Job) []string {
 // jobs lists the Jobs in the test's namespace from the API server, by name.
 func (h *harness) jobs() []kbatchv1.Job {
 	var list kbatchv1.JobList
-	Expect(k8sClient.List(ctx, &list, client.InNamespace(h.ns))).To(Succeed())
+	Expect(k8sClient.List(ctx, &list, client.InNamespace(h.ns))).To(Succeed(),
+		say.Both("listing the namespace's Jobs from the API server",
+			"从 API 服务器列举名字空间里的 Job"))
 	slices.SortFunc(list.Items, func(a, b kbatchv1.Job) int { return strings.Compare(a.Name, b.Name) })
 	return list.Items
 }
@@ -182,10 +209,14 @@ func (h *harness) createJob(name string, owner *batchv1.CronJob) *kbatchv1.Job {
 		}}},
 	}
 	if owner != nil {
-		Expect(ctrl.SetControllerReference(owner, job, k8sClient.Scheme())).To(Succeed())
+		Expect(ctrl.SetControllerReference(owner, job, k8sClient.Scheme())).To(Succeed(),
+			say.Both("the spec's own setup: giving the Job its controller reference",
+				"测试用例自己的准备步骤：给 Job 设置控制者引用"))
 		job.Labels = map[string]string{batchv1.CronJobLabel: owner.Name}
 	}
-	Expect(k8sClient.Create(ctx, job)).To(Succeed())
+	Expect(k8sClient.Create(ctx, job)).To(Succeed(),
+		say.Both("the spec's own setup: creating the Job",
+			"测试用例自己的准备步骤：创建 Job"))
 	return job
 }
 
@@ -193,7 +224,9 @@ func (h *harness) createJob(name string, owner *batchv1.CronJob) *kbatchv1.Job {
 // with the conditions and times that the API server's validation requires.
 func (h *harness) finish(job *kbatchv1.Job, how kbatchv1.JobConditionType, start, end time.Time) {
 	GinkgoHelper()
-	Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(job), job)).To(Succeed())
+	Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(job), job)).To(Succeed(),
+		say.Both("the spec's own setup: reading the Job before it finishes it",
+			"测试用例自己的准备步骤：在让 Job 结束之前先读取它"))
 	cond := func(t kbatchv1.JobConditionType) kbatchv1.JobCondition {
 		return kbatchv1.JobCondition{Type: t, Status: corev1.ConditionTrue, LastTransitionTime: metav1.NewTime(end)}
 	}
@@ -206,7 +239,9 @@ func (h *harness) finish(job *kbatchv1.Job, how kbatchv1.JobConditionType, start
 		job.Status.Failed = 1
 		job.Status.Conditions = []kbatchv1.JobCondition{cond(kbatchv1.JobFailureTarget), cond(kbatchv1.JobFailed)}
 	}
-	Expect(k8sClient.Status().Update(ctx, job)).To(Succeed())
+	Expect(k8sClient.Status().Update(ctx, job)).To(Succeed(),
+		say.Both("the spec's own setup: writing the Job's finished status",
+			"测试用例自己的准备步骤：写入 Job 已结束的状态"))
 }
 
 // events returns the Events recorded since the last call, as

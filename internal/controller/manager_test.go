@@ -101,7 +101,9 @@ var _ = Describe("CronJob controller in a manager", func() {
 // seconds.
 func skewSamples() (uint64, float64) {
 	families, err := metrics.Registry.Gather()
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(),
+		say.Both("gathering the metrics that the manager serves on /metrics",
+			"收集管理器在 /metrics 上提供的指标"))
 	for _, f := range families {
 		if f.GetName() == "cronlab_cronjob_controller_job_creation_skew_duration_seconds" {
 			h := f.GetMetric()[0].GetHistogram()
@@ -113,7 +115,9 @@ func skewSamples() (uint64, float64) {
 
 func eventReasons(ns string) []string {
 	var list eventsv1.EventList
-	Expect(k8sClient.List(ctx, &list, client.InNamespace(ns))).To(Succeed())
+	Expect(k8sClient.List(ctx, &list, client.InNamespace(ns))).To(Succeed(),
+		say.Both("listing the namespace's Events from the API server",
+			"从 API 服务器列举名字空间里的事件"))
 	var reasons []string
 	for _, e := range list.Items {
 		reasons = append(reasons, e.Reason)

@@ -70,7 +70,9 @@ func (h *harness) cachedJobs(cj *batchv1.CronJob) []kbatchv1.Job {
 	GinkgoHelper()
 	h.waitForCache(cj)
 	var list kbatchv1.JobList
-	Expect(mgr.GetClient().List(ctx, &list, client.InNamespace(h.ns))).To(Succeed())
+	Expect(mgr.GetClient().List(ctx, &list, client.InNamespace(h.ns))).To(Succeed(),
+		say.Both("the spec's own setup: listing the namespace's Jobs from the manager's cache",
+			"测试用例自己的准备步骤：从管理器的缓存列举名字空间里的 Job"))
 	return list.Items
 }
 
@@ -88,14 +90,22 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		// Owned by the CronJob, but not controlled: another controller's Job
 		// that only points at it (for example for garbage collection).
 		notControlled := h.createJob("owned-not-controlled", nil)
-		Expect(controllerutil.SetOwnerReference(mine, notControlled, k8sClient.Scheme())).To(Succeed())
-		Expect(controllerutil.SetControllerReference(other, notControlled, k8sClient.Scheme())).To(Succeed())
+		Expect(controllerutil.SetOwnerReference(mine, notControlled, k8sClient.Scheme())).To(Succeed(),
+			say.Both("the spec's own setup: making the CronJob an owner (not the controller) of a Job",
+				"测试用例自己的准备步骤：让 CronJob 成为某个 Job 的属主（而不是控制者）"))
+		Expect(controllerutil.SetControllerReference(other, notControlled, k8sClient.Scheme())).To(Succeed(),
+			say.Both("the spec's own setup: making another CronJob that Job's controller",
+				"测试用例自己的准备步骤：让另一个 CronJob 成为那个 Job 的控制者"))
 		notControlled.Labels = map[string]string{batchv1.CronJobLabel: mine.Name} // so that the cache holds it
-		Expect(k8sClient.Update(ctx, notControlled)).To(Succeed())
+		Expect(k8sClient.Update(ctx, notControlled)).To(Succeed(),
+			say.Both("the spec's own setup: writing that Job's references to the API server",
+				"测试用例自己的准备步骤：把那个 Job 的引用写到 API 服务器"))
 		h.waitForCache(mine)
 
 		jobs, err := h.r.listChildJobs(ctx, mine)
-		Expect(err).NotTo(HaveOccurred())
+		Expect(err).NotTo(HaveOccurred(),
+			say.Both("listChildJobs returned an error: it lists from the cache with client.MatchingFields on the field index",
+				"listChildJobs 返回了错误：它应当用 client.MatchingFields 按字段索引从缓存列举"))
 		Expect(jobNames(jobs)).To(ConsistOf("mine-a", "mine-b"),
 			say.Both("the Jobs whose controller reference (metav1.GetControllerOf) points at the CronJob, and no other",
 				"控制者引用（metav1.GetControllerOf）指向这个 CronJob 的 Job，没有别的"))
@@ -104,14 +114,18 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 	It("does not list the Jobs of an earlier CronJob of the same name", func() {
 		earlier := h.createCronJob("again", "@hourly", at(10, 0, 0))
 		h.createJob("again-earlier", earlier)
-		Expect(k8sClient.Delete(ctx, earlier)).To(Succeed())
+		Expect(k8sClient.Delete(ctx, earlier)).To(Succeed(),
+			say.Both("the spec's own setup: deleting the earlier CronJob",
+				"测试用例自己的准备步骤：删除先前的 CronJob"))
 		// No garbage collector runs here, so the Job stays, as it does for a
 		// while in a real cluster.
 		renewed := h.createCronJob("again", "@hourly", at(10, 0, 0))
 		h.waitForCache(renewed)
 
 		jobs, err := h.r.listChildJobs(ctx, renewed)
-		Expect(err).NotTo(HaveOccurred())
+		Expect(err).NotTo(HaveOccurred(),
+			say.Both("listChildJobs returned an error: it lists from the cache with client.MatchingFields on the field index",
+				"listChildJobs 返回了错误：它应当用 client.MatchingFields 按字段索引从缓存列举"))
 		Expect(jobNames(jobs)).To(BeEmpty(),
 			say.Both("a Job of the deleted CronJob of the same name was listed: index the controller's UID, not its name",
 				"列出了已删除的同名 CronJob 的 Job：索引控制者的 UID，而不是它的名字"))
@@ -124,7 +138,9 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		h.finish(older, kbatchv1.JobComplete, at(9, 0, 0), at(9, 5, 0))
 		h.finish(newer, kbatchv1.JobComplete, at(9, 10, 0), at(9, 20, 0))
 
-		Expect(h.r.observeJobs(ctx, cj, h.cachedJobs(cj))).To(Succeed())
+		Expect(h.r.observeJobs(ctx, cj, h.cachedJobs(cj))).To(Succeed(),
+			say.Both("observeJobs returned an error for Jobs that are all there to see",
+				"所有 Job 都看得到，observeJobs 却返回了错误"))
 		Expect(activeNames(cj)).To(ConsistOf("still"),
 			say.Both("status.active after observeJobs: the finished Jobs older and newer leave it (removeActive), the running one stays",
 				"observeJobs 之后的 status.active："+
@@ -134,7 +150,9 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		Expect(h.events()).To(ConsistOf(
 			"Normal SawCompletedJob Saw completed job: older, condition: Complete",
 			"Normal SawCompletedJob Saw completed job: newer, condition: Complete",
-		))
+		),
+			say.Both("the Events of observeJobs: one SawCompletedJob for each Job that left status.active",
+				"observeJobs 记录的事件：每个离开 status.active 的 Job 一个 SawCompletedJob"))
 	})
 
 	It("counts a running Job it controls as active, and forgets an active Job that is gone", func() {
@@ -142,12 +160,18 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		h.createJob("running", cj)
 		cj.Status.Active = []corev1.ObjectReference{{Kind: "Job", Namespace: h.ns, Name: "gone", UID: "00000000-0000-0000-0000-000000000001"}}
 
-		Expect(h.r.observeJobs(ctx, cj, h.cachedJobs(cj))).To(Succeed())
-		Expect(activeNames(cj)).To(ConsistOf("running"))
+		Expect(h.r.observeJobs(ctx, cj, h.cachedJobs(cj))).To(Succeed(),
+			say.Both("observeJobs returned an error for Jobs that are all there to see",
+				"所有 Job 都看得到，observeJobs 却返回了错误"))
+		Expect(activeNames(cj)).To(ConsistOf("running"),
+			say.Both("status.active after observeJobs: the running Job it controls joins it, the Job that is gone leaves it",
+				"observeJobs 之后的 status.active：它控制的运行中 Job 加入，已经不在的 Job 离开"))
 		Expect(h.events()).To(ConsistOf(
 			"Warning UnexpectedJob Saw a job that the controller did not create or forgot: running",
 			"Normal MissingJob Active job went missing: gone",
-		))
+		),
+			say.Both("the Events of observeJobs: UnexpectedJob for the running Job status.active did not list, MissingJob for the one that is gone",
+				"observeJobs 记录的事件：status.active 没有列出的运行中 Job 记 UnexpectedJob，已经不在的那个记 MissingJob"))
 	})
 
 	It("keeps an active Job that the cache does not list yet, while the API server has it", func() {
@@ -156,11 +180,15 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		cj.Status.Active = []corev1.ObjectReference{runs.JobReference(job)}
 
 		// The cache has not seen the new Job yet: observeJobs gets no Jobs.
-		Expect(h.r.observeJobs(ctx, cj, nil)).To(Succeed())
+		Expect(h.r.observeJobs(ctx, cj, nil)).To(Succeed(),
+			say.Both("observeJobs returned an error while the cache lists no Job yet",
+				"缓存还没有列出任何 Job，observeJobs 却返回了错误"))
 		Expect(cj.Status.Active).To(ConsistOf(HaveField("Name", "just-created")),
 			say.Both("an active Job that the API server still has stays active: ask r.jobGone before removing it",
 				"API 服务器上还在的活跃 Job 仍然是活跃的：移除之前先问 r.jobGone"))
-		Expect(h.events()).To(BeEmpty())
+		Expect(h.events()).To(BeEmpty(),
+			say.Both("an active Job that the API server still has is neither missing nor unexpected: no Event",
+				"API 服务器上还在的活跃 Job 既不是丢失的，也不是意外的：不记录事件"))
 	})
 
 	It("asks the API server only about the Jobs in status.active that the cache does not list", func() {
@@ -171,7 +199,9 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		var reads int
 		r := *h.r
 		r.APIReader = failGets{Reader: r.APIReader, passed: &reads}
-		Expect(r.observeJobs(ctx, cj, h.cachedJobs(cj))).To(Succeed())
+		Expect(r.observeJobs(ctx, cj, h.cachedJobs(cj))).To(Succeed(),
+			say.Both("observeJobs returned an error for Jobs that the cache lists",
+				"缓存列出了这些 Job，observeJobs 却返回了错误"))
 		Expect(activeNames(cj)).To(ConsistOf("asks-running"), say.Both("status.active after observeJobs: the finished Job leaves it, the running one stays",
 			"observeJobs 之后的 status.active：已结束的 Job 离开它，运行中的那个留下"))
 		Expect(reads).To(BeZero(),
@@ -186,7 +216,9 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 	It("leaves a finished Job that status.active does not list alone", func() {
 		cj := h.createCronJob("unlisted", "@hourly", at(10, 0, 0))
 		h.finish(h.createJob("unlisted-failed", cj), kbatchv1.JobFailed, at(9, 0, 0), at(9, 30, 0))
-		Expect(h.r.observeJobs(ctx, cj, h.cachedJobs(cj))).To(Succeed())
+		Expect(h.r.observeJobs(ctx, cj, h.cachedJobs(cj))).To(Succeed(),
+			say.Both("observeJobs returned an error for a Job that the cache lists",
+				"缓存列出了这个 Job，observeJobs 却返回了错误"))
 		Expect(cj.Status.Active).To(BeEmpty(), say.Both("a finished Job is not running: it does not join status.active",
 			"已结束的 Job 不在运行：它不加入 status.active"))
 		Expect(h.events()).To(BeEmpty(),
@@ -200,11 +232,15 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		cj.Status.LastSuccessfulTime = &metav1.Time{Time: at(9, 10, 0)}
 		older := h.createJob("forward-older", cj)
 		h.finish(older, kbatchv1.JobComplete, at(9, 0, 0), at(9, 5, 0))
-		Expect(h.r.observeJobs(ctx, cj, h.cachedJobs(cj))).To(Succeed())
+		Expect(h.r.observeJobs(ctx, cj, h.cachedJobs(cj))).To(Succeed(),
+			say.Both("observeJobs returned an error for a Job that the cache lists",
+				"缓存列出了这个 Job，observeJobs 却返回了错误"))
 		Expect(cj.Status.LastSuccessfulTime).To(beAt(at(9, 10, 0)), say.Both("a Job that completed before status.lastSuccessfulTime does not move it back",
 			"在 status.lastSuccessfulTime 之前完成的 Job 不会让它倒退"))
 		h.finish(h.createJob("forward-newer", cj), kbatchv1.JobComplete, at(9, 15, 0), at(9, 20, 0))
-		Expect(h.r.observeJobs(ctx, cj, h.cachedJobs(cj))).To(Succeed())
+		Expect(h.r.observeJobs(ctx, cj, h.cachedJobs(cj))).To(Succeed(),
+			say.Both("observeJobs returned an error for Jobs that the cache lists",
+				"缓存列出了这些 Job，observeJobs 却返回了错误"))
 		Expect(cj.Status.LastSuccessfulTime).To(beAt(at(9, 20, 0)),
 			say.Both("a Job that completed after status.lastSuccessfulTime moves it forward (compare with the time it holds, not only when it is unset)",
 				"在 status.lastSuccessfulTime 之后完成的 Job 会让它向前推进（要和它保存的时间比较，而不只是在它为空时才设置）"))
@@ -240,22 +276,22 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 			running, vanished bool
 			change            func(r *CronJobReconciler)
 		}{
-			{"get", say.Both("the CronJob cannot be read", "读不到 CronJob"), false, false, func(r *CronJobReconciler) {
+			{"get", say.Both("the CronJob cannot be read", "无法读取 CronJob"), false, false, func(r *CronJobReconciler) {
 				r.Client = failReads{Client: r.Client, err: unavailable, get: &batchv1.CronJob{}}
 			}},
 			{"list", say.Both("its Jobs cannot be listed", "列举不了它的 Job"), false, false, func(r *CronJobReconciler) {
 				r.Client = failReads{Client: r.Client, err: unavailable, list: &kbatchv1.JobList{}}
 			}},
 			{"refresh", say.Both("the cached copy is stale (a running Job it does not list) and the API server cannot be read",
-				"缓存中的副本已经陈旧（没有列出一个运行中的 Job），而 API 服务器读不到"), true, false, func(r *CronJobReconciler) {
+				"缓存中的副本已经陈旧（没有列出一个运行中的 Job），而无法从 API 服务器读取"), true, false, func(r *CronJobReconciler) {
 				r.APIReader = failGets{Reader: r.APIReader, err: unavailable, like: &batchv1.CronJob{}}
 			}},
 			{"adopt", say.Both("a running Job it does not list cannot be looked up on the API server",
-				"它没有列出的运行中 Job 在 API 服务器上查不到"), true, false, func(r *CronJobReconciler) {
+				"无法向 API 服务器查询它没有列出的运行中 Job"), true, false, func(r *CronJobReconciler) {
 				r.APIReader = failGets{Reader: r.APIReader, err: unavailable, like: &kbatchv1.Job{}}
 			}},
 			{"vanished", say.Both("a Job it lists that the cache lacks cannot be looked up on the API server",
-				"它列出而缓存里没有的 Job 在 API 服务器上查不到"), false, true, func(r *CronJobReconciler) {
+				"无法向 API 服务器查询它列出而缓存里没有的 Job"), false, true, func(r *CronJobReconciler) {
 				r.APIReader = failGets{Reader: r.APIReader, err: unavailable, like: &kbatchv1.Job{}}
 			}},
 		} {
@@ -265,7 +301,9 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 			}
 			if tc.vanished {
 				cj.Status.Active = []corev1.ObjectReference{{Kind: "Job", Namespace: h.ns, Name: "vanished", UID: "00000000-0000-0000-0000-0000000000bb"}}
-				Expect(k8sClient.Status().Update(ctx, cj)).To(Succeed())
+				Expect(k8sClient.Status().Update(ctx, cj)).To(Succeed(),
+					say.Both("the spec's own setup: writing a status.active that names a Job the cache lacks",
+						"测试用例自己的准备步骤：写入一个列出缓存里没有的 Job 的 status.active"))
 			}
 			h.waitForCache(cj)
 			r := *h.r
@@ -285,7 +323,9 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		stale := cj.DeepCopy() // status.active empty: the cache has not seen our last status write
 		job := h.createJob("stale-running", cj)
 		cj.Status.Active = []corev1.ObjectReference{runs.JobReference(job)}
-		Expect(k8sClient.Status().Update(ctx, cj)).To(Succeed())
+		Expect(k8sClient.Status().Update(ctx, cj)).To(Succeed(),
+			say.Both("the spec's own setup: writing the status that lists the running Job",
+				"测试用例自己的准备步骤：写入列出运行中 Job 的状态"))
 		h.waitForCache(cj)
 		r := *h.r
 		r.Client = serveStaleCronJob(r.Client, stale)
@@ -299,14 +339,18 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 				"缓存中的 CronJob 没有列出它的状态写入所记录的那个运行中的 Job："+
 					"第 2 步必须先从 API 服务器读取它（refreshIfStale），"+
 					"以免 observeJobs 把这个 Job 当成从未启动过的"))
-		Expect(h.get(cj).Status.Active).To(ConsistOf(HaveField("UID", job.UID)))
+		Expect(h.get(cj).Status.Active).To(ConsistOf(HaveField("UID", job.UID)),
+			say.Both("status.active on the API server after the reconcile: the running Job, read from the API server's copy of the CronJob",
+				"调和之后 API 服务器上的 status.active：运行中的那个 Job，按从 API 服务器读到的 CronJob 副本"))
 	})
 
 	It("waits, without a read or a write, for the cache to show its own last status write", func() {
 		cj := h.createCronJob("own", "@hourly", at(10, 0, 0), func(cj *batchv1.CronJob) { cj.Spec.Suspend = ptr.To(true) })
 		job := h.createJob("own-done", cj)
 		cj.Status.Active = []corev1.ObjectReference{runs.JobReference(job)}
-		Expect(k8sClient.Status().Update(ctx, cj)).To(Succeed())
+		Expect(k8sClient.Status().Update(ctx, cj)).To(Succeed(),
+			say.Both("the spec's own setup: writing the status that lists the Job",
+				"测试用例自己的准备步骤：写入列出这个 Job 的状态"))
 		h.finish(job, kbatchv1.JobComplete, at(9, 0, 0), at(9, 30, 0))
 		stale := h.get(cj) // lists the finished Job as active
 		memory := ownwrites.New(h.clock)
@@ -318,7 +362,9 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		_, err := r.Reconcile(ctx, reconcileRequest(h.ns, cj.Name))
 		Expect(err == nil || laterStageTODO(err, 4)).To(BeTrue(), say.Both("unexpected error: %v",
 			"意外的错误：%v", err))
-		Expect(h.events()).To(ConsistOf("Normal SawCompletedJob Saw completed job: own-done, condition: Complete"))
+		Expect(h.events()).To(ConsistOf("Normal SawCompletedJob Saw completed job: own-done, condition: Complete"),
+			say.Both("the first reconcile reports the finished Job once, with SawCompletedJob",
+				"第一次调和用 SawCompletedJob 报告已结束的 Job，只报告一次"))
 		written := h.get(cj).ResourceVersion
 
 		// The next reconcile comes before the cache has seen that status
@@ -388,8 +434,12 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 
 	It("does nothing, and no error, for a CronJob that is gone", func() {
 		res, err := h.r.Reconcile(ctx, reconcileRequest(h.ns, "gone"))
-		Expect(err).NotTo(HaveOccurred())
-		Expect(res.RequeueAfter).To(BeZero())
+		Expect(err).NotTo(HaveOccurred(),
+			say.Both("a CronJob that is gone (NotFound in step 1) is no error: client.IgnoreNotFound",
+				"已经不在的 CronJob（第 1 步得到 NotFound）不是错误：用 client.IgnoreNotFound"))
+		Expect(res.RequeueAfter).To(BeZero(),
+			say.Both("a CronJob that is gone needs no reconcile later: an empty ctrl.Result",
+				"已经不在的 CronJob 以后也不需要调和：返回空的 ctrl.Result"))
 	})
 })
 
@@ -399,8 +449,12 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 
 	It("names Jobs after their scheduled time: minutes, or seconds between minutes", func() {
 		cj := &batchv1.CronJob{ObjectMeta: metav1.ObjectMeta{Name: "report"}}
-		Expect(runs.JobName(cj, at(10, 5, 0))).To(Equal(fmt.Sprintf("report-%d", at(10, 5, 0).Unix()/60)))
-		Expect(runs.JobName(cj, at(10, 5, 10))).To(Equal(fmt.Sprintf("report-%d", at(10, 5, 10).Unix())))
+		Expect(runs.JobName(cj, at(10, 5, 0))).To(Equal(fmt.Sprintf("report-%d", at(10, 5, 0).Unix()/60)),
+			say.Both("JobName of a run on the minute: the CronJob's name and the minutes since the Unix epoch",
+				"整分钟运行的 JobName：CronJob 的名字加上自 Unix 纪元以来的分钟数"))
+		Expect(runs.JobName(cj, at(10, 5, 10))).To(Equal(fmt.Sprintf("report-%d", at(10, 5, 10).Unix())),
+			say.Both("JobName of a run between minutes (@every 10s): the CronJob's name and the seconds since the Unix epoch",
+				"不在整分钟的运行（@every 10s）的 JobName：CronJob 的名字加上自 Unix 纪元以来的秒数"))
 	})
 
 	It("builds the Job from the template, annotated with its run and controlled by the CronJob", func() {
@@ -409,31 +463,61 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		})
 		run := at(10, 5, 0).In(mustLoad("Asia/Shanghai"))
 		job := runs.NewJob(cj, run)
-		Expect(job.Name).To(Equal(minuteName("build", run)))
-		Expect(job.Namespace).To(Equal(h.ns))
-		Expect(job.Labels).To(HaveKeyWithValue("app", "build"))
+		Expect(job.Name).To(Equal(minuteName("build", run)),
+			say.Both("the name of the Job NewJob builds: runs.JobName of the CronJob and the run",
+				"NewJob 构造的 Job 的名字：由 CronJob 和这次运行得出的 runs.JobName"))
+		Expect(job.Namespace).To(Equal(h.ns),
+			say.Both("the namespace of the Job NewJob builds: the CronJob's",
+				"NewJob 构造的 Job 的名字空间：与 CronJob 的相同"))
+		Expect(job.Labels).To(HaveKeyWithValue("app", "build"),
+			say.Both("the Job's labels: those of the CronJob's jobTemplate",
+				"Job 的标签：CronJob 的 jobTemplate 里的那些"))
 		Expect(job.Labels).To(HaveKeyWithValue(batchv1.CronJobLabel, "build"), say.Both("the manager caches only Jobs with this label",
 			"管理器只缓存带有这个标签的 Job"))
-		Expect(job.Annotations).To(HaveKeyWithValue("team", "lab"))
-		Expect(job.Annotations).To(HaveKeyWithValue(batchv1.ScheduledTimeAnnotation, "2030-01-07T18:05:00+08:00"))
-		Expect(job.Spec.Template.Spec.Containers).To(HaveLen(1))
+		Expect(job.Annotations).To(HaveKeyWithValue("team", "lab"),
+			say.Both("the Job's annotations: those of the CronJob's jobTemplate",
+				"Job 的注解：CronJob 的 jobTemplate 里的那些"))
+		Expect(job.Annotations).To(HaveKeyWithValue(batchv1.ScheduledTimeAnnotation, "2030-01-07T18:05:00+08:00"),
+			say.Both("the Job's scheduled-time annotation: the run, in RFC 3339, in the CronJob's time zone",
+				"Job 的计划时间注解：这次运行的时间，RFC 3339 格式，用 CronJob 的时区"))
+		Expect(job.Spec.Template.Spec.Containers).To(HaveLen(1),
+			say.Both("the Job's pod template: the CronJob's jobTemplate, copied",
+				"Job 的 Pod 模板：复制自 CronJob 的 jobTemplate"))
+		// Two mistakes, two sentences: no owner reference at all, or one
+		// that is not the controller's (hint 05.4 explains the second).
+		Expect(job.OwnerReferences).NotTo(BeEmpty(), say.Both("the Job has no owner reference: NewJob makes the CronJob its controller with metav1.NewControllerRef",
+			"Job 没有属主引用：NewJob 要用 metav1.NewControllerRef 把 CronJob 设为它的控制者"))
 		owner := metav1.GetControllerOf(job)
-		Expect(owner).NotTo(BeNil(), say.Both("the Job needs a controller reference (metav1.NewControllerRef)",
-			"Job 需要一个控制者引用（metav1.NewControllerRef）"))
+		Expect(owner).NotTo(BeNil(), say.Both("the Job's owner reference is not a controller reference (Controller: true): make it with metav1.NewControllerRef",
+			"Job 的属主引用不是控制者引用（Controller: true）：要用 metav1.NewControllerRef 生成它"))
 		Expect(*owner).To(MatchFields(IgnoreExtras, Fields{
 			"APIVersion": Equal("batch.cronlab.dev/v1"), "Kind": Equal("CronJob"), "Name": Equal("build"), "UID": Equal(cj.UID),
-		}))
-		Expect(ptr.Deref(owner.BlockOwnerDeletion, false)).To(BeTrue())
-		Expect(runs.ControlledBy(job, cj)).To(BeTrue())
+		}),
+			say.Both("the Job's controller reference names this CronJob: its API version, kind, name and UID",
+				"Job 的控制者引用指向这个 CronJob：它的 API 版本、类别、名字和 UID"))
+		Expect(ptr.Deref(owner.BlockOwnerDeletion, false)).To(BeTrue(),
+			say.Both("the controller reference has blockOwnerDeletion set (metav1.NewControllerRef sets it)",
+				"控制者引用设置了 blockOwnerDeletion（metav1.NewControllerRef 会设置它）"))
+		Expect(runs.ControlledBy(job, cj)).To(BeTrue(),
+			say.Both("runs.ControlledBy(job, cronJob): the CronJob controls the Job NewJob built",
+				"runs.ControlledBy(job, cronJob)：NewJob 构造的 Job 由这个 CronJob 控制"))
 	})
 
 	It("creates the Job and records it in active and lastScheduleTime", func() {
 		cj := h.createCronJob("create", "*/5 * * * *", at(10, 0, 0))
 		created, err := h.r.createJob(ctx, cj, at(10, 5, 0))
-		Expect(err).NotTo(HaveOccurred())
-		Expect(created).To(BeTrue())
-		Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("create", at(10, 5, 0))}))
-		Expect(activeNames(cj)).To(ConsistOf(minuteName("create", at(10, 5, 0))))
+		Expect(err).NotTo(HaveOccurred(),
+			say.Both("createJob returned an error for a Job that the API server could create",
+				"API 服务器可以创建这个 Job，createJob 却返回了错误"))
+		Expect(created).To(BeTrue(),
+			say.Both("createJob reports that it created the Job (created is true)",
+				"createJob 报告它创建了 Job（created 为 true）"))
+		Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("create", at(10, 5, 0))}),
+			say.Both("the Jobs on the API server: the one createJob created, named by runs.JobName",
+				"API 服务器上的 Job：createJob 创建的那一个，名字由 runs.JobName 给出"))
+		Expect(activeNames(cj)).To(ConsistOf(minuteName("create", at(10, 5, 0))),
+			say.Both("status.active after createJob: the Job it created",
+				"createJob 之后的 status.active：它创建的那个 Job"))
 		Expect(cj.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime",
 			"status.lastScheduleTime 的值"))
 	})
@@ -444,16 +528,24 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		created, err := h.r.createJob(ctx, cj, at(10, 5, 0))
 		Expect(err).NotTo(HaveOccurred(), say.Both("an existing Job of ours is not an error",
 			"已经存在的、属于我们的 Job 不是错误"))
-		Expect(created).To(BeFalse())
-		Expect(cj.Status.Active).To(ConsistOf(HaveField("UID", mine.UID)))
+		Expect(created).To(BeFalse(),
+			say.Both("an adopted Job was not created: created is false",
+				"接管的 Job 不是新创建的：created 为 false"))
+		Expect(cj.Status.Active).To(ConsistOf(HaveField("UID", mine.UID)),
+			say.Both("status.active after adopting: the existing Job of ours",
+				"接管之后的 status.active：那个已经存在的、属于我们的 Job"))
 
 		h.createJob(minuteName("adopt", at(10, 10, 0)), nil)
 		created, err = h.r.createJob(ctx, cj, at(10, 10, 0))
 		Expect(err).To(MatchError(jobNotOwned{job: minuteName("adopt", at(10, 10, 0))}),
 			say.Both("a stranger's Job is left alone, and the answer is jobNotOwned{job: <its name>}, which startDueRun reports",
 				"别人的 Job 不去动，返回值为 jobNotOwned{job: <它的名字>}，由 startDueRun 报告"))
-		Expect(created).To(BeFalse())
-		Expect(cj.Status.Active).To(HaveLen(1))
+		Expect(created).To(BeFalse(),
+			say.Both("a stranger's Job was not created by us: created is false",
+				"别人的 Job 不是我们创建的：created 为 false"))
+		Expect(cj.Status.Active).To(HaveLen(1),
+			say.Both("status.active keeps only our own Job, not the stranger's",
+				"status.active 只保留我们自己的 Job，不加入别人的"))
 		Expect(cj.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime",
 			"status.lastScheduleTime 的值"))
 	})
@@ -463,13 +555,21 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		mine := h.createJob(minuteName("unlabelled", at(10, 5, 0)), cj)
 		patch := client.MergeFrom(mine.DeepCopy())
 		delete(mine.Labels, batchv1.CronJobLabel) // as if created before the label existed
-		Expect(k8sClient.Patch(ctx, mine, patch)).To(Succeed())
+		Expect(k8sClient.Patch(ctx, mine, patch)).To(Succeed(),
+			say.Both("the spec's own setup: removing the label from the existing Job",
+				"测试用例自己的准备步骤：从已经存在的 Job 上去掉标签"))
 
 		_, err := h.r.createJob(ctx, cj, at(10, 5, 0))
-		Expect(err).NotTo(HaveOccurred())
+		Expect(err).NotTo(HaveOccurred(),
+			say.Both("createJob returned an error while adopting a Job of ours that lacks the label",
+				"接管一个缺少标签的、属于我们的 Job 时，createJob 返回了错误"))
 		var got kbatchv1.Job
-		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(mine), &got)).To(Succeed())
-		Expect(got.Labels).To(HaveKeyWithValue(batchv1.CronJobLabel, "unlabelled"))
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(mine), &got)).To(Succeed(),
+			say.Both("the spec's own setup: reading the adopted Job back from the API server",
+				"测试用例自己的准备步骤：从 API 服务器读回被接管的 Job"))
+		Expect(got.Labels).To(HaveKeyWithValue(batchv1.CronJobLabel, "unlabelled"),
+			say.Both("the adopted Job carries the cronjob label on the API server (labelAsOurs patches it), so that the cache holds it from then on",
+				"API 服务器上被接管的 Job 带有 cronjob 标签（由 labelAsOurs 打补丁加上），此后缓存里就有它了"))
 	})
 
 	It("returns the error of a create it cannot finish, and records no run", func() {
@@ -488,7 +588,9 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 				job := h.createJob(minuteName(cj.Name, at(10, 5, 0)), cj)
 				patch := client.MergeFrom(job.DeepCopy())
 				delete(job.Labels, batchv1.CronJobLabel)
-				Expect(k8sClient.Patch(ctx, job, patch)).To(Succeed())
+				Expect(k8sClient.Patch(ctx, job, patch)).To(Succeed(),
+					say.Both("the spec's own setup: removing the label from the existing Job",
+						"测试用例自己的准备步骤：从已经存在的 Job 上去掉标签"))
 			}
 			r := *h.r
 			tc.change(&r)
@@ -508,7 +610,9 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		mine := h.createJob(minuteName("listed", at(10, 5, 0)), cj)
 		cj.Status.Active = []corev1.ObjectReference{runs.JobReference(mine)}
 		_, err := h.r.createJob(ctx, cj, at(10, 5, 0))
-		Expect(err).NotTo(HaveOccurred())
+		Expect(err).NotTo(HaveOccurred(),
+			say.Both("createJob returned an error while adopting a Job of ours that status.active lists",
+				"接管一个 status.active 已经列出的、属于我们的 Job 时，createJob 返回了错误"))
 		Expect(cj.Status.Active).To(ConsistOf(HaveField("UID", mine.UID)),
 			say.Both("the adopted Job was in status.active already: one reference to a Job, not two",
 				"接管的 Job 已经在 status.active 里了：一个 Job 只有一条引用，不是两条"))
@@ -527,7 +631,9 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 			"占用了这个名字的 Job 不归我们删"))
 		Expect(cj.Status.Active).To(BeEmpty(), say.Both("the Job we meant is gone: status.active forgets it",
 			"我们要删的 Job 已经不在了：status.active 忘掉它"))
-		Expect(h.events()).NotTo(ContainElement(ContainSubstring("FailedDelete")))
+		Expect(h.events()).NotTo(ContainElement(ContainSubstring("FailedDelete")),
+			say.Both("a Job that is gone is no failed delete: no FailedDelete Event",
+				"已经不在的 Job 不算删除失败：不记录 FailedDelete 事件"))
 	})
 
 	It("deletes the oldest finished Jobs beyond the limits, with background propagation", func() {
@@ -539,10 +645,14 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 			job := h.createJob(fmt.Sprintf("prune-%d", i), cj)
 			h.finish(job, how, at(9, i, 0), at(9, i, 30))
 		}
-		Expect(h.r.pruneHistory(ctx, cj, h.cachedJobs(cj))).To(Succeed())
+		Expect(h.r.pruneHistory(ctx, cj, h.cachedJobs(cj))).To(Succeed(),
+			say.Both("pruneHistory returned an error although every delete could succeed",
+				"每次删除都能成功，pruneHistory 却返回了错误"))
 		// Without a garbage collector in envtest, only background
 		// propagation removes the Job at once.
-		Expect(jobNames(h.jobs())).To(Equal([]string{"prune-1"}))
+		Expect(jobNames(h.jobs())).To(Equal([]string{"prune-1"}),
+			say.Both("the Jobs left on the API server: the newest successful one (limit 1), no failed one (limit 0)",
+				"API 服务器上留下的 Job：最新的那个成功 Job（上限 1），没有失败的 Job（上限 0）"))
 	})
 
 	// finished makes Jobs of cj named prefix-0, prefix-1 ..., the first the
@@ -560,7 +670,9 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		})
 		finished(cj, "keep", kbatchv1.JobComplete, kbatchv1.JobFailed, kbatchv1.JobFailed)
 		cj.Spec.FailedJobsHistoryLimit = nil // the API server defaults it; a v2 object converted may lack it
-		Expect(h.r.pruneHistory(ctx, cj, h.cachedJobs(cj))).To(Succeed())
+		Expect(h.r.pruneHistory(ctx, cj, h.cachedJobs(cj))).To(Succeed(),
+			say.Both("pruneHistory returned an error although there is nothing to delete",
+				"没有什么要删的，pruneHistory 却返回了错误"))
 		Expect(jobNames(h.jobs())).To(Equal([]string{"keep-0", "keep-1", "keep-2"}),
 			say.Both("one successful Job under a limit of 3, and failed Jobs without a limit: nothing is deleted",
 				"成功的 Job 有一个、上限为 3，失败的 Job 没有上限：什么也不删"))
@@ -573,7 +685,9 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		finished(cj, "order", kbatchv1.JobComplete, kbatchv1.JobComplete, kbatchv1.JobComplete)
 		jobs := h.cachedJobs(cj)
 		slices.SortFunc(jobs, func(a, b kbatchv1.Job) int { return strings.Compare(b.Name, a.Name) }) // the newest first
-		Expect(h.r.pruneHistory(ctx, cj, jobs)).To(Succeed())
+		Expect(h.r.pruneHistory(ctx, cj, jobs)).To(Succeed(),
+			say.Both("pruneHistory returned an error although every delete could succeed",
+				"每次删除都能成功，pruneHistory 却返回了错误"))
 		Expect(jobNames(h.jobs())).To(Equal([]string{"order-2"}),
 			say.Both("the newest successful Job stays: sort each group oldest first (olderFirst) before deleting the ones beyond the limit",
 				"最新的成功 Job 留下：每组先按从旧到新排序（olderFirst），再删除超出上限的那些"))
@@ -587,7 +701,9 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		jobs := h.cachedJobs(cj)
 		i := slices.IndexFunc(jobs, func(j kbatchv1.Job) bool { return j.Name == "leaving-0" })
 		jobs[i].DeletionTimestamp = &metav1.Time{Time: at(9, 59, 0)} // as the cache shows a Job that a finalizer holds
-		Expect(h.r.pruneHistory(ctx, cj, jobs)).To(Succeed())
+		Expect(h.r.pruneHistory(ctx, cj, jobs)).To(Succeed(),
+			say.Both("pruneHistory returned an error although every delete could succeed",
+				"每次删除都能成功，pruneHistory 却返回了错误"))
 		Expect(jobNames(h.jobs())).To(Equal([]string{"leaving-0", "leaving-2"}),
 			say.Both("leaving-0 is on its way out already: it is neither deleted again nor counted, so of the other two only the older goes",
 				"leaving-0 已经在被删除的路上了：既不再删它，也不把它计数，所以另外两个中只删较旧的那个"))
@@ -615,12 +731,16 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		cj := h.createCronJob("running", "@hourly", at(10, 0, 0))
 		job := h.createJob("running-1", cj)
 		cj.Status.Active = []corev1.ObjectReference{runs.JobReference(job)}
-		Expect(h.r.deleteJob(ctx, cj, h.ns, job.Name, job.UID)).To(Succeed())
+		Expect(h.r.deleteJob(ctx, cj, h.ns, job.Name, job.UID)).To(Succeed(),
+			say.Both("deleteJob returned an error for a Job that the API server could delete",
+				"API 服务器可以删除这个 Job，deleteJob 却返回了错误"))
 		Expect(jobNames(h.jobs())).To(BeEmpty(), say.Both("background propagation removes the Job at once (envtest has no garbage collector for its pods)",
 			"后台（Background）传播策略会立刻移除 Job（envtest 没有为它的 Pod 做垃圾收集的组件）"))
 		Expect(cj.Status.Active).To(BeEmpty(), say.Both("a deleted Job no longer runs: removeActive takes it out of status.active",
 			"被删除的 Job 不再运行：removeActive 把它移出 status.active"))
-		Expect(h.events()).To(ConsistOf(ContainSubstring("Normal SuccessfulDelete Deleted job running-1")))
+		Expect(h.events()).To(ConsistOf(ContainSubstring("Normal SuccessfulDelete Deleted job running-1")),
+			say.Both("deleteJob records a Normal SuccessfulDelete Event naming the Job",
+				"deleteJob 记录一个点名这个 Job 的 Normal SuccessfulDelete 事件"))
 	})
 
 	// newManager is a manager of this spec's namespace, not started.
@@ -630,13 +750,17 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 			Cache:      cache.Options{DefaultNamespaces: map[string]cache.Config{h.ns: {}}}, // this spec's CronJobs only
 			Controller: config.Controller{SkipNameValidation: ptr.To(true)},                 // the manager spec registers one too
 		})
-		Expect(err).NotTo(HaveOccurred())
+		Expect(err).NotTo(HaveOccurred(),
+			say.Both("the spec's own setup: a manager for this spec's namespace",
+				"测试用例自己的准备步骤：为这个测试用例的名字空间建一个管理器"))
 		return m
 	}
 
 	It("stops at the field index's error, before it builds the controller", func() {
 		m := newManager()
-		Expect(IndexJobsByOwner(ctx, m.GetFieldIndexer())).To(Succeed()) // so that SetupWithManager's own registration conflicts
+		Expect(IndexJobsByOwner(ctx, m.GetFieldIndexer())).To(Succeed(),
+			say.Both("the spec's own setup: registering the field index first, so that SetupWithManager's registration conflicts",
+				"测试用例自己的准备步骤：先注册字段索引，让 SetupWithManager 的注册发生冲突")) // so that SetupWithManager's own registration conflicts
 		err := (&CronJobReconciler{Client: m.GetClient(), APIReader: m.GetAPIReader(), Scheme: m.GetScheme(), Recorder: h.recorder}).SetupWithManager(m)
 		Expect(err).To(MatchError(ContainSubstring("indexer conflict")),
 			say.Both("SetupWithManager went on although the field index could not be registered: return IndexJobsByOwner's error, "+
@@ -650,7 +774,9 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		m := newManager()
 		asked := make(chan string, 100)
 		r := &CronJobReconciler{Client: cronJobGets{m.GetClient(), asked}, APIReader: m.GetAPIReader(), Scheme: m.GetScheme(), Recorder: h.recorder}
-		Expect(r.SetupWithManager(m)).To(Succeed())
+		Expect(r.SetupWithManager(m)).To(Succeed(),
+			say.Both("SetupWithManager returned an error on a fresh manager",
+				"在一个新的管理器上，SetupWithManager 返回了错误"))
 		// The field index is registered by now, so registering it again fails
 		// (client-go: "indexer conflict").
 		Expect(IndexJobsByOwner(ctx, m.GetFieldIndexer())).NotTo(Succeed(),
@@ -661,7 +787,9 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		DeferCleanup(stop)
 		go func() {
 			defer GinkgoRecover()
-			Expect(m.Start(runCtx)).To(Succeed())
+			Expect(m.Start(runCtx)).To(Succeed(),
+				say.Both("the manager with the controller SetupWithManager built stopped with an error",
+					"用 SetupWithManager 构建了控制器的管理器出错停止了"))
 		}()
 		// A Job whose controller is a CronJob that does not exist: only
 		// Owns() turns its events into a request for that CronJob, and
@@ -671,7 +799,9 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 			APIVersion: batchv1.GroupVersion.String(), Kind: "CronJob", Name: "ghost", UID: "00000000-0000-0000-0000-00000000beef",
 			Controller: ptr.To(true),
 		}}
-		Expect(k8sClient.Update(ctx, job)).To(Succeed())
+		Expect(k8sClient.Update(ctx, job)).To(Succeed(),
+			say.Both("the spec's own setup: giving the Job a controller reference to a CronJob that does not exist",
+				"测试用例自己的准备步骤：给 Job 一个指向不存在的 CronJob 的控制者引用"))
 		Eventually(asked).WithTimeout(10*time.Second).Should(Receive(Equal(h.ns+"/ghost")),
 			say.Both("no reconcile of the CronJob that controls a Job: WatchWithOwns must watch Jobs with Owns(&kbatchv1.Job{}), "+
 				"and SetupWithManager must build the controller with it",
@@ -700,6 +830,8 @@ func (c cronJobGets) Get(ctx context.Context, key client.ObjectKey, obj client.O
 
 func mustLoad(name string) *time.Location {
 	loc, err := time.LoadLocation(name)
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(),
+		say.Both("the spec's own setup: loading a time zone from the tz database",
+			"测试用例自己的准备步骤：从时区数据库加载时区"))
 	return loc
 }

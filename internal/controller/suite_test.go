@@ -69,7 +69,9 @@ var _ = BeforeSuite(func() {
 	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
 	ctx, cancel = context.WithCancel(context.TODO())
 
-	Expect(batchv1.AddToScheme(scheme.Scheme)).To(Succeed())
+	Expect(batchv1.AddToScheme(scheme.Scheme)).To(Succeed(),
+		say.Both("the suite's setup: adding the CronJob API to the scheme",
+			"测试套件的准备步骤：把 CronJob 的 API 加入 scheme"))
 
 	By("starting etcd and kube-apiserver")
 	testEnv = utils.WithoutWatchCache(&envtest.Environment{
@@ -79,10 +81,14 @@ var _ = BeforeSuite(func() {
 	})
 	var err error
 	cfg, err = utils.StartEnvtest(testEnv)
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(),
+		say.Both("the suite's setup: starting envtest's etcd and kube-apiserver (make setup-envtest provides them)",
+			"测试套件的准备步骤：启动 envtest 的 etcd 和 kube-apiserver（由 make setup-envtest 提供）"))
 
 	k8sClient, err = client.New(cfg, client.Options{Scheme: scheme.Scheme})
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(),
+		say.Both("the suite's setup: a client of the test API server",
+			"测试套件的准备步骤：连接测试用 API 服务器的客户端"))
 
 	By("starting a manager whose cache the Reconciler reads")
 	mgr, err = ctrl.NewManager(cfg, ctrl.Options{
@@ -90,20 +96,28 @@ var _ = BeforeSuite(func() {
 		Metrics: metricsserver.Options{BindAddress: "0"},
 		Cache:   CacheOptions(),
 	})
-	Expect(err).NotTo(HaveOccurred())
+	Expect(err).NotTo(HaveOccurred(),
+		say.Both("the suite's setup: a manager with the controller's cache options",
+			"测试套件的准备步骤：使用控制器缓存选项的管理器"))
 	Expect(IndexJobsByOwner(ctx, mgr.GetFieldIndexer())).To(Succeed(),
 		say.Both("IndexJobsByOwner (internal/controller/jobs.go) registers the index that listChildJobs lists by",
 			"IndexJobsByOwner（internal/controller/jobs.go）注册了 listChildJobs 列举时所用的索引"))
 	go func() {
 		defer GinkgoRecover()
-		Expect(mgr.Start(ctx)).To(Succeed())
+		Expect(mgr.Start(ctx)).To(Succeed(),
+			say.Both("the suite's manager stopped with an error",
+				"测试套件的管理器出错停止了"))
 	}()
-	Expect(mgr.GetCache().WaitForCacheSync(ctx)).To(BeTrue())
+	Expect(mgr.GetCache().WaitForCacheSync(ctx)).To(BeTrue(),
+		say.Both("the suite's setup: the manager's cache did not sync",
+			"测试套件的准备步骤：管理器的缓存没有完成同步"))
 })
 
 var _ = AfterSuite(func() {
 	cancel()
-	Expect(testEnv.Stop()).To(Succeed())
+	Expect(testEnv.Stop()).To(Succeed(),
+		say.Both("the suite's teardown: stopping envtest",
+			"测试套件的收尾步骤：停止 envtest"))
 })
 
 // envtestAssets: see test/utils.EnvtestAssets.

@@ -213,9 +213,16 @@ func TestNewJob(t *testing.T) {
 		t.Error(say.Both("the Job is %s/%s, want team/%s",
 			"Job 是 %s/%s，应为 team/%s", job.Namespace, job.Name, JobName(cronJob, run)))
 	}
-	if owner := ControllerOf(job); owner == nil || owner.UID != "u1" || !ControlledBy(job, cronJob) {
-		t.Error(say.Both("the Job's owner references %+v do not make the CronJob its controller",
-			"Job 的属主引用 %+v 没有把 CronJob 设为它的控制者", job.OwnerReferences))
+	switch {
+	case len(job.OwnerReferences) == 0:
+		t.Error(say.Both("the Job has no owner reference: NewJob makes the CronJob its controller with metav1.NewControllerRef",
+			"Job 没有属主引用：NewJob 要用 metav1.NewControllerRef 把 CronJob 设为它的控制者"))
+	case metav1.GetControllerOf(job) == nil:
+		t.Error(say.Both("the Job's owner references %+v are not a controller reference (Controller: true): make one with metav1.NewControllerRef",
+			"Job 的属主引用 %+v 都不是控制者引用（Controller: true）：要用 metav1.NewControllerRef 生成一个", job.OwnerReferences))
+	case !ControlledBy(job, cronJob):
+		t.Error(say.Both("the Job's controller reference %+v does not name the CronJob (its kind, API group and UID)",
+			"Job 的控制者引用 %+v 指向的不是这个 CronJob（看它的类别、API 组和 UID）", *metav1.GetControllerOf(job)))
 	}
 	if job.Labels["app"] != "report" || job.Labels[batchv1.CronJobLabel] != "report" {
 		t.Error(say.Both("labels %v: want the template's, and %s=report over the template's own",

@@ -32,7 +32,9 @@ limitations under the License.
 // test` leave it unset, and the tests speak English. What the sentence
 // quotes (Gomega's values, Go's and the API server's errors) stays as it
 // is. TestEverySentenceHasTwoLanguages finds a sentence written in one
-// language only, or twins whose format verbs differ.
+// language only, or twins whose format verbs differ;
+// TestEveryAssertionOfAStageLeadsWithASentence finds a Gomega assertion of
+// a stage's specs that has no sentence at all.
 package say
 
 import (

@@ -372,6 +372,9 @@ func testNames(fset *token.FileSet, f *ast.File) map[string]int {
 			names[s] = fset.Position(e.Pos()).Line
 		}
 	}
+	// The fields that Ginkgo specs are named by (It(m.bug, ...) over a
+	// table of mutants), whose table is a declaration of its own.
+	specFields := map[string]bool{}
 	for _, decl := range f.Decls {
 		// The fields a function's subtests are named by (t.Run(tc.name, ...)).
 		fields := map[string]bool{}
@@ -389,6 +392,9 @@ func testNames(fset *token.FileSet, f *ast.File) map[string]int {
 			}
 			switch fun {
 			case "Describe", "Context", "When", "It", "Specify", "DescribeTable", "Entry":
+				if sel, ok := call.Args[0].(*ast.SelectorExpr); ok {
+					specFields[sel.Sel.Name] = true // It(m.bug): a spec per row
+				}
 				add(call.Args[0])
 			case "Run":
 				if sel, ok := call.Args[0].(*ast.SelectorExpr); ok {
@@ -443,5 +449,13 @@ func testNames(fset *token.FileSet, f *ast.File) map[string]int {
 			return true
 		})
 	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if kv, ok := n.(*ast.KeyValueExpr); ok {
+			if key, ok := kv.Key.(*ast.Ident); ok && specFields[key.Name] {
+				add(kv.Value)
+			}
+		}
+		return true
+	})
 	return names
 }

@@ -281,19 +281,7 @@ func ShowFunctions(l i18n.Lang, s stage.Stage, rs []gotest.Results) {
 				detail = fmt.Sprintf(l.Tr("the suite's setup fails on it (%s)", "测试套件的准备步骤在它这里失败（%s）"), strings.Join(fr.Failing, ", "))
 			}
 		case "waiting":
-			mark, detail = l.Tr("wait", "等待"), fmt.Sprintf(l.Tr("%d of %d specs pass, but it calls %s, which fails its own specs: fix that first",
-				"%d / %d 个测试用例通过，但它调用的 %s 自己的测试用例就没有通过：先修好那里"),
-				fr.Passed, fr.Ran, JoinNames(l, fr.WaitingFor))
-			if fr.Through == "specs" {
-				detail = fmt.Sprintf(l.Tr("%d of %d specs pass; the others check it through %s, which fails its own specs: write that first",
-					"%d / %d 个测试用例通过；其余的经由 %s 检查它，而那里自己的测试用例还没有通过：先写那里"),
-					fr.Passed, fr.Ran, JoinNames(l, fr.WaitingFor))
-			}
-			if broken[fr.WaitingFor[0]] {
-				detail = fmt.Sprintf(l.Tr("%d of %d specs pass, but it calls %s, which does not compile and ran as a stub: fix that first",
-					"%d / %d 个测试用例通过，但它调用的 %s 无法编译，检查时运行的是桩：先修好那里"),
-					fr.Passed, fr.Ran, JoinNames(l, fr.WaitingFor))
-			}
+			mark, detail = l.Tr("wait", "等待"), waitingDetail(l, fr, broken[fr.WaitingFor[0]])
 		case "does not compile":
 			first, _, _ := strings.Cut(fr.CompileError, "\n")
 			mark, detail = l.Tr("FAIL", "失败"), l.Tr("does not compile: ", "无法编译：")+first
@@ -328,6 +316,33 @@ func ShowFunctions(l i18n.Lang, s stage.Stage, rs []gotest.Results) {
 	if n := len(unclaimed(s, rs, "failed")); n > 0 {
 		fmt.Printf(l.Tr("    and %d failing spec(s) above that check the stage as a whole, not one of these functions\n",
 			"    另有上文 %d 个未通过的测试用例检查的是整个阶段，而不是其中某个函数\n"), n)
+	}
+}
+
+// waitingDetail says why fr waits, in the direction of the wait: through
+// calls, fr calls the one it waits for; through specs, the one it waits for
+// is the way its failing specs reach it (stage 06's startDueRun calls
+// nextRunMessage, and a spec of both goes through startDueRun), so fr does
+// not call it, and saying so would send the attendee the wrong way.
+func waitingDetail(l i18n.Lang, fr Result, broken bool) string {
+	names := JoinNames(l, fr.WaitingFor)
+	switch {
+	case fr.Through == "specs" && broken:
+		return fmt.Sprintf(l.Tr("%d of %d specs pass; the others check it through %s, which does not compile and ran as a stub: fix that first",
+			"%d / %d 个测试用例通过；其余的经由 %s 检查它，而那里无法编译，检查时运行的是桩：先修好那里"),
+			fr.Passed, fr.Ran, names)
+	case fr.Through == "specs":
+		return fmt.Sprintf(l.Tr("%d of %d specs pass; the others check it through %s, which fails its own specs: write that first",
+			"%d / %d 个测试用例通过；其余的经由 %s 检查它，而那里自己的测试用例还没有通过：先写那里"),
+			fr.Passed, fr.Ran, names)
+	case broken:
+		return fmt.Sprintf(l.Tr("%d of %d specs pass, but it calls %s, which does not compile and ran as a stub: fix that first",
+			"%d / %d 个测试用例通过，但它调用的 %s 无法编译，检查时运行的是桩：先修好那里"),
+			fr.Passed, fr.Ran, names)
+	default:
+		return fmt.Sprintf(l.Tr("%d of %d specs pass, but it calls %s, which fails its own specs: fix that first",
+			"%d / %d 个测试用例通过，但它调用的 %s 自己的测试用例就没有通过：先修好那里"),
+			fr.Passed, fr.Ran, names)
 	}
 }
 

@@ -213,3 +213,49 @@ func TestTheFunctionsScreenSaysWhatItCounts(t *testing.T) {
 		}
 	}
 }
+
+// Stage 06's shape: startDueRun calls nextRunMessage, and startDueRun does
+// not compile. A spec of both goes through startDueRun's stub and fails, so
+// nextRunMessage waits for it: through its specs, not by calling it (a
+// check once said "it calls startDueRun", the other way round). Turned
+// about, a caller whose callee does not compile waits because it calls it.
+func TestAWaitSaysWhichWayTheCallGoes(t *testing.T) {
+	s := stage.Stage{Functions: []stage.Function{
+		{Name: "CronJobReconciler.startDueRun", Specs: []string{"creates the Job of a due run", "says in Ready when the next run is"}},
+		{Name: "nextRunMessage", Specs: []string{"spells the next run", "says in Ready when the next run is"}},
+	}}
+	r := gotest.Results{Ginkgo: true,
+		Calls:   map[string][]string{"CronJobReconciler.startDueRun": {"nextRunMessage"}},
+		Stubbed: []gotest.CompileError{{File: "internal/controller/status.go", Line: 180, Function: "CronJobReconciler.startDueRun", Message: "undefined: due"}},
+		Outcomes: []gotest.Outcome{
+			{Name: "creates the Job of a due run", Status: "failed"},
+			{Name: "spells the next run", Status: "passed"},
+			{Name: "says in Ready when the next run is", Status: "failed"},
+		}}
+	en := printed(t, func() { ShowFunctions(i18n.English, s, []gotest.Results{r}) })
+	if want := "1 of 2 specs pass; the others check it through CronJobReconciler.startDueRun, which does not compile and ran as a stub: fix that first"; !strings.Contains(en, "wait  nextRunMessage") || !strings.Contains(en, want) {
+		t.Errorf("the English screen lacks %q:\n%s", want, en)
+	}
+	zh := printed(t, func() { ShowFunctions(i18n.Chinese, s, []gotest.Results{r}) })
+	if want := "1 / 2 个测试用例通过；其余的经由 CronJobReconciler.startDueRun 检查它，而那里无法编译，检查时运行的是桩：先修好那里"; !strings.Contains(zh, want) {
+		t.Errorf("the Chinese screen lacks %q:\n%s", want, zh)
+	}
+	for _, screen := range []string{en, zh} {
+		if strings.Contains(screen, "it calls CronJobReconciler.startDueRun") || strings.Contains(screen, "它调用的 CronJobReconciler.startDueRun") {
+			t.Errorf("the screen says nextRunMessage calls startDueRun, which it does not:\n%s", screen)
+		}
+	}
+
+	// The other way round: nextRunMessage does not compile, and
+	// startDueRun, which calls it, fails a spec of its own.
+	r.Stubbed[0].Function = "nextRunMessage"
+	r.Outcomes[1].Status = "failed"
+	en = printed(t, func() { ShowFunctions(i18n.English, s, []gotest.Results{r}) })
+	if want := "but it calls nextRunMessage, which does not compile and ran as a stub"; !strings.Contains(en, want) {
+		t.Errorf("the English screen lacks %q:\n%s", want, en)
+	}
+	zh = printed(t, func() { ShowFunctions(i18n.Chinese, s, []gotest.Results{r}) })
+	if want := "但它调用的 nextRunMessage 无法编译，检查时运行的是桩"; !strings.Contains(zh, want) {
+		t.Errorf("the Chinese screen lacks %q:\n%s", want, zh)
+	}
+}

@@ -202,3 +202,30 @@ func TestTheHintOfAFunctionCheckedThroughAnotherNamesTheOther(t *testing.T) {
 		t.Errorf("hint %q, want it to begin %q", h.Text(l), want)
 	}
 }
+
+// Stage 06 with startDueRun not compiling: nextRunMessage's failing spec
+// goes through startDueRun, which calls it. The hint names startDueRun and
+// says that the spec goes through it, in both languages; it does not say
+// that nextRunMessage calls it.
+func TestTheHintOfAStubSaysWhichWayTheSpecsReachIt(t *testing.T) {
+	s := stage.Stage{ID: "06", Functions: []stage.Function{
+		{Name: "CronJobReconciler.startDueRun", Specs: []string{"creates the Job of a due run", "says in Ready when the next run is"}},
+		{Name: "nextRunMessage", Specs: []string{"spells the next run", "says in Ready when the next run is"}},
+	}, Hints: []stage.Hint{{ID: "06.1", En: "a nudge", Zh: "一个提示"}}}
+	r := gotest.Results{Ginkgo: true,
+		Calls:   map[string][]string{"CronJobReconciler.startDueRun": {"nextRunMessage"}},
+		Stubbed: []gotest.CompileError{{File: "internal/controller/status.go", Line: 180, Function: "CronJobReconciler.startDueRun", Message: "undefined: due"}},
+		Outcomes: []gotest.Outcome{{Name: "creates the Job of a due run", Status: "failed"},
+			{Name: "spells the next run", Status: "passed"}, {Name: "says in Ready when the next run is", Status: "failed"}},
+		Failures: []gotest.Failure{{Name: "creates the Job of a due run"}, {Name: "says in Ready when the next run is"}},
+	}
+	want := map[i18n.Lang]string{
+		i18n.English: "CronJobReconciler.startDueRun does not compile (internal/controller/status.go:180). Fix that first: the failing specs of nextRunMessage go through it",
+		i18n.Chinese: "CronJobReconciler.startDueRun 无法编译（internal/controller/status.go:180）。先修好它：nextRunMessage 没有通过的测试用例要经过它",
+	}
+	for l, w := range want {
+		if h := ForCheck(l, s, []gotest.Results{r}); !strings.HasPrefix(h.Text(l), w) {
+			t.Errorf("hint %q, want it to begin %q", h.Text(l), w)
+		}
+	}
+}

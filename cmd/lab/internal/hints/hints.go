@@ -159,6 +159,10 @@ func ForCheck(l i18n.Lang, s stage.Stage, rs []gotest.Results) stage.Hint {
 	// of its own failure, else one that names it.
 	var waited, waiting []string
 	through := ""
+	// Who waits for each one, and how: a caller, or a function whose specs
+	// go through it (stage 06's nextRunMessage through startDueRun, which
+	// calls it, not the other way round).
+	byCall, bySpecs := map[string][]string{}, map[string][]string{}
 	for _, fr := range functions.Verdicts(s, ".", rs) {
 		if fr.Status == "waiting" {
 			waiting = append(waiting, fr.Name)
@@ -169,17 +173,18 @@ func ForCheck(l i18n.Lang, s stage.Stage, rs []gotest.Results) stage.Hint {
 				if !slices.Contains(waited, w) {
 					waited = append(waited, w)
 				}
+				if fr.Through == "specs" {
+					bySpecs[w] = append(bySpecs[w], fr.Name)
+				} else {
+					byCall[w] = append(byCall[w], fr.Name)
+				}
 			}
 		}
 	}
 	for _, r := range rs {
 		for _, c := range r.Stubbed {
 			if slices.Contains(waited, c.Function) {
-				return stage.Hint{
-					En: fmt.Sprintf("%s does not compile (%s:%d). Fix that first: the functions that call it ran with its stub, so their failures may not be theirs.",
-						c.Function, c.File, c.Line),
-					Zh: fmt.Sprintf("%s 无法编译（%s:%d）。先修好它：调用它的函数在检查时用的是它的桩，它们的失败未必是它们自己的问题。",
-						c.Function, c.File, c.Line)}
+				return stubbedHint(l, c, byCall[c.Function], bySpecs[c.Function])
 			}
 		}
 	}
@@ -218,4 +223,22 @@ func ForCheck(l i18n.Lang, s stage.Stage, rs []gotest.Results) stage.Hint {
 		return levels[0]
 	}
 	return stage.Hint{}
+}
+
+// stubbedHint sends the attendee to a function that does not compile,
+// saying how the functions that wait for it met its stub: they call it, or
+// their failing specs go through it.
+func stubbedHint(l i18n.Lang, c gotest.CompileError, callers, checkedThrough []string) stage.Hint {
+	if len(callers) == 0 && len(checkedThrough) > 0 {
+		return stage.Hint{
+			En: fmt.Sprintf("%s does not compile (%s:%d). Fix that first: the failing specs of %s go through it, and ran with its stub, so those failures may not be %s's own.",
+				c.Function, c.File, c.Line, functions.JoinNames(l, checkedThrough), functions.JoinNames(l, checkedThrough)),
+			Zh: fmt.Sprintf("%s 无法编译（%s:%d）。先修好它：%s 没有通过的测试用例要经过它，检查时用的是它的桩，所以那些失败未必是 %s 自己的问题。",
+				c.Function, c.File, c.Line, functions.JoinNames(l, checkedThrough), functions.JoinNames(l, checkedThrough))}
+	}
+	return stage.Hint{
+		En: fmt.Sprintf("%s does not compile (%s:%d). Fix that first: the functions that call it ran with its stub, so their failures may not be theirs.",
+			c.Function, c.File, c.Line),
+		Zh: fmt.Sprintf("%s 无法编译（%s:%d）。先修好它：调用它的函数在检查时用的是它的桩，它们的失败未必是它们自己的问题。",
+			c.Function, c.File, c.Line)}
 }

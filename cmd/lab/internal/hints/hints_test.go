@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -136,6 +137,88 @@ func TestEveryTiedHintNamesSomethingInTheStagesTests(t *testing.T) {
 				t.Errorf("stage %s hint %s: %q is in none of its tests", s.ID, h.ID, h.When)
 			}
 		}
+	}
+}
+
+// A hint that quotes a test's name quotes, in each language, what that
+// language's check prints: the English name in en, its Chinese twin
+// (testdata/names.zh-CN.yaml, which bin/lab --lang zh prints instead) in zh.
+// Stage 15's zh hint once quoted "Your specs catch a Reconciler where ...",
+// a line the Chinese check never prints.
+func TestAHintQuotesTheNamesItsLanguagesCheckPrints(t *testing.T) {
+	root := filepath.Join("..", "..", "..", "..")
+	stages, err := stage.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	quoted := 0
+	for _, s := range stages {
+		for _, test := range s.Tests {
+			for en, zh := range gotest.ChineseNames(filepath.Join(root, test.Package)) {
+				for _, h := range s.Hints {
+					// A short name ("records the run") may be words of a
+					// sentence rather than a quotation.
+					if len(strings.Fields(en)) < 4 {
+						continue
+					}
+					if strings.Contains(h.En, en) {
+						quoted++
+					}
+					if strings.Contains(h.Zh, en) && !strings.Contains(h.Zh, zh) {
+						t.Errorf("stage %s hint %s: its Chinese text quotes the English name %q, which the Chinese check prints as %q", s.ID, h.ID, en, zh)
+					}
+				}
+			}
+		}
+	}
+	if quoted == 0 {
+		t.Error("no hint quotes a test's name: is the scan blind? (stage 15's first hint does)")
+	}
+}
+
+// A hint that explains one mistake comes only with that mistake. Stage
+// 05's 05.4 ("an owner reference is not enough") was shown to an attendee
+// who set no owner reference at all: both mistakes failed one assertion,
+// with one sentence. Now each has its own sentence (in the Ginkgo spec and
+// in TestNewJob, as their failures print them), and 05.4 is tied to the
+// second only.
+func TestAHintForOneMistakeComesOnlyWithThatMistake(t *testing.T) {
+	stages, err := stage.Load(filepath.Join("..", "..", "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := stage.Find(stages, "05")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const spec = "Stage 05: secondary resources › builds the Job from the template, annotated with its run and controlled by the CronJob"
+	// hints are the hint the check prints, then that of each failure (lab hint).
+	hints := func(ginkgo, unit string) []string {
+		rs := []gotest.Results{
+			{Ginkgo: true, Outcomes: []gotest.Outcome{{Name: spec, Status: "failed"}}, Failures: []gotest.Failure{{Name: spec, Message: ginkgo}}},
+			{Outcomes: []gotest.Outcome{{Name: "TestNewJob", Status: "failed"}}, Failures: []gotest.Failure{{Name: "TestNewJob", Message: unit}}},
+		}
+		return []string{ForCheck(i18n.English, s, rs).ID, For(s, rs[0].Failures[0]).ID, For(s, rs[1].Failures[0]).ID}
+	}
+	var tied stage.Hint
+	for _, h := range s.Hints {
+		if strings.Contains(h.En, "An owner reference is not enough") {
+			tied = h
+		}
+	}
+	if tied.When == "" {
+		t.Fatalf("stage 05 has no hint tied to a reference that is not the controller's: %+v", s.Hints)
+	}
+
+	none := hints("the Job has no owner reference: NewJob makes the CronJob its controller with metav1.NewControllerRef\nExpected\n    <[]v1.OwnerReference | len:0, cap:0>: nil\nnot to be empty",
+		"the Job has no owner reference: NewJob makes the CronJob its controller with metav1.NewControllerRef")
+	if first := s.Levels()[0].ID; !slices.Equal(none, []string{first, first, first}) {
+		t.Errorf("no owner reference at all: hints %v (the check's, then each failure's), want the first level %s (%s is about a reference that is not the controller's)", none, first, tied.ID)
+	}
+	plain := hints("the Job's owner reference is not a controller reference (Controller: true): make it with metav1.NewControllerRef\nExpected\n    <*v1.OwnerReference | 0x0>: nil\nnot to be nil",
+		"the Job's owner references [{APIVersion:batch.cronlab.dev/v1 Kind:CronJob Name:report UID:u1 Controller:<nil> BlockOwnerDeletion:<nil>}] are not a controller reference (Controller: true): make one with metav1.NewControllerRef")
+	if !slices.Equal(plain, []string{tied.ID, tied.ID, tied.ID}) {
+		t.Errorf("an owner reference without controller=true: hints %v (the check's, then each failure's), want %s", plain, tied.ID)
 	}
 }
 

@@ -130,3 +130,34 @@ func stageFunctions(t *testing.T, root string, s stage.Stage) []string {
 	}
 	return names
 }
+
+// Every edit of every mistake in the catalogue finds what it replaces, once,
+// in the reference as it is: a spec or a function rewritten (a sentence
+// added to an assertion) must take its mistakes along, or lab verify cannot
+// make them, and lab mutants counts them as never made.
+func TestEveryMistakeEditsTheReferenceAsItIs(t *testing.T) {
+	root := filepath.Join("..", "..", "..", "..")
+	stages, err := stage.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edits := 0
+	for _, s := range stages {
+		for _, m := range s.Mistakes {
+			for _, e := range m.Edits {
+				src, err := os.ReadFile(filepath.Join(root, e.File))
+				if err != nil {
+					t.Errorf("stage %s, mistake %q: %v", s.ID, m.Name, err)
+					continue
+				}
+				edits++
+				if n := strings.Count(string(src), e.Replace); n != 1 {
+					t.Errorf("stage %s, mistake %q: what it replaces in %s is there %d times, not once: write the edit against the file as it is now", s.ID, m.Name, e.File, n)
+				}
+			}
+		}
+	}
+	if edits < 20 {
+		t.Errorf("only %d edits in the catalogue: is it read?", edits)
+	}
+}
