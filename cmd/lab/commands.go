@@ -54,7 +54,6 @@ type call struct {
 
 	guard   verify.GuardOptions // lab mutants --guard
 	guarded bool
-	upgrade string
 
 	board board.Options // lab board
 	name  string        // lab join --name
@@ -137,14 +136,10 @@ var commands = []command{
 	{name: "mutants",
 		flags: func(fs *flag.FlagSet, c *call) {
 			fs.BoolVar(&c.guarded, "guard", false, "check again only what changed since the report, and fail if a score dropped")
-			fs.StringVar(&c.upgrade, "upgrade-digests-from", "", "one time: rows measured at this commit by the older rule get the new rule's digest when nothing it reads changed since")
 			fs.IntVar(&c.guard.Sample, "sample", 12, "with --guard: the most mutants checked of one changed stage or package (0: all)")
 			fs.DurationVar(&c.guard.Budget, "budget", 10*time.Minute, "with --guard: how long it may run")
 		},
 		run: func(c call) error {
-			if c.upgrade != "" {
-				return verify.UpgradeDigestsFrom(c.root, c.stages, verify.MutantsReport(c.root), c.upgrade)
-			}
 			if c.guarded {
 				if len(c.args) > 0 {
 					return fmt.Errorf("lab mutants --guard takes no stage: it checks what changed since the report")
