@@ -299,12 +299,15 @@ CROSS_PLATFORMS ?= darwin/arm64 darwin/amd64 windows/amd64
 # go test -exec true builds and links each package's test binary, then "runs"
 # it with true(1), which ignores it: the test binaries of every package at
 # once, which go test -c cannot do for two packages of the same name (v1).
+# -ldflags=-s -w: every binary is still linked (each symbol resolved), only
+# without the symbol table and DWARF, which nobody reads here: windows/amd64
+# warm, 75.6 s of CPU instead of 80.5 (2 runs each, 2026-11-27).
 cross-build: ## Build every binary and test binary (e2e included) for macOS (arm64, amd64) and Windows.
 	@out=$$(mktemp -d); trap 'rm -rf "$$out"' EXIT; \
 	for p in $(CROSS_PLATFORMS); do \
 		start=$$(date +%s); \
-		GOOS=$${p%/*} GOARCH=$${p#*/} go build -o "$$out/" ./...; \
-		GOOS=$${p%/*} GOARCH=$${p#*/} go test -tags e2e -exec true ./... > "$$out/test.log" 2>&1 || \
+		GOOS=$${p%/*} GOARCH=$${p#*/} go build -ldflags='-s -w' -o "$$out/" ./...; \
+		GOOS=$${p%/*} GOARCH=$${p#*/} go test -ldflags='-s -w' -tags e2e -exec true ./... > "$$out/test.log" 2>&1 || \
 			{ cat "$$out/test.log"; echo "[cross-build] $$p: a test binary does not build"; exit 1; }; \
 		echo "[cross-build] $$p: every binary and test binary built in $$(( $$(date +%s) - start ))s"; \
 		rm -rf "$$out"/*; \

@@ -5,6 +5,10 @@
 # binaries), GOPROXY at the kit and nothing else, then `make lab setup-envtest`
 # and stage 01's check of the reference. Go's build cache is kept: it holds
 # compiled code, nothing fetched, and a cold one would only measure compiling.
+# Go keys a compiled package by its directory, so the check works in the same
+# folder every time (emptied before and after): from the second run on, the
+# clone's packages and the modules' come from the cache. Go still fetches
+# every module from the kit, since it reads a package's files to know its key.
 # Prints how long each part took and how big the kit is.
 #
 # Usage: hack/class-kit-check.sh KUBE_VERSION TOOL@VERSION...
@@ -14,11 +18,32 @@ version=$1
 shift
 root=$(cd "$(dirname "$0")/.." && pwd)
 log() { printf '[class-kit-check] %s\n' "$*" >&2; }
-work=$(mktemp -d "${TMPDIR:-/tmp}/class-kit-check.XXXXXX")
+work=${XDG_CACHE_HOME:-$HOME/.cache}/cronlab-class-kit-check
 # The kit's module cache is read-only, as Go makes every module cache. The
 # clone's check started a shared API server (bin/lab-state/apiserver): stop
 # it before its folder goes, or its etcd and kube-apiserver outlive the run.
-trap '[ -x "$work/cronlab/bin/lab" ] && (cd "$work/cronlab" && bin/lab stop >/dev/null 2>&1); chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+# A run that was killed left its folder, and maybe its server: the same.
+clean() {
+  if [ -x "$work/cronlab/bin/lab" ]; then (cd "$work/cronlab" && bin/lab stop >/dev/null 2>&1) || true; fi
+  chmod -R u+w "$work" 2>/dev/null || true
+  rm -rf "$work"
+}
+# The folder is this user's, one check at a time: a second one at once would
+# empty the first one's.
+lock=$work.lock
+if ! mkdir -p "$(dirname "$lock")" || ! mkdir "$lock" 2>/dev/null; then
+  holder=$(cat "$lock/pid" 2>/dev/null || true)
+  if [ -n "$holder" ] && kill -0 "$holder" 2>/dev/null; then
+    log "another class-kit-check (PID $holder) is using $work: wait for it to end"
+    exit 1
+  fi
+  # Its holder is gone (killed): the lock is taken over.
+  mkdir -p "$lock"
+fi
+echo $$ >"$lock/pid"
+trap 'clean; rm -rf "$lock"' EXIT
+clean
+mkdir -p "$work"
 gocache=$(go env GOCACHE)
 
 start=$SECONDS

@@ -48,8 +48,14 @@ tmpbin=$(mktemp -d "${TMPDIR:-/tmp}/class-kit-bin.XXXXXX")
 trap 'rm -rf "$tmpbin"' EXIT
 for tool in "$@"; do
   log "modules of $tool"
-  # go install resolves the tool's own dependencies, as the Makefile's does.
-  (cd "$tmpbin" && GOMODCACHE=$mods GOBIN=$tmpbin go install "$tool")
+  # go install resolves the tool's own dependencies, as the Makefile's does,
+  # and loads every package it would compile, which fetches their modules.
+  # -n stops it there: the kit needs the modules, not the tools, and
+  # compiling them (helm, kind, kwok...) took most of the kit's time.
+  # Its list of commands goes to stderr, which is kept for a failure only
+  # (go stops at the error, before printing any command).
+  (cd "$tmpbin" && GOMODCACHE=$mods GOBIN=$tmpbin go install -n "$tool" 2>"$tmpbin/log") ||
+    { cat "$tmpbin/log" >&2; exit 1; }
 done
 
 for platform in $platforms; do
