@@ -20,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"testing"
 	"time"
@@ -234,7 +235,18 @@ func (w *world) stopAfterN() interceptor.Funcs {
 // during it, a new manager starts, and its initial list asks again.
 func (w *world) reconcile() {
 	w.rec.Sync(context.Background())
-	_, err := w.r.Reconcile(context.Background(), reconcile.Request{NamespacedName: client.ObjectKey{Namespace: w.ns, Name: cronJobName}})
+	err := func() (err error) {
+		// A Reconcile that panics would end the test binary before
+		// TestMain stops its etcd and kube-apiserver, which would then
+		// outlive the run: the spec fails with the panic instead.
+		defer func() {
+			if p := recover(); p != nil {
+				w.t.Fatalf("panic: %v (the Reconciler panicked)\n%s", p, debug.Stack())
+			}
+		}()
+		_, err = w.r.Reconcile(context.Background(), reconcile.Request{NamespacedName: client.ObjectKey{Namespace: w.ns, Name: cronJobName}})
+		return err
+	}()
 	w.mu.Lock()
 	stopped := w.stopped
 	w.stopped = false
