@@ -26,8 +26,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"sigs.k8s.io/yaml"
 )
 
 // TestEveryAssertionOfAStageLeadsWithASentence holds every Gomega assertion
@@ -68,27 +66,10 @@ func TestEveryAssertionOfAStageLeadsWithASentence(t *testing.T) {
 // stageSpecFiles are the test files of the stages' specs, relative to the
 // repository, each with whether a stage picks its specs by label.
 func stageSpecFiles(t *testing.T) map[string]bool {
-	yamls, err := filepath.Glob(filepath.Join(root, "exercises", "*", "stage.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	dirs := map[string]bool{}
-	for _, y := range yamls {
-		raw, err := os.ReadFile(y)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var s struct {
-			Tests []struct{ Package, Labels string }
-		}
-		if err := yaml.Unmarshal(raw, &s); err != nil {
-			t.Fatalf("%s: %v", y, err)
-		}
-		for _, test := range s.Tests {
-			pkg := strings.TrimPrefix(test.Package, "./")
-			if test.Labels != "" || strings.HasPrefix(pkg, "exercises/") {
-				dirs[pkg] = dirs[pkg] || test.Labels != ""
-			}
+	for _, test := range stageTests(t) {
+		if test.Labels != "" || strings.HasPrefix(test.Package, "exercises/") {
+			dirs[test.Package] = dirs[test.Package] || test.Labels != ""
 		}
 	}
 	files := map[string]bool{}

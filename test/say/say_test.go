@@ -116,28 +116,40 @@ func TestEverySentenceHasTwoLanguages(t *testing.T) {
 	}
 }
 
-// checkedPackages are the folders of the packages whose tests some stage's
-// check runs.
-func checkedPackages(t *testing.T) map[string]bool {
+// stageTest is a test that a stage's check runs (stage.yaml's tests:).
+type stageTest struct{ Package, Labels string }
+
+// stageTests are the tests of every stage's check, the package without
+// its leading "./".
+func stageTests(t *testing.T) []stageTest {
 	yamls, err := filepath.Glob(filepath.Join(root, "exercises", "*", "stage.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkgs := map[string]bool{}
+	var tests []stageTest
 	for _, y := range yamls {
 		raw, err := os.ReadFile(y)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var s struct {
-			Tests []struct{ Package string }
-		}
+		var s struct{ Tests []stageTest }
 		if err := yaml.Unmarshal(raw, &s); err != nil {
 			t.Fatalf("%s: %v", y, err)
 		}
 		for _, test := range s.Tests {
-			pkgs[strings.TrimPrefix(test.Package, "./")] = true
+			test.Package = strings.TrimPrefix(test.Package, "./")
+			tests = append(tests, test)
 		}
+	}
+	return tests
+}
+
+// checkedPackages are the folders of the packages whose tests some stage's
+// check runs.
+func checkedPackages(t *testing.T) map[string]bool {
+	pkgs := map[string]bool{}
+	for _, test := range stageTests(t) {
+		pkgs[test.Package] = true
 	}
 	return pkgs
 }
