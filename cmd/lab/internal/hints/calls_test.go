@@ -27,6 +27,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/gosrc"
 	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+	"cronlab.dev/cronlab/cmd/lab/internal/progress"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 
@@ -166,8 +167,16 @@ func TestAFunctionThatCallsAFailingOneWaitsForIt(t *testing.T) {
 		t.Errorf("statuses:\n got %v\nwant %v", got, want)
 	}
 	h := ForCheck(l, s, []gotest.Results{r})
-	if !strings.HasPrefix(h.Text(l), "JobFinished fails its own specs: fix it first.") {
+	if h.Text(l) != "JobFinished fails its own specs: fix it first. CronJobReconciler.observeJobs and CronJobReconciler.Reconcile call it, so those failures may be its." {
 		t.Errorf("the hint sends the attendee to a caller: %q", h.Text(l))
+	}
+	// bin/lab hint goes on from the check, on the same grounds: Reconcile's
+	// tied hint is not the next one while JobFinished fails.
+	if tied := Tied(s, []gotest.Results{r}); len(tied) != 0 {
+		t.Errorf("hints tied while JobFinished fails: %v, want none (they are its callers')", tied)
+	}
+	if next, _ := NextHint(s, progress.StageResult{Failing: Tied(s, []gotest.Results{r})}); next.ID != "04.2" {
+		t.Errorf("bin/lab hint after that check: %s, want the general 04.2", next.ID)
 	}
 
 	// JobFinished right: Reconcile's own failure is its own, and its hint.
@@ -180,6 +189,9 @@ func TestAFunctionThatCallsAFailingOneWaitsForIt(t *testing.T) {
 	}
 	if h := ForCheck(l, s, []gotest.Results{r}); h.ID != "04.1" {
 		t.Errorf("hint %q, want Reconcile's own (04.1)", h.ID)
+	}
+	if tied := Tied(s, []gotest.Results{r}); !reflect.DeepEqual(tied, []string{"04.1"}) {
+		t.Errorf("hints tied with Reconcile failing alone: %v, want [04.1]", tied)
 	}
 }
 

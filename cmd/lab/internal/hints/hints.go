@@ -53,10 +53,13 @@ func For(s stage.Stage, f gotest.Failure) stage.Hint {
 	return stage.Hint{}
 }
 
-// Tied are the ids of the hints tied to any of the failures, in the
-// order of stage.yaml.
+// Tied are the ids of the hints tied to the failures that the check blames
+// (blamed), in the order of stage.yaml: what `lab hint` shows first, and
+// what the board flags. A failure that blamed leaves out gets no hint here,
+// as it gets none from ForCheck.
 func Tied(s stage.Stage, rs []gotest.Results) []string {
 	var ids []string
+	blame := blamed(s, rs)
 	for _, h := range s.Hints {
 		if h.When == "" {
 			continue
@@ -64,7 +67,7 @@ func Tied(s stage.Stage, rs []gotest.Results) []string {
 	match:
 		for _, r := range rs {
 			for _, f := range r.Failures {
-				if For(s, f).ID == h.ID {
+				if blame(f) && For(s, f).ID == h.ID {
 					ids = append(ids, h.ID)
 					break match
 				}
@@ -72,6 +75,33 @@ func Tied(s stage.Stage, rs []gotest.Results) []string {
 		}
 	}
 	return ids
+}
+
+// blamed says which failures are the attendee's to explain by a hint: all
+// of them, unless some functions fail that others wait for (package
+// functions); then only the failures of those functions' specs, because
+// the callers' failures may be theirs, and a hint tied to one of those
+// would send the attendee to code that is right.
+func blamed(s stage.Stage, rs []gotest.Results) func(gotest.Failure) bool {
+	var waited []stage.Function
+	for _, fr := range functions.Verdicts(s, ".", rs) {
+		if fr.Status != "waiting" {
+			continue
+		}
+		for _, w := range fr.WaitingFor {
+			for _, f := range s.Functions {
+				if f.Name == w && !slices.ContainsFunc(waited, func(g stage.Function) bool { return g.Name == w }) {
+					waited = append(waited, f)
+				}
+			}
+		}
+	}
+	return func(fail gotest.Failure) bool {
+		if len(waited) == 0 {
+			return true
+		}
+		return slices.ContainsFunc(waited, func(f stage.Function) bool { return f.Checks(fail.Name) })
+	}
 }
 
 // NextHint is what `lab hint` shows: a hint tied to the last check's
@@ -202,14 +232,25 @@ func ForCheck(l i18n.Lang, s stage.Stage, rs []gotest.Results) stage.Hint {
 			}
 		}
 	}
+	// English agrees in number; Chinese needs no such care.
+	fails, it, its := "fails its own specs", "it", "its"
+	if len(waited) > 1 {
+		fails, it, its = "fail their own specs", "them", "theirs"
+	}
+	calls := "calls"
+	if len(waiting) > 1 {
+		calls = "call"
+	}
 	if len(waited) > 0 && through == "specs" {
 		return stage.Hint{
-			En: fmt.Sprintf("%s fails its own specs: write it first. The specs of %s that fail go through it, so their failures may be its.", functions.JoinNames(l, waited), functions.JoinNames(l, waiting)),
+			En: fmt.Sprintf("%s %s: write %s first. The specs of %s that fail go through %s, so their failures may be %s.",
+				functions.JoinNames(l, waited), fails, it, functions.JoinNames(l, waiting), it, its),
 			Zh: fmt.Sprintf("%s 自己的测试用例没有通过：先写它。%s 没有通过的测试用例要经过它，所以那些失败可能源自它。", functions.JoinNames(l, waited), functions.JoinNames(l, waiting))}
 	}
 	if len(waited) > 0 {
 		return stage.Hint{
-			En: fmt.Sprintf("%s fails its own specs: fix it first. %s calls it, so those failures may be its.", functions.JoinNames(l, waited), functions.JoinNames(l, waiting)),
+			En: fmt.Sprintf("%s %s: fix %s first. %s %s %s, so those failures may be %s.",
+				functions.JoinNames(l, waited), fails, it, functions.JoinNames(l, waiting), calls, it, its),
 			Zh: fmt.Sprintf("%s 自己的测试用例没有通过：先修好它。%s 调用了它，所以它们的失败可能源自它。", functions.JoinNames(l, waited), functions.JoinNames(l, waiting))}
 	}
 	for _, r := range rs {

@@ -243,3 +243,29 @@ func TestLabHintRepeatsTheFailuresHintOnceAllWereSeen(t *testing.T) {
 		}
 	}
 }
+
+// A hint with a snippet keeps its line breaks (i18n.Wrap leaves code as
+// written), so a line of its words longer than the check's 92 columns
+// would break in two on the screen, the second half a ragged line alone.
+func TestTheWordsAroundASnippetFitTheScreen(t *testing.T) {
+	stages, err := stage.Load(filepath.Join("..", "..", "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range stages {
+		for _, h := range s.Hints {
+			for _, l := range []i18n.Lang{i18n.English, i18n.Chinese} {
+				text := h.Text(l)
+				if !strings.Contains(text, "\n") {
+					continue // one paragraph: wrapped to the screen
+				}
+				for _, line := range strings.Split(text, "\n") {
+					if !strings.HasPrefix(line, " ") && i18n.Width(line) > 92 {
+						t.Errorf("stage %s hint %s (%s): a line of %d columns, more than 92; break it in stage.yaml: %q",
+							s.ID, h.ID, l, i18n.Width(line), line)
+					}
+				}
+			}
+		}
+	}
+}
