@@ -37,6 +37,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/gosrc"
 	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+	"cronlab.dev/cronlab/cmd/lab/internal/regions"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 
@@ -58,6 +59,10 @@ type Result struct {
 	// may be theirs. Through says which: "calls" or "specs".
 	WaitingFor []string `json:"waitingFor,omitempty"`
 	Through    string   `json:"through,omitempty"`
+	// Stub: its body is still the starter's stub, not written yet. It
+	// never waits for another; the functions whose failures run into it
+	// wait for it (Through "stub").
+	Stub bool `json:"stub,omitempty"`
 	// setupFailed: a suite's setup failed, so some specs did not run.
 	setupFailed bool
 }
@@ -66,8 +71,14 @@ type Result struct {
 // result per function of the stage's table, in the table's order.
 func Verdicts(s stage.Stage, dir string, rs []gotest.Results) []Result {
 	var out []Result
+	stubs := map[string]bool{}
+	for _, r := range rs {
+		for _, fn := range r.Todo {
+			stubs[fn] = true
+		}
+	}
 	for _, f := range s.Functions {
-		fr := Result{Name: f.Name}
+		fr := Result{Name: f.Name, Stub: stubs[f.Name]}
 		setupFailed := false
 		for _, r := range rs {
 			// Compiler messages: those of the functions stubbed for the rest
@@ -136,9 +147,66 @@ func Verdicts(s stage.Stage, dir string, rs []gotest.Results) []Result {
 		}
 		out = append(out, fr)
 	}
+	waitForStubs(out, rs, s)
 	waitForFailingCallees(out, rs, s)
 	waitForSharedSpecs(out, s)
 	return out
+}
+
+// waitForStubs marks as waiting a function written, and failing, every
+// failing spec of which ran into a stub of the stage: a function still the
+// starter's stub checks it too, or the failure carries the stub's TODO
+// (stage 06 with startDueRun unwritten: Due's specs drive it through
+// startDueRun, whose stub returns the TODO before Due is called). Such a
+// failure says nothing of the function yet.
+func waitForStubs(frs []Result, rs []gotest.Results, s stage.Stage) {
+	specsOf := map[string]stage.Function{}
+	var stubs []string
+	for _, f := range s.Functions {
+		specsOf[f.Name] = f
+	}
+	for _, fr := range frs {
+		if fr.Stub && fr.Status != "passed" {
+			stubs = append(stubs, fr.Name)
+		}
+	}
+	if len(stubs) == 0 {
+		return
+	}
+	said := map[string]string{}
+	for _, r := range rs {
+		for _, f := range r.Failures {
+			said[f.Name] += f.Message + f.Panic
+		}
+	}
+	marker := regions.TodoMarker(s.ID)
+	for i, fr := range frs {
+		if fr.Stub || fr.Status != "failed" || len(fr.Failing) == 0 {
+			continue
+		}
+		var through []string
+		explained := true
+		for _, spec := range fr.Failing {
+			var by []string
+			for _, g := range stubs {
+				if specsOf[g].Checks(spec) {
+					by = append(by, g)
+				}
+			}
+			if len(by) == 0 && strings.Contains(said[spec], marker) {
+				by = stubs
+			}
+			for _, g := range by {
+				if !slices.Contains(through, g) {
+					through = append(through, g)
+				}
+			}
+			explained = explained && len(by) > 0
+		}
+		if explained {
+			frs[i].Status, frs[i].WaitingFor, frs[i].Through = "waiting", through, "stub"
+		}
+	}
 }
 
 // waitForSharedSpecs marks as waiting a failed function whose every failing
@@ -146,19 +214,25 @@ func Verdicts(s stage.Stage, dir string, rs []gotest.Results) []Result {
 // its own, or does not compile: the spec drives this one through that one
 // (stage 05's deleteJob is checked by a spec of pruneHistory, which calls
 // it), so while that one is unwritten, the failure says nothing of this one.
+//
+// Every function is judged on the statuses as they were before any of
+// them waits, so the table's order changes nothing; and two functions that
+// would wait for each other (stage 06's Schedule.Due and dueTable, which
+// TestDue checks together, each failing a spec of its own) both fail:
+// neither explains the other.
 func waitForSharedSpecs(frs []Result, s stage.Stage) {
 	specsOf := map[string]stage.Function{}
 	for _, f := range s.Functions {
 		specsOf[f.Name] = f
 	}
+	// by[fr][spec] are the functions that explain fr's failing spec.
+	by := make([]map[string][]string, len(frs))
 	for i, fr := range frs {
-		if fr.Status != "failed" || len(fr.Failing) == 0 {
+		if fr.Status != "failed" || fr.Stub || len(fr.Failing) == 0 {
 			continue
 		}
-		var through []string
-		explained := true
+		by[i] = map[string][]string{}
 		for _, spec := range fr.Failing {
-			found := false
 			for _, g := range frs {
 				if g.Name == fr.Name || (g.Status != "failed" && g.Status != "does not compile") || !specsOf[g.Name].Checks(spec) {
 					continue
@@ -167,10 +241,38 @@ func waitForSharedSpecs(frs []Result, s stage.Stage) {
 				// is the narrower of the two (fewer specs: stage 15's cLag
 				// beside get, a helper every lag spec checks).
 				if failsAlone(g, specsOf[fr.Name]) || g.Ran < fr.Ran {
-					found = true
-					if !slices.Contains(through, g.Name) {
-						through = append(through, g.Name)
+					by[i][spec] = append(by[i][spec], g.Name)
+				}
+			}
+		}
+	}
+	wouldWaitFor := func(g, f string) bool {
+		for j, fr := range frs {
+			if fr.Name == g && by[j] != nil {
+				for _, names := range by[j] {
+					if slices.Contains(names, f) {
+						return true
 					}
+				}
+			}
+		}
+		return false
+	}
+	for i, fr := range frs {
+		if by[i] == nil {
+			continue
+		}
+		var through []string
+		explained := true
+		for _, spec := range fr.Failing {
+			found := false
+			for _, g := range by[i][spec] {
+				if wouldWaitFor(g, fr.Name) {
+					continue // g would wait for fr in turn
+				}
+				found = true
+				if !slices.Contains(through, g) {
+					through = append(through, g)
 				}
 			}
 			explained = explained && found
@@ -228,7 +330,7 @@ func waitForFailingCallees(frs []Result, rs []gotest.Results, s stage.Stage) {
 // failsAlone says whether g does not compile, or fails a spec that f's
 // row of the table does not check: a failure of its own.
 func failsAlone(g Result, f stage.Function) bool {
-	if g.Status == "does not compile" {
+	if g.Status == "does not compile" || (g.Stub && g.Status == "failed") {
 		return true
 	}
 	for _, spec := range g.Failing {
@@ -277,6 +379,10 @@ func ShowFunctions(l i18n.Lang, s stage.Stage, rs []gotest.Results) {
 			mark, detail = l.Tr("ok  ", "通过"), fmt.Sprintf(l.Tr("%d of %d specs pass", "%d / %d 个测试用例通过"), fr.Passed, fr.Ran)
 		case "failed":
 			mark, detail = l.Tr("FAIL", "失败"), fmt.Sprintf(l.Tr("%d of %d specs pass", "%d / %d 个测试用例通过"), fr.Passed, fr.Ran)
+			if fr.Stub {
+				detail = fmt.Sprintf(l.Tr("still the starter's stub (TODO): write it; %d of %d specs pass",
+					"仍是起始代码里的桩（TODO）：请编写它；%d / %d 个测试用例通过"), fr.Passed, fr.Ran)
+			}
 			if fr.Ran == 0 {
 				detail = fmt.Sprintf(l.Tr("the suite's setup fails on it (%s)", "测试套件的准备步骤在它这里失败（%s）"), strings.Join(fr.Failing, ", "))
 			}
@@ -326,24 +432,43 @@ func ShowFunctions(l i18n.Lang, s stage.Stage, rs []gotest.Results) {
 // not call it, and saying so would send the attendee the wrong way.
 func waitingDetail(l i18n.Lang, fr Result, broken bool) string {
 	names := JoinNames(l, fr.WaitingFor)
+	// English agrees in number (Chinese needs no such care): the second of
+	// each pair is for more than one name.
+	many := len(fr.WaitingFor) > 1
+	var format string
 	switch {
+	case fr.Through == "stub" && !many:
+		format = l.Tr("%d of %d specs pass; the others ran into the stub of %s, not written yet: write that first",
+			"%d / %d 个测试用例通过；其余的碰到了 %s 的桩，那里还没有编写：先写那里")
+	case fr.Through == "stub":
+		format = l.Tr("%d of %d specs pass; the others ran into the stubs of %s, not written yet: write those first",
+			"%d / %d 个测试用例通过；其余的碰到了 %s 的桩，那里还没有编写：先写那里")
+	case fr.Through == "specs" && broken && !many:
+		format = l.Tr("%d of %d specs pass; the others check it through %s, which does not compile and ran as a stub: fix that first",
+			"%d / %d 个测试用例通过；其余的经由 %s 检查它，而那里无法编译，检查时运行的是桩：先修好那里")
 	case fr.Through == "specs" && broken:
-		return fmt.Sprintf(l.Tr("%d of %d specs pass; the others check it through %s, which does not compile and ran as a stub: fix that first",
-			"%d / %d 个测试用例通过；其余的经由 %s 检查它，而那里无法编译，检查时运行的是桩：先修好那里"),
-			fr.Passed, fr.Ran, names)
+		format = l.Tr("%d of %d specs pass; the others check it through %s, which do not compile and ran as stubs: fix those first",
+			"%d / %d 个测试用例通过；其余的经由 %s 检查它，而那里无法编译，检查时运行的是桩：先修好那里")
+	case fr.Through == "specs" && !many:
+		format = l.Tr("%d of %d specs pass; the others check it through %s, which fails its own specs: write that first",
+			"%d / %d 个测试用例通过；其余的经由 %s 检查它，而那里自己的测试用例还没有通过：先写那里")
 	case fr.Through == "specs":
-		return fmt.Sprintf(l.Tr("%d of %d specs pass; the others check it through %s, which fails its own specs: write that first",
-			"%d / %d 个测试用例通过；其余的经由 %s 检查它，而那里自己的测试用例还没有通过：先写那里"),
-			fr.Passed, fr.Ran, names)
+		format = l.Tr("%d of %d specs pass; the others check it through %s, which fail their own specs: write those first",
+			"%d / %d 个测试用例通过；其余的经由 %s 检查它，而那里自己的测试用例还没有通过：先写那里")
+	case broken && !many:
+		format = l.Tr("%d of %d specs pass, but it calls %s, which does not compile and ran as a stub: fix that first",
+			"%d / %d 个测试用例通过，但它调用的 %s 无法编译，检查时运行的是桩：先修好那里")
 	case broken:
-		return fmt.Sprintf(l.Tr("%d of %d specs pass, but it calls %s, which does not compile and ran as a stub: fix that first",
-			"%d / %d 个测试用例通过，但它调用的 %s 无法编译，检查时运行的是桩：先修好那里"),
-			fr.Passed, fr.Ran, names)
+		format = l.Tr("%d of %d specs pass, but it calls %s, which do not compile and ran as stubs: fix those first",
+			"%d / %d 个测试用例通过，但它调用的 %s 无法编译，检查时运行的是桩：先修好那里")
+	case !many:
+		format = l.Tr("%d of %d specs pass, but it calls %s, which fails its own specs: fix that first",
+			"%d / %d 个测试用例通过，但它调用的 %s 自己的测试用例就没有通过：先修好那里")
 	default:
-		return fmt.Sprintf(l.Tr("%d of %d specs pass, but it calls %s, which fails its own specs: fix that first",
-			"%d / %d 个测试用例通过，但它调用的 %s 自己的测试用例就没有通过：先修好那里"),
-			fr.Passed, fr.Ran, names)
+		format = l.Tr("%d of %d specs pass, but it calls %s, which fail their own specs: fix those first",
+			"%d / %d 个测试用例通过，但它调用的 %s 自己的测试用例就没有通过：先修好那里")
 	}
+	return fmt.Sprintf(format, fr.Passed, fr.Ran, names)
 }
 
 // shared tells whether a spec that ran checks more than one function of the

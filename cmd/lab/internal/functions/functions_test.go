@@ -259,3 +259,89 @@ func TestAWaitSaysWhichWayTheCallGoes(t *testing.T) {
 		t.Errorf("the Chinese screen lacks %q:\n%s", want, zh)
 	}
 }
+
+// Stage 06 with startDueRun still the starter's stub and the rest written:
+// the specs of Due, runStarted and nextRunMessage drive them through
+// startDueRun, whose stub returns its TODO first, so they wait for it; only
+// startDueRun fails, and says it is not written yet. In the starter, where
+// every function is a stub, each one fails as unwritten and none waits.
+func TestFunctionsWaitForAStubTheirSpecsRunInto(t *testing.T) {
+	s := stage.Stage{ID: "06", Functions: []stage.Function{
+		{Name: "Due", Specs: []string{"counts the first run", "skips a late run"}},
+		{Name: "CronJobReconciler.startDueRun", Specs: []string{"creates the Job of a due run", "says in Ready when the next run is"}},
+		{Name: "nextRunMessage", Specs: []string{"spells the next run", "says in Ready when the next run is"}},
+	}}
+	todo := "unexpected error: TODO(lab 06): write this (在此编写); see exercises/06-scheduling/README.md"
+	r := gotest.Results{Ginkgo: true,
+		Todo: []string{"CronJobReconciler.startDueRun"},
+		Outcomes: []gotest.Outcome{
+			{Name: "counts the first run", Status: "failed"}, {Name: "skips a late run", Status: "failed"},
+			{Name: "creates the Job of a due run", Status: "failed"}, {Name: "spells the next run", Status: "passed"},
+			{Name: "says in Ready when the next run is", Status: "failed"},
+		},
+		Failures: []gotest.Failure{
+			{Name: "counts the first run", Message: todo}, {Name: "skips a late run", Message: todo},
+			{Name: "creates the Job of a due run", Message: todo}, {Name: "says in Ready when the next run is", Message: "Ready says nothing"},
+		}}
+	got := map[string]Result{}
+	for _, fr := range Verdicts(s, ".", []gotest.Results{r}) {
+		got[fr.Name] = fr
+	}
+	if fr := got["Due"]; fr.Status != "waiting" || fr.Through != "stub" || !reflect.DeepEqual(fr.WaitingFor, []string{"CronJobReconciler.startDueRun"}) {
+		t.Errorf("Due, whose specs return startDueRun's TODO: %+v, want waiting for startDueRun's stub", fr)
+	}
+	if fr := got["nextRunMessage"]; fr.Status != "waiting" || fr.Through != "stub" {
+		t.Errorf("nextRunMessage, whose failing spec startDueRun's stub checks too: %+v, want waiting for it", fr)
+	}
+	if fr := got["CronJobReconciler.startDueRun"]; fr.Status != "failed" || !fr.Stub {
+		t.Errorf("startDueRun, the stub: %+v, want failed and a stub", fr)
+	}
+	en := printed(t, func() { ShowFunctions(i18n.English, s, []gotest.Results{r}) })
+	for _, want := range []string{
+		"wait  Due                            0 of 2 specs pass; the others ran into the stub of CronJobReconciler.startDueRun, not written yet: write that first",
+		"FAIL  CronJobReconciler.startDueRun  still the starter's stub (TODO): write it; 0 of 2 specs pass",
+	} {
+		if !strings.Contains(en, want) {
+			t.Errorf("the English screen lacks %q:\n%s", want, en)
+		}
+	}
+	zh := printed(t, func() { ShowFunctions(i18n.Chinese, s, []gotest.Results{r}) })
+	if want := "其余的碰到了 CronJobReconciler.startDueRun 的桩，那里还没有编写：先写那里"; !strings.Contains(zh, want) {
+		t.Errorf("the Chinese screen lacks %q:\n%s", want, zh)
+	}
+
+	r.Todo = []string{"Due", "CronJobReconciler.startDueRun", "nextRunMessage"}
+	r.Outcomes[3].Status = "failed"
+	for _, fr := range Verdicts(s, ".", []gotest.Results{r}) {
+		if fr.Status != "failed" || !fr.Stub {
+			t.Errorf("in the starter, %s: %+v, want failed as a stub, waiting for none", fr.Name, fr)
+		}
+	}
+}
+
+// Stage 06's Schedule.Due, dueEvery and dueTable share TestDue, and each
+// fails a spec of its own: none explains the others, so each fails,
+// whatever the table's order (a check once marked two of them waiting for
+// each other, and the third failed, by the order of stage.yaml).
+func TestFunctionsThatShareAFailingSpecDoNotWaitForEachOther(t *testing.T) {
+	fns := []stage.Function{
+		{Name: "Schedule.Due", Specs: []string{"TestDue", "skips a late run"}},
+		{Name: "Schedule.dueEvery", Specs: []string{"TestDue", "gives sub-minute runs names"}},
+		{Name: "Schedule.dueTable", Specs: []string{"TestDue", "starts only the most recent"}},
+	}
+	r := gotest.Results{Outcomes: []gotest.Outcome{
+		{Name: "TestDue", Status: "failed"}, {Name: "skips a late run", Status: "failed"},
+		{Name: "gives sub-minute runs names", Status: "failed"}, {Name: "starts only the most recent", Status: "failed"},
+	}}
+	for _, order := range [][]int{{0, 1, 2}, {2, 1, 0}, {1, 2, 0}} {
+		s := stage.Stage{ID: "06"}
+		for _, i := range order {
+			s.Functions = append(s.Functions, fns[i])
+		}
+		for _, fr := range Verdicts(s, ".", []gotest.Results{r}) {
+			if fr.Status != "failed" {
+				t.Errorf("order %v: %s is %s (waiting for %v), want failed", order, fr.Name, fr.Status, fr.WaitingFor)
+			}
+		}
+	}
+}

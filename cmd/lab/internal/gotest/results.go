@@ -116,6 +116,9 @@ type Results struct {
 	// Calls is the call graph of the stage's own files (gosrc.CallGraph): a
 	// function whose callee fails its own specs may fail because of it.
 	Calls map[string][]string
+	// Todo are the stage's functions whose body is still the starter's stub
+	// (gosrc.StillStubs): not written yet.
+	Todo []string
 	// NoRest says why the rest was not checked when nothing could be
 	// stubbed; Markers are the conflict markers left in the code.
 	NoRest    string

@@ -241,3 +241,29 @@ func TestTheHintOfAStubSaysWhichWayTheSpecsReachIt(t *testing.T) {
 		}
 	}
 }
+
+// Stage 06 with startDueRun unwritten: the hints tied to failures that ran
+// into its stub (they carry its TODO) would explain code that does not
+// exist yet; the check names the stub, and bin/lab hint goes on with the
+// general levels.
+func TestAStubGetsNoHintForAFunctionNotWrittenYet(t *testing.T) {
+	l := i18n.English
+	s := stage.Stage{ID: "06", Functions: []stage.Function{
+		{Name: "Due", Specs: []string{"counts the first run"}},
+		{Name: "CronJobReconciler.startDueRun", Specs: []string{"Forbid skips the run"}},
+	}, Hints: []stage.Hint{
+		{ID: "06.1", En: "a nudge"},
+		{ID: "06.2", When: "Forbid skips", En: "return without creating a Job"},
+	}}
+	todo := "TODO(lab 06): write this (在此编写); see exercises/06-scheduling/README.md"
+	r := gotest.Results{Todo: []string{"CronJobReconciler.startDueRun"},
+		Outcomes: []gotest.Outcome{{Name: "counts the first run", Status: "failed"}, {Name: "Forbid skips the run", Status: "failed"}},
+		Failures: []gotest.Failure{{Name: "counts the first run", Message: todo}, {Name: "Forbid skips the run", Message: todo}}}
+	h := ForCheck(l, s, []gotest.Results{r})
+	if want := "CronJobReconciler.startDueRun: not written yet, still the starter's stub. Write it first: the failing specs of Due ran into it, so their failures say nothing of them yet."; h.Text(l) != want {
+		t.Errorf("the check's hint:\n got %q\nwant %q", h.Text(l), want)
+	}
+	if tied := Tied(s, []gotest.Results{r}); len(tied) != 0 {
+		t.Errorf("hints tied to failures of a stub: %v, want none", tied)
+	}
+}

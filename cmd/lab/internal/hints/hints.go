@@ -35,6 +35,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 	"cronlab.dev/cronlab/cmd/lab/internal/progress"
+	"cronlab.dev/cronlab/cmd/lab/internal/regions"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 
@@ -77,14 +78,19 @@ func Tied(s stage.Stage, rs []gotest.Results) []string {
 	return ids
 }
 
-// blamed says which failures are the attendee's to explain by a hint: all
-// of them, unless some functions fail that others wait for (package
-// functions); then only the failures of those functions' specs, because
-// the callers' failures may be theirs, and a hint tied to one of those
-// would send the attendee to code that is right.
+// blamed says which failures are the attendee's to explain by a hint. Not
+// a failure that only ran into the starter's stubs (its spec is checked by
+// no function written yet, or it carries a stub's TODO): it says that
+// something is not written, which the check already says. And when some
+// functions fail that others wait for (package functions), only the
+// failures of those functions' specs, because the callers' failures may be
+// theirs, and a hint tied to one of those would send the attendee to code
+// that is right.
 func blamed(s stage.Stage, rs []gotest.Results) func(gotest.Failure) bool {
 	var waited []stage.Function
+	written := map[string]bool{}
 	for _, fr := range functions.Verdicts(s, ".", rs) {
+		written[fr.Name] = !fr.Stub
 		if fr.Status != "waiting" {
 			continue
 		}
@@ -96,7 +102,20 @@ func blamed(s stage.Stage, rs []gotest.Results) func(gotest.Failure) bool {
 			}
 		}
 	}
+	marker := regions.TodoMarker(s.ID)
 	return func(fail gotest.Failure) bool {
+		if strings.Contains(fail.Message+fail.Panic, marker) {
+			return false
+		}
+		checked, byWritten := false, false
+		for _, f := range s.Functions {
+			if f.Checks(fail.Name) {
+				checked, byWritten = true, byWritten || written[f.Name]
+			}
+		}
+		if checked && !byWritten {
+			return false
+		}
 		if len(waited) == 0 {
 			return true
 		}
@@ -218,6 +237,7 @@ func ForCheck(l i18n.Lang, s stage.Stage, rs []gotest.Results) stage.Hint {
 			}
 		}
 	}
+	blame := blamed(s, rs)
 	for _, name := range waited {
 		for _, f := range s.Functions {
 			if f.Name != name {
@@ -225,7 +245,7 @@ func ForCheck(l i18n.Lang, s stage.Stage, rs []gotest.Results) stage.Hint {
 			}
 			for _, r := range rs {
 				for _, fail := range r.Failures {
-					if h := For(s, fail); h.When != "" && f.Checks(fail.Name) {
+					if h := For(s, fail); h.When != "" && f.Checks(fail.Name) && blame(fail) {
 						return h
 					}
 				}
@@ -241,6 +261,13 @@ func ForCheck(l i18n.Lang, s stage.Stage, rs []gotest.Results) stage.Hint {
 	if len(waiting) > 1 {
 		calls = "call"
 	}
+	if len(waited) > 0 && through == "stub" {
+		return stage.Hint{
+			En: fmt.Sprintf("%s: not written yet, still the starter's stub. Write %s first: the failing specs of %s ran into it, so their failures say nothing of them yet.",
+				functions.JoinNames(l, waited), it, functions.JoinNames(l, waiting)),
+			Zh: fmt.Sprintf("%s 还没有编写，仍是起始代码里的桩。先写它：%s 没有通过的测试用例碰到了它，所以那些失败还说明不了它们自己的问题。",
+				functions.JoinNames(l, waited), functions.JoinNames(l, waiting))}
+	}
 	if len(waited) > 0 && through == "specs" {
 		return stage.Hint{
 			En: fmt.Sprintf("%s %s: write %s first. The specs of %s that fail go through %s, so their failures may be %s.",
@@ -255,7 +282,7 @@ func ForCheck(l i18n.Lang, s stage.Stage, rs []gotest.Results) stage.Hint {
 	}
 	for _, r := range rs {
 		for _, f := range r.Failures {
-			if h := For(s, f); h.When != "" {
+			if h := For(s, f); h.When != "" && blame(f) {
 				return h
 			}
 		}

@@ -48,7 +48,13 @@ func (s Stub) todo(l i18n.Lang) string {
 	// The starter is the same in both languages (a class shares its
 	// branches, and carrying code forward compares starters), so the text
 	// names both READMEs.
-	return fmt.Sprintf("TODO(lab %s): write this (在此编写); see %s (中文: %s)", s.Stage, s.Readme, readmeZh(s.Readme))
+	return fmt.Sprintf("%s (在此编写); see %s (中文: %s)", TodoMarker(s.Stage), s.Readme, readmeZh(s.Readme))
+}
+
+// TodoMarker is what every stub of a starter's stage says, and what tells
+// a function not written yet from one written wrong (gosrc.StillStubs).
+func TodoMarker(stage string) string {
+	return fmt.Sprintf("TODO(lab %s): write this", stage)
 }
 
 // readmeZh is the Chinese twin of a README.md: README.zh-CN.md beside it.

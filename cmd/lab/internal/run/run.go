@@ -28,6 +28,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/gosrc"
 	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+	"cronlab.dev/cronlab/cmd/lab/internal/regions"
 	"cronlab.dev/cronlab/cmd/lab/internal/report"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 	"cronlab.dev/cronlab/internal/controlplane"
@@ -111,6 +112,7 @@ func inBothLanguages(l i18n.Lang, dir string, t stage.Test, r *gotest.Results) {
 func Built(l i18n.Lang, root, dir string, s stage.Stage, v Verbosity, failFast bool, o BuildOpts, builds []chan BuildResult) ([]gotest.Results, error) {
 	owned := OwnedFiles(root, dir, s)
 	calls := gosrc.CallGraph(dir, owned)
+	todo := gosrc.StillStubs(dir, owned, regions.TodoMarker(s.ID))
 	var failed []string
 	var all []gotest.Results
 	// The tests find etcd and kube-apiserver through KUBEBUILDER_ASSETS or
@@ -155,7 +157,7 @@ func Built(l i18n.Lang, root, dir string, s stage.Stage, v Verbosity, failFast b
 			r, err = checkTheRest(l, dir, s, env, t, owned, r, err)
 		}
 		inBothLanguages(l, dir, t, &r)
-		r.Calls = calls
+		r.Calls, r.Todo = calls, todo
 		all = append(all, r)
 		if v == FullText {
 			fmt.Println(r.Output)
