@@ -196,3 +196,32 @@ func TestAChineseRunLeavesNoEnglishWords(t *testing.T) {
 		}
 	}
 }
+
+// A clone whose Reconcile still has a stub of stages 04 to 06 is refused
+// before anything is built, with the stage and the files: playing it would
+// stop at the TODO, and nothing would be compared.
+func TestAReconcilerWithStubsOfItsStagesIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	labtest.Git(t, dir, "init", "-q")
+	write := func(text string) {
+		if err := os.MkdirAll(filepath.Join(dir, "internal", "runs"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "internal", "runs", "runs.go"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		labtest.Git(t, dir, "add", "-A")
+	}
+	write("package runs\n\nfunc JobName() string {\n\t// TODO(lab 05): write this\n\treturn \"\"\n}\n")
+	err := CmdPerturb(i18n.English, dir, []string{"none"})
+	if err == nil || !strings.Contains(err.Error(), "stubs of stage 05 (TODO(lab 05): internal/runs/runs.go (1))") ||
+		!strings.Contains(err.Error(), "works from stage 06 on") {
+		t.Errorf("a stub of stage 05 left: got %v", err)
+	}
+	// A later stage's stub is no reason to refuse (the harness holds the
+	// cache itself): the refusal check passes it.
+	write("package runs\n\nfunc lagGate() {\n\t// TODO(lab 13): write this\n}\n")
+	if err := wholeReconciler(i18n.English, dir); err != nil {
+		t.Errorf("a stub of stage 13 alone: got %v, want no refusal", err)
+	}
+}
