@@ -24,6 +24,7 @@ import (
 	"testing"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 	"cronlab.dev/cronlab/cmd/lab/internal/labtest"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
@@ -128,5 +129,21 @@ func TestCheckJSONKeepsItsShape(t *testing.T) {
 `
 	if out.String() != want {
 		t.Errorf("lab check --json printed\n%s\nwant\n%s", out.String(), want)
+	}
+}
+
+// A panic's frames read in the tool's language, as the rest of the
+// failure does; "panic:" is Go's own word, in both.
+func TestAPanicsFramesReadInTheToolsLanguage(t *testing.T) {
+	f := gotest.Failure{Name: "TestDue", Panic: "runtime error: index out of range [3] with length 3",
+		Frames: []string{"internal/schedule/schedule.go:88 (Schedule.dueTable)"}, Location: "internal/schedule/schedule_test.go:40"}
+	zh := labtest.Printed(t, func() error { ShowFailure(i18n.Chinese, f, "  "); return nil })
+	for _, want := range []string{"panic: runtime error", "  位于 internal/schedule/schedule.go:88 (Schedule.dueTable)", "所在测试用例：internal/schedule/schedule_test.go:40"} {
+		if !strings.Contains(zh, want) {
+			t.Errorf("the Chinese failure lacks %q:\n%s", want, zh)
+		}
+	}
+	if en := labtest.Printed(t, func() error { ShowFailure(i18n.English, f, "  "); return nil }); !strings.Contains(en, "  at internal/schedule/schedule.go:88") {
+		t.Errorf("the English failure:\n%s", en)
 	}
 }

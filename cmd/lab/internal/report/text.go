@@ -213,7 +213,7 @@ func ShowFailure(l i18n.Lang, f gotest.Failure, indent string) {
 				fmt.Printf(l.Tr("%s  ... %d more frames (run with -v)\n", "%s  ……另有 %d 个栈帧（加 -v 运行可以看到）\n"), in, len(f.Frames)-i)
 				break
 			}
-			fmt.Printf("%s  at %s\n", in, frame)
+			fmt.Printf(l.Tr("%s  at %s\n", "%s  位于 %s\n"), in, frame)
 		}
 		if f.Location != "" {
 			fmt.Printf(l.Tr("%sin the spec at %s\n", "%s所在测试用例：%s\n"), in, f.Location)
