@@ -20,18 +20,15 @@ limitations under the License.
 package main
 
 import (
-	"context"
 	"crypto/tls"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	// Authentication plugins for kubeconfig files (exec, OIDC, ...).
 	_ "k8s.io/client-go/plugin/pkg/client/auth"
 
-	kbatchv1 "k8s.io/api/batch/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -39,8 +36,6 @@ import (
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
@@ -50,11 +45,8 @@ import (
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	batchv2 "cronlab.dev/cronlab/api/v2"
 	"cronlab.dev/cronlab/internal/controller"
-	"cronlab.dev/cronlab/internal/eventsink"
 	"cronlab.dev/cronlab/internal/leader"
 	"cronlab.dev/cronlab/internal/ownwrites"
-	"cronlab.dev/cronlab/internal/trace"
-	"cronlab.dev/cronlab/internal/trace/record"
 	webhookv1 "cronlab.dev/cronlab/internal/webhook/v1"
 )
 
@@ -88,18 +80,13 @@ func init() {
 }
 
 func main() {
-	var metricsAddr, probeAddr, pprofAddr, leaderElectionNamespace, webhookCertPath, namespaceFlag, traceFile string
+	var metricsAddr, probeAddr, leaderElectionNamespace, webhookCertPath, namespaceFlag, traceFile string
 	var secureMetrics, enableLeaderElection, enableHTTP2 bool
-	var workers, apiBurst, eventWriters int
-	var apiQPS float64
-	var eventDelay time.Duration
 	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8080",
 		"The address the metrics endpoint binds to, such as :8443 for HTTPS or :8080 for HTTP. Use 0 to turn metrics off.")
 	flag.BoolVar(&secureMetrics, "metrics-secure", false,
 		"Serve metrics over HTTPS, and only to clients that the API server authenticates and authorizes. The kustomize and Helm deployments turn this on.")
 	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "The address the liveness and readiness probes bind to.")
-	flag.StringVar(&pprofAddr, "pprof-bind-address", "",
-		"The address of Go's profiler (/debug/pprof/), such as 127.0.0.1:6060; off when empty. For profiling the manager, as under `make bench` (BENCH_MANAGER_ARGS).")
 	flag.BoolVar(&enableLeaderElection, "leader-elect", false,
 		"Elect a leader, so that of several managers only one runs the controller at a time.")
 	flag.StringVar(&leaderElectionNamespace, "leader-election-namespace", "",
@@ -115,28 +102,16 @@ func main() {
 		"Serve metrics over HTTP/2 too. Off by default because of the HTTP/2 Stream Cancellation and Rapid Reset CVEs.")
 	flag.StringVar(&webhookCertPath, "webhook-cert-path", "",
 		"The directory holding the webhook server's tls.crt and tls.key. Default: "+defaultCertDir())
-	// Defaults chosen by `make bench` (docs/performance.md): every CronJob
-	// on the same schedule means a burst of writes at the top of the minute,
-	// and a reconcile spends most of its time waiting for the API server, so
-	// with 32 workers the runs of a burst waited in the queue for a worker
-	// ("More workers" in docs/bench/history.md: 64 halved that wait).
-	flag.IntVar(&workers, "workers", 64,
-		"How many CronJobs are reconciled at the same time (controller-runtime's MaxConcurrentReconciles).")
-	// -1 is controller-runtime's own default (ctrl.GetConfig): no limit in
-	// the client, the API server's Priority and Fairness protects itself.
-	flag.Float64Var(&apiQPS, "kube-api-qps", -1,
-		"Requests per second to the API server that the manager's client allows itself; -1 (the default) means no client-side limit.")
-	flag.IntVar(&apiBurst, "kube-api-burst", 600, "Requests the manager's client may send at once above --kube-api-qps, when that is positive.")
-	flag.IntVar(&eventWriters, "event-writers", 1,
-		"How many Events the manager writes to the API server at once; the others wait their turn, so that in a burst of runs "+
-			"they take a small share of the API server and are written mostly after it (internal/eventsink).")
-	flag.DurationVar(&eventDelay, "event-delay", 0,
-		"How long each Event waits after it is recorded before it takes its turn (e.g. 10s), so that the Events of a burst of runs "+
-			"are written after it; 0 (the default) writes each as soon as a writer is free. Stopping the manager ends the delays.")
+	// The tunables for load, which a lesson leaves alone (tuning.go).
+	tune := tuningFlags(flag.CommandLine)
 	opts := zap.Options{Development: true}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
+	if err := tune.check(); err != nil {
+		setupLog.Error(err, "a tunable is out of range")
+		os.Exit(1)
+	}
 
 	namespace := watchNamespace(namespaceFlag, os.Getenv)
 	if namespace == "" {
@@ -172,7 +147,7 @@ func main() {
 	}
 
 	cfg := ctrl.GetConfigOrDie()
-	cfg.QPS, cfg.Burst = float32(apiQPS), apiBurst
+	tune.client(cfg)
 
 	// With leader election, the fence keeps this manager from writing once
 	// its Lease may have passed to another (internal/leader): a manager that
@@ -193,7 +168,7 @@ func main() {
 		Scheme:                              scheme,
 		Metrics:                             metricsOptions,
 		HealthProbeBindAddress:              probeAddr,
-		PprofBindAddress:                    pprofAddr,
+		PprofBindAddress:                    tune.pprofAddr,
 		WebhookServer:                       webhook.NewServer(webhook.Options{CertDir: webhookCertPath, TLSOpts: tlsOpts}),
 		LeaderElection:                      enableLeaderElection,
 		LeaderElectionResourceLockInterface: leaseLock,
@@ -210,19 +185,9 @@ func main() {
 	}
 
 	ctx := ctrl.SetupSignalHandler()
-	// Not mgr.GetEventRecorder: the same recorder, but one that lets only
-	// --event-writers Events through to the API server at a time
-	// (internal/eventsink says why).
-	if eventWriters < 1 {
-		setupLog.Error(fmt.Errorf("--event-writers=%d", eventWriters), "at least one Event must be written at a time: set --event-writers to 1 or more")
-		os.Exit(1)
-	}
-	if eventDelay < 0 {
-		setupLog.Error(fmt.Errorf("--event-delay=%s", eventDelay), "an Event cannot be written before it is recorded: set --event-delay to 0 or more")
-		os.Exit(1)
-	}
-	recorder, stopEvents, err := eventsink.NewRecorder(mgr.GetConfig(), mgr.GetHTTPClient(), mgr.GetScheme(),
-		ctrl.Log.WithName("events"), "cronjob-controller", eventWriters, eventDelay)
+	// Not mgr.GetEventRecorder: the same recorder, but one that writes
+	// only --event-writers Events at a time (tuning.go).
+	recorder, stopEvents, err := tune.eventRecorder(mgr)
 	if err != nil {
 		setupLog.Error(err, "unable to set up the Event recorder")
 		os.Exit(1)
@@ -237,13 +202,14 @@ func main() {
 		APIReader: mgr.GetAPIReader(),
 		Scheme:    mgr.GetScheme(),
 		Recorder:  recorder,
-		Workers:   workers,
+		Workers:   tune.workers,
 	}
-	if traceFile == "" {
-		err = reconciler.SetupWithManager(mgr)
-	} else {
-		var rec *record.Recorder
-		rec, err = setupTraced(ctx, mgr, reconciler, traceFile, namespace)
+	if traceFile != "" {
+		rec, err := traced(ctx, mgr, reconciler, traceFile, namespace)
+		if err != nil {
+			setupLog.Error(err, "unable to record a trace", "file", traceFile)
+			os.Exit(1)
+		}
 		defer func() {
 			if err := rec.Close(); err != nil {
 				setupLog.Error(err, "the trace is incomplete", "file", traceFile)
@@ -251,7 +217,7 @@ func main() {
 		}()
 		setupLog.Info("recording a trace of the reconcile loop: bin/lab trace "+traceFile+" draws it", "file", traceFile)
 	}
-	if err != nil {
+	if err := reconciler.SetupWithManager(mgr); err != nil {
 		setupLog.Error(err, "unable to create controller", "controller", "CronJob")
 		os.Exit(1)
 	}
@@ -312,47 +278,6 @@ func cacheOptions(namespace string) cache.Options {
 		opts.DefaultNamespaces = map[string]cache.Config{namespace: {}}
 	}
 	return opts
-}
-
-// setupTraced is --trace FILE (make run TRACE=file): the controller wired
-// as SetupWithManager wires it, with a recorder around it that writes the
-// trace of the reconcile loop to path, for `bin/lab trace` to draw
-// (internal/trace/record says what each lane records). It is for watching
-// a few CronJobs in a lesson: every read and write is one more line in the
-// file. Close the recorder when the manager has stopped.
-func setupTraced(ctx context.Context, mgr ctrl.Manager, r *controller.CronJobReconciler, path, namespace string) (*record.Recorder, error) {
-	rec, err := record.Create(path, record.Options{Scheme: mgr.GetScheme(), Namespace: namespace})
-	if err != nil {
-		return nil, err
-	}
-	// The API server's lane: a watch of our own, beside the cache's, of
-	// what the cache holds (cacheOptions: cronlab's Jobs only).
-	direct, err := client.NewWithWatch(mgr.GetConfig(), client.Options{Scheme: mgr.GetScheme()})
-	if err != nil {
-		return nil, err
-	}
-	var where []client.ListOption
-	if namespace != "" {
-		where = append(where, client.InNamespace(namespace))
-	}
-	if err := rec.WatchAPI(ctx, direct, &batchv1.CronJobList{}, where...); err != nil {
-		return nil, err
-	}
-	if err := rec.WatchAPI(ctx, direct, &kbatchv1.JobList{}, append(where, client.HasLabels{batchv1.CronJobLabel})...); err != nil {
-		return nil, err
-	}
-
-	r.Client = rec.Client(r.Client, trace.FromCache)
-	r.APIReader = rec.Reader(r.APIReader)
-	if err := controller.IndexJobsByOwner(ctx, mgr.GetFieldIndexer()); err != nil {
-		return nil, err
-	}
-	err = controller.WatchWithOwns(ctrl.NewControllerManagedBy(mgr)).
-		Named("cronjob").
-		WithOptions(crcontroller.Options{MaxConcurrentReconciles: max(r.Workers, 1)}).
-		WithEventFilter(rec.Predicate()).
-		Complete(rec.Reconciler(r))
-	return rec, err
 }
 
 // lab:begin webhook-switch

@@ -61,8 +61,11 @@ func TestTheTraceOfMakeRun(t *testing.T) {
 	ten := time.Date(2030, time.January, 7, 10, 0, 30, 0, time.UTC)
 	r := &controller.CronJobReconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Scheme: scheme,
 		Recorder: mgr.GetEventRecorder("cronjob-controller"), Clock: clocktesting.NewFakeClock(ten)}
-	rec, err := setupTraced(ctx, mgr, r, path, ns.Name)
+	rec, err := traced(ctx, mgr, r, path, ns.Name)
 	must(t, err)
+	// The lesson's SetupWithManager, as main calls it: the recorder stands
+	// around the controller it builds (controller.Around).
+	must(t, r.SetupWithManager(mgr))
 	cj := &batchv1.CronJob{
 		ObjectMeta: metav1.ObjectMeta{Name: "hourly", Namespace: ns.Name},
 		Spec: batchv1.CronJobSpec{Schedule: "0 * * * *", JobTemplate: kbatchv1.JobTemplateSpec{Spec: kbatchv1.JobSpec{

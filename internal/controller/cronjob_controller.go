@@ -39,6 +39,8 @@ import (
 	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	"cronlab.dev/cronlab/internal/ownwrites"
@@ -73,6 +75,18 @@ type CronJobReconciler struct {
 	// Workers is how many CronJobs are reconciled at once; 0 means 1.
 	// controller-runtime never gives the same CronJob to two workers.
 	Workers int
+	// Around, when set, stands around the controller that SetupWithManager
+	// builds (complete): `make run TRACE=file` records the loop this way
+	// (cmd/trace.go), with the lesson's wiring as it is.
+	Around Around
+}
+
+// Around is what may stand around the controller: a predicate that sees
+// each event before it becomes a request, and a Reconciler around this one.
+// The trace's Recorder (internal/trace/record) is one.
+type Around interface {
+	Predicate() predicate.Predicate
+	Reconciler(reconcile.Reconciler) reconcile.Reconciler
 }
 
 // The RBAC markers below become config/rbac/role.yaml (`make manifests`).
@@ -183,10 +197,7 @@ func (r *CronJobReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if err := IndexJobsByOwner(context.Background(), mgr.GetFieldIndexer()); err != nil {
 		return err
 	}
-	return WatchWithOwns(ctrl.NewControllerManagedBy(mgr)).
-		Named("cronjob").
-		WithOptions(crcontroller.Options{MaxConcurrentReconciles: max(r.Workers, 1)}).
-		Complete(r)
+	return r.complete(WatchWithOwns(ctrl.NewControllerManagedBy(mgr)))
 }
 
 // WatchWithOwns is the controller's wiring.
@@ -200,6 +211,17 @@ func WatchWithOwns(b *builder.Builder) *builder.Builder {
 }
 
 // lab:end
+
+// complete names the controller, gives it its workers, and completes it
+// with r, or with what r.Around puts around r: the plumbing that every
+// wiring of this controller shares, apart from the lesson's For and Owns.
+func (r *CronJobReconciler) complete(b *builder.Builder) error {
+	b = b.Named("cronjob").WithOptions(crcontroller.Options{MaxConcurrentReconciles: max(r.Workers, 1)})
+	if r.Around == nil {
+		return b.Complete(r)
+	}
+	return b.WithEventFilter(r.Around.Predicate()).Complete(r.Around.Reconciler(r))
+}
 
 // lab:begin owns-vs-watches
 
