@@ -399,7 +399,9 @@ func (w *world) jobs() []kbatchv1.Job {
 }
 
 // completedJob makes a Job of cj's that finished at 09:01, as the Job
-// controller would have marked it.
+// controller would have marked it, and records its success in cj's status,
+// as an earlier reconcile would have: history cleanup deletes only a Job
+// whose end the stored status records (runs.Recorded).
 func (w *world) completedJob(cj *batchv1.CronJob, name string) *kbatchv1.Job {
 	GinkgoHelper()
 	job := &kbatchv1.Job{
@@ -421,6 +423,15 @@ func (w *world) completedJob(cj *batchv1.CronJob, name string) *kbatchv1.Job {
 	Expect(k8sClient.Status().Update(context.Background(), job)).To(Succeed(),
 		say.Both("w.completedJob: writing the Job's completed status",
 			"w.completedJob：写入 Job 已完成的状态"))
+	Eventually(func() error {
+		var stored batchv1.CronJob
+		if err := k8sClient.Get(context.Background(), client.ObjectKeyFromObject(cj), &stored); err != nil {
+			return err
+		}
+		stored.Status.LastSuccessfulTime = &end
+		return k8sClient.Status().Update(context.Background(), &stored)
+	}).Should(Succeed(), say.Both("w.completedJob: recording the success in the CronJob's status",
+		"w.completedJob：把这次成功记入 CronJob 的状态"))
 	return job
 }
 

@@ -143,9 +143,11 @@ func (r *CronJobReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 		return ctrl.Result{}, err
 	}
 
-	// 4. Delete finished Jobs beyond the history limits. A failure here does
-	// not stop the next steps: a due run matters more than old Jobs.
-	pruneErr := r.pruneHistory(ctx, &cronJob, jobs)
+	// 4. Delete finished Jobs beyond the history limits, those whose end
+	// the stored status (before's) records already: what step 3 observed
+	// is written only in step 6. A failure here does not stop the next
+	// steps: a due run matters more than old Jobs.
+	pruneErr := r.pruneHistory(ctx, &cronJob, before.Status, jobs)
 
 	// 5. Start the run that is due, if any, and learn when to look again.
 	next, runErr := r.startDueRun(ctx, &cronJob, jobs, now)

@@ -599,7 +599,7 @@ var _ = Describe("CronJob Reconciler", func() {
 	})
 
 	Describe("history limits", func() {
-		It("deletes the oldest finished Jobs beyond each limit, in the background", func() {
+		It("deletes the oldest finished Jobs beyond each limit, in the background, once the status records them", func() {
 			cj := h.createCronJob("history", "@hourly", at(10, 0, 0), func(cj *batchv1.CronJob) {
 				cj.Spec.SuccessfulJobsHistoryLimit = ptr.To[int32](2)
 				cj.Spec.FailedJobsHistoryLimit = ptr.To[int32](1)
@@ -611,10 +611,20 @@ var _ = Describe("CronJob Reconciler", func() {
 			h.createJob("history-running", cj)
 			h.events()
 
+			// The stored status records no success yet: the first reconcile
+			// deletes only the failed Job beyond its limit (no status holds
+			// a failure), and writes lastSuccessfulTime.
 			h.mustReconcileAt(at(10, 30, 0), cj)
+			Expect(jobNames(h.jobs())).To(Equal([]string{"history-0", "history-2", "history-3", "history-4", "history-5", "history-running"}),
+				say.Both("the successes stay until the status on the API server records them",
+					"成功的 Job 要留到 API 服务器上的状态记录了它们之后"))
+			Expect(h.get(cj).Status.LastSuccessfulTime).To(beAt(at(9, 5, 30)), say.Both("status.lastSuccessfulTime",
+				"status.lastSuccessfulTime 的值"))
+			// The next reconcile, which that status write brings, deletes them.
 			// Background propagation deletes the Job at once and leaves its pods
 			// to the garbage collector; foreground or orphan would keep the Job
 			// with a finalizer, since envtest runs no garbage collector.
+			h.mustReconcileAt(at(10, 30, 1), cj)
 			Expect(jobNames(h.jobs())).To(Equal([]string{"history-3", "history-4", "history-5", "history-running"}))
 			Expect(h.events()).To(ConsistOf(
 				"Normal SuccessfulDelete Deleted job history-0",
@@ -631,6 +641,9 @@ var _ = Describe("CronJob Reconciler", func() {
 			})
 			old := h.createJob("broken-old", cj)
 			h.finish(old, kbatchv1.JobComplete, at(9, 0, 0), at(9, 0, 10))
+			cj = h.get(cj)
+			cj.Status.LastSuccessfulTime = &metav1.Time{Time: at(9, 0, 10)} // the success is recorded: the Job may go
+			Expect(k8sClient.Status().Update(ctx, cj)).To(Succeed())
 
 			_, err := h.reconcileAt(at(11, 0, 0), cj)
 			Expect(err).To(MatchError(ContainSubstring("creating the Job for the run at 2030-01-07T11:00:00Z")))

@@ -179,7 +179,13 @@ func (r *CronJobReconciler) deleteJob(ctx context.Context, cronJob *batchv1.Cron
 // successful ones beyond successfulJobsHistoryLimit, failed ones beyond
 // failedJobsHistoryLimit. A nil limit keeps every Job. It keeps going after
 // a failed delete and returns the first error.
-func (r *CronJobReconciler) pruneHistory(ctx context.Context, cronJob *batchv1.CronJob, jobs []kbatchv1.Job) error {
+//
+// It deletes only a Job whose end stored, the status that the API server
+// has, records already (runs.Recorded): Reconcile writes what this
+// reconcile observed only in step 6, after this step, and a manager that
+// stops in between would lose a success whose Job it deleted. A Job kept
+// here goes in the next reconcile, which the status write itself brings.
+func (r *CronJobReconciler) pruneHistory(ctx context.Context, cronJob *batchv1.CronJob, stored batchv1.CronJobStatus, jobs []kbatchv1.Job) error {
 	var succeeded, failed []*kbatchv1.Job
 	for i := range jobs {
 		job := &jobs[i]
@@ -203,6 +209,9 @@ func (r *CronJobReconciler) pruneHistory(ctx context.Context, cronJob *batchv1.C
 		}
 		slices.SortFunc(group.jobs, olderFirst)
 		for _, job := range group.jobs[:len(group.jobs)-int(*group.limit)] {
+			if !runs.Recorded(stored, job) {
+				continue
+			}
 			if err := r.deleteJob(ctx, cronJob, job.Namespace, job.Name, job.UID); err != nil && firstErr == nil {
 				firstErr = err
 			}

@@ -644,6 +644,10 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 				"已经不在的 Job 不算删除失败：不记录 FailedDelete 事件"))
 	})
 
+	// recordsAll is a stored status that records the end of every Job of
+	// these specs (all finished before 9:59): history cleanup may delete any.
+	recordsAll := batchv1.CronJobStatus{LastSuccessfulTime: &metav1.Time{Time: at(9, 59, 0)}}
+
 	It("deletes the oldest finished Jobs beyond the limits, with background propagation", func() {
 		cj := h.createCronJob("prune", "@hourly", at(10, 0, 0), func(cj *batchv1.CronJob) {
 			cj.Spec.SuccessfulJobsHistoryLimit = ptr.To[int32](1)
@@ -653,7 +657,7 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 			job := h.createJob(fmt.Sprintf("prune-%d", i), cj)
 			h.finish(job, how, at(9, i, 0), at(9, i, 30))
 		}
-		Expect(h.r.pruneHistory(ctx, cj, h.cachedJobs(cj))).To(Succeed(),
+		Expect(h.r.pruneHistory(ctx, cj, recordsAll, h.cachedJobs(cj))).To(Succeed(),
 			say.Both("pruneHistory returned an error although every delete could succeed",
 				"每次删除都能成功，pruneHistory 却返回了错误"))
 		// Without a garbage collector in envtest, only background
@@ -678,7 +682,7 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		})
 		finished(cj, "keep", kbatchv1.JobComplete, kbatchv1.JobFailed, kbatchv1.JobFailed)
 		cj.Spec.FailedJobsHistoryLimit = nil // the API server defaults it; a v2 object converted may lack it
-		Expect(h.r.pruneHistory(ctx, cj, h.cachedJobs(cj))).To(Succeed(),
+		Expect(h.r.pruneHistory(ctx, cj, recordsAll, h.cachedJobs(cj))).To(Succeed(),
 			say.Both("pruneHistory returned an error although there is nothing to delete",
 				"没有什么要删的，pruneHistory 却返回了错误"))
 		Expect(jobNames(h.jobs())).To(Equal([]string{"keep-0", "keep-1", "keep-2"}),
@@ -693,7 +697,7 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		finished(cj, "order", kbatchv1.JobComplete, kbatchv1.JobComplete, kbatchv1.JobComplete)
 		jobs := h.cachedJobs(cj)
 		slices.SortFunc(jobs, func(a, b kbatchv1.Job) int { return strings.Compare(b.Name, a.Name) }) // the newest first
-		Expect(h.r.pruneHistory(ctx, cj, jobs)).To(Succeed(),
+		Expect(h.r.pruneHistory(ctx, cj, recordsAll, jobs)).To(Succeed(),
 			say.Both("pruneHistory returned an error although every delete could succeed",
 				"每次删除都能成功，pruneHistory 却返回了错误"))
 		Expect(jobNames(h.jobs())).To(Equal([]string{"order-2"}),
@@ -709,12 +713,36 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		jobs := h.cachedJobs(cj)
 		i := slices.IndexFunc(jobs, func(j kbatchv1.Job) bool { return j.Name == "leaving-0" })
 		jobs[i].DeletionTimestamp = &metav1.Time{Time: at(9, 59, 0)} // as the cache shows a Job that a finalizer holds
-		Expect(h.r.pruneHistory(ctx, cj, jobs)).To(Succeed(),
+		Expect(h.r.pruneHistory(ctx, cj, recordsAll, jobs)).To(Succeed(),
 			say.Both("pruneHistory returned an error although every delete could succeed",
 				"每次删除都能成功，pruneHistory 却返回了错误"))
 		Expect(jobNames(h.jobs())).To(Equal([]string{"leaving-0", "leaving-2"}),
 			say.Both("leaving-0 is on its way out already: it is neither deleted again nor counted, so of the other two only the older goes",
 				"leaving-0 已经在被删除的路上了：既不再删它，也不把它计数，所以另外两个中只删较旧的那个"))
+	})
+
+	It("keeps a finished Job until the status on the API server records its end", func() {
+		cj := h.createCronJob("unrecorded", "@hourly", at(10, 0, 0), func(cj *batchv1.CronJob) {
+			cj.Spec.SuccessfulJobsHistoryLimit = ptr.To[int32](0)
+			cj.Spec.FailedJobsHistoryLimit = ptr.To[int32](0)
+		})
+		finished(cj, "unrecorded", kbatchv1.JobComplete, kbatchv1.JobComplete, kbatchv1.JobFailed)
+		jobs := h.cachedJobs(cj)
+		failed := jobs[slices.IndexFunc(jobs, func(j kbatchv1.Job) bool { return j.Name == "unrecorded-2" })]
+		// What the API server stores: the first success (9:00:30), not the
+		// second (9:01:30), and the failed Job still active.
+		stored := batchv1.CronJobStatus{LastSuccessfulTime: &metav1.Time{Time: at(9, 0, 30)},
+			Active: []corev1.ObjectReference{runs.JobReference(&failed)}}
+		Expect(h.r.pruneHistory(ctx, cj, stored, jobs)).To(Succeed(),
+			say.Both("pruneHistory returned an error although every delete could succeed",
+				"每次删除都能成功，pruneHistory 却返回了错误"))
+		Expect(jobNames(h.jobs())).To(Equal([]string{"unrecorded-1", "unrecorded-2"}),
+			say.Both("only the Job whose end the stored status records goes (runs.Recorded): the success that lastSuccessfulTime "+
+				"does not hold yet, and the failed Job still in status.active, stay until step 6 has written them, for a "+
+				"manager that stops in between would otherwise lose them for good",
+				"只删除已存状态记录了其结束的 Job（runs.Recorded）：lastSuccessfulTime 还没有记下的那次成功，"+
+					"以及仍在 status.active 中的失败 Job，都要留到第 6 步把它们写入之后，"+
+					"否则管理器若在两次写入之间停止，它们就永远丢失了"))
 	})
 
 	It("keeps going after a failed delete, and returns the first error", func() {
@@ -724,7 +752,7 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		finished(cj, "refused", kbatchv1.JobFailed, kbatchv1.JobFailed)
 		r := *h.r
 		r.Client = refuseDeletes(r.Client)
-		err := r.pruneHistory(ctx, cj, h.cachedJobs(cj))
+		err := r.pruneHistory(ctx, cj, recordsAll, h.cachedJobs(cj))
 		Expect(err).To(MatchError(ContainSubstring("refused-0")),
 			say.Both("both deletes are refused: pruneHistory returns the first one's error (the oldest Job's), so that the reconcile is retried",
 				"两次删除都被拒绝：pruneHistory 返回第一个错误（最旧的那个 Job 的），这样调和会被重试"))

@@ -102,6 +102,23 @@ func JobReference(job *kbatchv1.Job) corev1.ObjectReference {
 	}
 }
 
+// Recorded reports whether status, the CronJob's status as the API server
+// stores it, already holds what the finished job told the controller: it
+// no longer lists the Job as active, and a success is no later than
+// lastSuccessfulTime. Only then may history cleanup delete the Job. Deleted
+// first, with the manager stopped before its status write, a success would
+// be lost for good: the one Job that told of it is gone
+// (docs/reliability.md, "A crash between two writes").
+func Recorded(status batchv1.CronJobStatus, job *kbatchv1.Job) bool {
+	if slices.ContainsFunc(status.Active, func(ref corev1.ObjectReference) bool { return ref.UID == job.UID }) {
+		return false
+	}
+	if _, how := JobFinished(job); how == kbatchv1.JobComplete && job.Status.CompletionTime != nil {
+		return status.LastSuccessfulTime != nil && !job.Status.CompletionTime.After(status.LastSuccessfulTime.Time)
+	}
+	return true
+}
+
 // lab:begin build-job
 
 // NewJob makes the Job for the run scheduled at run from the CronJob's

@@ -269,3 +269,23 @@ func versions(list client.ObjectList) string {
 	sort.Strings(out)
 	return strings.Join(out, " ")
 }
+
+// The reference ends where it ends undisturbed under every perturbation:
+// no stale read, lost event or stop between two writes changes what its
+// CronJob's status keeps. Under intermediate-3 it once lost
+// lastSuccessfulTime, when history cleanup deleted the finished Job before
+// the status write recorded its success, as upstream's controller does
+// (docs/reliability.md, "A crash between two writes").
+func TestNoPerturbationMovesTheReferencesEndState(t *testing.T) {
+	none, err := os.ReadFile(filepath.Join("testdata", "none.golden"))
+	must(t, err)
+	goldens, err := filepath.Glob(filepath.Join("testdata", "*.golden"))
+	must(t, err)
+	for _, g := range goldens {
+		got, err := os.ReadFile(g)
+		must(t, err)
+		if string(got) != string(none) {
+			t.Errorf("%s is not none.golden: the reference loses something under %s.\n%s", g, strings.TrimSuffix(filepath.Base(g), ".golden"), got)
+		}
+	}
+}
