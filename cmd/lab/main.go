@@ -115,7 +115,7 @@ const usageZh = `用法：bin/lab <命令> [阶段]   （--lang en 显示英文�
   hand "<文字>"     在看板上举手（--down 放下）
   leave             不再向看板发送结果
 
-第一次来？先运行 bin/lab doctor，再运行 bin/lab start 01（exercises/README.md；docs/workshop.zh-CN.md）。
+第一次来？先运行 bin/lab doctor，再运行 bin/lab start 01（docs/workshop.zh-CN.md）。
 bin/lab help <命令> 详细介绍一个命令；bin/lab help all 介绍全部命令。
 讲师：board、class、branches（bin/lab help instructor；docs/class.zh-CN.md）。
 维护者：sync、verify、mistakes、mutants（bin/lab help maintainer；docs/maintaining.zh-CN.md）。

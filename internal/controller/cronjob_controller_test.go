@@ -136,8 +136,8 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(jobNames(h.jobs())).To(Equal([]string{minuteName("found", at(10, 5, 0))}),
 				say.Both("the Jobs on the API server: the 10:05 run's Job, and no other",
 					"API 服务器上的 Job：10:05 那次运行的 Job，没有别的"))
-			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime",
-				"status.lastScheduleTime 的值"))
+			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime on the API server: the scheduled time of the last run started",
+				"API 服务器上的 status.lastScheduleTime：最近一次启动的运行的计划时间"))
 			Expect(condition(got, batchv1.ConditionReady)).To(HaveField("Message", "next run at 2030-01-07T10:10:00Z"),
 				say.Both("the 10:05 run has its Job: Ready must name the run after it (noteDue), not the one that has started",
 					"10:05 的运行已经有了 Job：Ready 必须写出它之后的那次运行（noteDue），而不是已经启动的这次"))
@@ -187,8 +187,8 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(res.RequeueAfter).To(Equal(4*time.Minute+58*time.Second+100*time.Millisecond), comeBackAtTheRun)
 
 			got := h.get(cj)
-			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime",
-				"status.lastScheduleTime 的值"))
+			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime on the API server: the scheduled time of the last run started",
+				"API 服务器上的 status.lastScheduleTime：最近一次启动的运行的计划时间"))
 			Expect(got.Status.Active).To(HaveLen(1),
 				say.Both("status.active on the API server: the one Job of the run",
 					"API 服务器上的 status.active：这次运行的那一个 Job"))
@@ -300,8 +300,8 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(h.events()).To(ConsistOf("Warning MissSchedule Missed scheduled time to start a job: Mon, 07 Jan 2030 10:05:00 +0000"),
 				say.Both("the missed run is recorded as one Warning MissSchedule Event",
 					"错过的运行记录为一个 Warning MissSchedule 事件"))
-			Expect(h.get(cj).Status.LastScheduleTime).To(beAt(at(10, 0, 0)), say.Both("status.lastScheduleTime",
-				"status.lastScheduleTime 的值"))
+			Expect(h.get(cj).Status.LastScheduleTime).To(beAt(at(10, 0, 0)), say.Both("status.lastScheduleTime on the API server: the scheduled time of the last run started",
+				"API 服务器上的 status.lastScheduleTime：最近一次启动的运行的计划时间"))
 			Expect(res.RequeueAfter).To(Equal(3*time.Minute+30*time.Second+100*time.Millisecond), comeBackAtTheRun)
 
 			By("starting the next run within the deadline")
@@ -365,8 +365,8 @@ var _ = Describe("CronJob Reconciler", func() {
 			got := h.get(cj)
 			Expect(jobNames(h.jobs())).To(HaveLen(1))
 			Expect(got.Status.Active).To(ConsistOf(HaveField("UID", existing.UID)))
-			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime",
-				"status.lastScheduleTime 的值"))
+			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime on the API server: the scheduled time of the last run started",
+				"API 服务器上的 status.lastScheduleTime：最近一次启动的运行的计划时间"))
 			Expect(condition(got, batchv1.ConditionDegraded).Status).To(Equal(metav1.ConditionFalse))
 			Expect(h.events()).To(ConsistOf("Warning UnexpectedJob Saw a job that the controller did not create or forgot: "+existing.Name),
 				say.Both("upstream's warning that the status had lost a Job, and no SuccessfulCreate",
@@ -382,8 +382,8 @@ var _ = Describe("CronJob Reconciler", func() {
 
 			got := h.get(cj)
 			Expect(got.Status.Active).To(ConsistOf(HaveField("UID", existing.UID)))
-			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime",
-				"status.lastScheduleTime 的值"))
+			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime on the API server: the scheduled time of the last run started",
+				"API 服务器上的 status.lastScheduleTime：最近一次启动的运行的计划时间"))
 			Expect(condition(got, batchv1.ConditionDegraded).Status).To(Equal(metav1.ConditionFalse))
 			Expect(h.events()).To(BeEmpty(), say.Both("adopting is not an error, and nothing new was created",
 				"接管不是错误，也没有创建新的东西"))
@@ -434,8 +434,8 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(got.Status.Active).To(BeEmpty(),
 				say.Both("status.active stays empty: the stranger's Job is not ours",
 					"status.active 保持为空：别人的 Job 不是我们的"))
-			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 0, 0)), say.Both("status.lastScheduleTime",
-				"status.lastScheduleTime 的值"))
+			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 0, 0)), say.Both("status.lastScheduleTime on the API server: the scheduled time of the last run started",
+				"API 服务器上的 status.lastScheduleTime：最近一次启动的运行的计划时间"))
 			Expect(condition(got, batchv1.ConditionDegraded).Status).To(Equal(metav1.ConditionFalse),
 				say.Both("Degraded stays False: nothing failed, a run could not start",
 					"Degraded 保持 False：没有什么失败，只是有一次运行无法启动"))
@@ -471,8 +471,8 @@ var _ = Describe("CronJob Reconciler", func() {
 
 			got := h.get(cj)
 			Expect(got.Status.Active).To(BeEmpty())
-			Expect(got.Status.LastSuccessfulTime).To(beAt(at(10, 11, 0)), say.Both("status.lastSuccessfulTime",
-				"status.lastSuccessfulTime 的值"))
+			Expect(got.Status.LastSuccessfulTime).To(beAt(at(10, 11, 0)), say.Both("status.lastSuccessfulTime on the API server: the completion of the newest successful Job",
+				"API 服务器上的 status.lastSuccessfulTime：最新的成功 Job 的完成时间"))
 			Expect(h.events()).To(ConsistOf(
 				"Normal SawCompletedJob Saw completed job: "+jobs[0].Name+", condition: Complete",
 				"Normal SawCompletedJob Saw completed job: "+jobs[1].Name+", condition: Complete",
@@ -488,8 +488,8 @@ var _ = Describe("CronJob Reconciler", func() {
 
 			h.mustReconcileAt(at(10, 6, 0), cj)
 			Expect(jobNames(h.jobs())).To(BeEmpty())
-			Expect(h.get(cj).Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime",
-				"status.lastScheduleTime 的值"))
+			Expect(h.get(cj).Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime on the API server: the scheduled time of the last run started",
+				"API 服务器上的 status.lastScheduleTime：最近一次启动的运行的计划时间"))
 		})
 
 		It("forgets an active Job that no longer exists", func() {
@@ -531,8 +531,8 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(got.Status.Active).To(ConsistOf(HaveField("UID", job.UID)),
 				say.Both("status.active on the API server: the run's own Job, still",
 					"API 服务器上的 status.active：仍然是这次运行自己的 Job"))
-			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime",
-				"status.lastScheduleTime 的值"))
+			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime on the API server: the scheduled time of the last run started",
+				"API 服务器上的 status.lastScheduleTime：最近一次启动的运行的计划时间"))
 			Expect(h.events()).To(BeEmpty(), say.Both("no UnexpectedJob: the API server's copy of the CronJob lists the Job",
 				"没有 UnexpectedJob：API 服务器上的 CronJob 副本已经列出了这个 Job"))
 		})
@@ -618,8 +618,8 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(jobNames(h.jobs())).To(Equal([]string{"history-0", "history-2", "history-3", "history-4", "history-5", "history-running"}),
 				say.Both("the successes stay until the status on the API server records them",
 					"成功的 Job 要留到 API 服务器上的状态记录了它们之后"))
-			Expect(h.get(cj).Status.LastSuccessfulTime).To(beAt(at(9, 5, 30)), say.Both("status.lastSuccessfulTime",
-				"status.lastSuccessfulTime 的值"))
+			Expect(h.get(cj).Status.LastSuccessfulTime).To(beAt(at(9, 5, 30)), say.Both("status.lastSuccessfulTime on the API server: the completion of the newest successful Job",
+				"API 服务器上的 status.lastSuccessfulTime：最新的成功 Job 的完成时间"))
 			// The next reconcile, which that status write brings, deletes them.
 			// Background propagation deletes the Job at once and leaves its pods
 			// to the garbage collector; foreground or orphan would keep the Job
@@ -654,8 +654,8 @@ var _ = Describe("CronJob Reconciler", func() {
 			Expect(degraded.Status).To(Equal(metav1.ConditionTrue))
 			Expect(degraded.Reason).To(Equal(batchv1.ReasonFailedCreate))
 			Expect(degraded.Message).To(ContainSubstring("spec.template.spec.containers[0].image: Required value"))
-			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 0, 0)), say.Both("status.lastScheduleTime",
-				"status.lastScheduleTime 的值"))
+			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 0, 0)), say.Both("status.lastScheduleTime on the API server: the scheduled time of the last run started",
+				"API 服务器上的 status.lastScheduleTime：最近一次启动的运行的计划时间"))
 			Expect(h.events()).To(ContainElements(
 				"Normal SuccessfulDelete Deleted job broken-old",
 				HavePrefix("Warning FailedCreate Error creating job:"),

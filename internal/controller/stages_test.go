@@ -145,8 +145,9 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 			say.Both("status.active after observeJobs: the finished Jobs older and newer leave it (removeActive), the running one stays",
 				"observeJobs 之后的 status.active："+
 					"已结束的 Job（较旧的和较新的）都离开它（removeActive），运行中的那个留下"))
-		Expect(cj.Status.LastSuccessfulTime).To(beAt(at(9, 20, 0)), say.Both("status.lastSuccessfulTime",
-			"status.lastSuccessfulTime 的值"))
+		Expect(cj.Status.LastSuccessfulTime).To(beAt(at(9, 20, 0)),
+			say.Both("status.lastSuccessfulTime after observeJobs is the completion of the newest successful Job (newer, 09:20)",
+				"observeJobs 之后的 status.lastSuccessfulTime 是最新的成功 Job（newer，09:20）的完成时间"))
 		Expect(h.events()).To(ConsistOf(
 			"Normal SawCompletedJob Saw completed job: older, condition: Complete",
 			"Normal SawCompletedJob Saw completed job: newer, condition: Complete",
@@ -373,6 +374,11 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 		Expect(h.events()).To(ConsistOf("Normal SawCompletedJob Saw completed job: own-done, condition: Complete"),
 			say.Both("the first reconcile reports the finished Job once, with SawCompletedJob",
 				"第一次调和用 SawCompletedJob 报告已结束的 Job，只报告一次"))
+		Expect(h.get(cj).Status.Active).To(BeEmpty(),
+			say.Both("status.active on the API server still lists the finished Job after the first reconcile: step 6 writes the status "+
+				"with r.Status().Patch, also when step 4 or 5 returned an error",
+				"第一次调和之后，API 服务器上的 status.active 仍列着已结束的 Job：第 6 步用 r.Status().Patch 写入状态，"+
+					"第 4 步或第 5 步返回错误时也要写"))
 		written := h.get(cj).ResourceVersion
 
 		// The next reconcile comes before the cache has seen that status
@@ -526,8 +532,8 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		Expect(activeNames(cj)).To(ConsistOf(minuteName("create", at(10, 5, 0))),
 			say.Both("status.active after createJob: the Job it created",
 				"createJob 之后的 status.active：它创建的那个 Job"))
-		Expect(cj.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime",
-			"status.lastScheduleTime 的值"))
+		Expect(cj.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime after createJob: the scheduled time of the run it records",
+			"createJob 之后的 status.lastScheduleTime：它记录的那次运行的计划时间"))
 	})
 
 	It("adopts a Job of its own that exists already, and leaves a stranger's alone", func() {
@@ -554,8 +560,8 @@ var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
 		Expect(cj.Status.Active).To(HaveLen(1),
 			say.Both("status.active keeps only our own Job, not the stranger's",
 				"status.active 只保留我们自己的 Job，不加入别人的"))
-		Expect(cj.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime",
-			"status.lastScheduleTime 的值"))
+		Expect(cj.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime after createJob: the scheduled time of the run it records",
+			"createJob 之后的 status.lastScheduleTime：它记录的那次运行的计划时间"))
 	})
 
 	It("labels an adopted Job that lacks the label, so that the cache holds it from then on", func() {

@@ -27,8 +27,8 @@ limitations under the License.
 //     new one starts from what the API server has.
 //
 // A level-based Reconciler that treats AlreadyExists and NotFound on its own
-// objects as done ends where the reference ends under each of them; under
-// intermediate-3 that is not where it ends undisturbed (docs/trace.md).
+// objects as done ends where the reference ends under each of them, which
+// is where it ends undisturbed (TestNoPerturbationMovesTheReferencesEndState).
 // `bin/lab perturb KIND` runs one and draws its trace (docs/trace.md). It
 // works from stage 06 on, so the scenario uses nothing a later stage has
 // the attendee write: it holds the cache back itself (held_test.go), not

@@ -379,11 +379,14 @@ func ShowFunctions(l i18n.Lang, s stage.Stage, rs []gotest.Results) {
 			mark, detail = l.Tr("ok  ", "通过"), fmt.Sprintf(l.Tr("%d of %d specs pass", "%d / %d 个测试用例通过"), fr.Passed, fr.Ran)
 		case "failed":
 			mark, detail = l.Tr("FAIL", "失败"), fmt.Sprintf(l.Tr("%d of %d specs pass", "%d / %d 个测试用例通过"), fr.Passed, fr.Ran)
-			if fr.Stub {
+			switch {
+			case fr.Stub && fr.Ran == 0:
+				detail = fmt.Sprintf(l.Tr("still the starter's stub (TODO): write it; the suite's setup fails on it (%s)",
+					"仍是起始代码里的桩（TODO）：请编写它；测试套件的准备步骤在它这里失败（%s）"), strings.Join(fr.Failing, ", "))
+			case fr.Stub:
 				detail = fmt.Sprintf(l.Tr("still the starter's stub (TODO): write it; %d of %d specs pass",
 					"仍是起始代码里的桩（TODO）：请编写它；%d / %d 个测试用例通过"), fr.Passed, fr.Ran)
-			}
-			if fr.Ran == 0 {
+			case fr.Ran == 0:
 				detail = fmt.Sprintf(l.Tr("the suite's setup fails on it (%s)", "测试套件的准备步骤在它这里失败（%s）"), strings.Join(fr.Failing, ", "))
 			}
 		case "waiting":
@@ -435,40 +438,44 @@ func waitingDetail(l i18n.Lang, fr Result, broken bool) string {
 	// English agrees in number (Chinese needs no such care): the second of
 	// each pair is for more than one name.
 	many := len(fr.WaitingFor) > 1
+	others := l.Tr("the others", "其余的")
+	if fr.Passed == 0 {
+		others = l.Tr("they", "它们")
+	}
 	var format string
 	switch {
 	case fr.Through == "stub" && !many:
-		format = l.Tr("%d of %d specs pass; the others ran into the stub of %s, not written yet: write that first",
-			"%d / %d 个测试用例通过；其余的碰到了 %s 的桩，那里还没有编写：先写那里")
+		format = l.Tr("%d of %d specs pass; %s ran into the stub of %s, not written yet: write that first",
+			"%d / %d 个测试用例通过；%s碰到了 %s 的桩，那里还没有编写：先写那里")
 	case fr.Through == "stub":
-		format = l.Tr("%d of %d specs pass; the others ran into the stubs of %s, not written yet: write those first",
-			"%d / %d 个测试用例通过；其余的碰到了 %s 的桩，那里还没有编写：先写那里")
+		format = l.Tr("%d of %d specs pass; %s ran into the stubs of %s, not written yet: write those first",
+			"%d / %d 个测试用例通过；%s碰到了 %s 的桩，那里还没有编写：先写那里")
 	case fr.Through == "specs" && broken && !many:
-		format = l.Tr("%d of %d specs pass; the others check it through %s, which does not compile and ran as a stub: fix that first",
-			"%d / %d 个测试用例通过；其余的经由 %s 检查它，而那里无法编译，检查时运行的是桩：先修好那里")
+		format = l.Tr("%d of %d specs pass; %s check it through %s, which does not compile and ran as a stub: fix that first",
+			"%d / %d 个测试用例通过；%s经由 %s 检查它，而那里无法编译，检查时运行的是桩：先修好那里")
 	case fr.Through == "specs" && broken:
-		format = l.Tr("%d of %d specs pass; the others check it through %s, which do not compile and ran as stubs: fix those first",
-			"%d / %d 个测试用例通过；其余的经由 %s 检查它，而那里无法编译，检查时运行的是桩：先修好那里")
+		format = l.Tr("%d of %d specs pass; %s check it through %s, which do not compile and ran as stubs: fix those first",
+			"%d / %d 个测试用例通过；%s经由 %s 检查它，而那里无法编译，检查时运行的是桩：先修好那里")
 	case fr.Through == "specs" && !many:
-		format = l.Tr("%d of %d specs pass; the others check it through %s, which fails its own specs: write that first",
-			"%d / %d 个测试用例通过；其余的经由 %s 检查它，而那里自己的测试用例还没有通过：先写那里")
+		format = l.Tr("%d of %d specs pass; %s check it through %s, which fails its own specs: fix that first",
+			"%d / %d 个测试用例通过；%s经由 %s 检查它，而那里自己的测试用例还没有通过：先修好那里")
 	case fr.Through == "specs":
-		format = l.Tr("%d of %d specs pass; the others check it through %s, which fail their own specs: write those first",
-			"%d / %d 个测试用例通过；其余的经由 %s 检查它，而那里自己的测试用例还没有通过：先写那里")
+		format = l.Tr("%d of %d specs pass; %s check it through %s, which fail their own specs: fix those first",
+			"%d / %d 个测试用例通过；%s经由 %s 检查它，而那里自己的测试用例还没有通过：先修好那里")
 	case broken && !many:
-		format = l.Tr("%d of %d specs pass, but it calls %s, which does not compile and ran as a stub: fix that first",
-			"%d / %d 个测试用例通过，但它调用的 %s 无法编译，检查时运行的是桩：先修好那里")
+		return fmt.Sprintf(l.Tr("%d of %d specs pass, but it calls %s, which does not compile and ran as a stub: fix that first",
+			"%d / %d 个测试用例通过，但它调用的 %s 无法编译，检查时运行的是桩：先修好那里"), fr.Passed, fr.Ran, names)
 	case broken:
-		format = l.Tr("%d of %d specs pass, but it calls %s, which do not compile and ran as stubs: fix those first",
-			"%d / %d 个测试用例通过，但它调用的 %s 无法编译，检查时运行的是桩：先修好那里")
+		return fmt.Sprintf(l.Tr("%d of %d specs pass, but it calls %s, which do not compile and ran as stubs: fix those first",
+			"%d / %d 个测试用例通过，但它调用的 %s 无法编译，检查时运行的是桩：先修好那里"), fr.Passed, fr.Ran, names)
 	case !many:
-		format = l.Tr("%d of %d specs pass, but it calls %s, which fails its own specs: fix that first",
-			"%d / %d 个测试用例通过，但它调用的 %s 自己的测试用例就没有通过：先修好那里")
+		return fmt.Sprintf(l.Tr("%d of %d specs pass, but it calls %s, which fails its own specs: fix that first",
+			"%d / %d 个测试用例通过，但它调用的 %s 自己的测试用例就没有通过：先修好那里"), fr.Passed, fr.Ran, names)
 	default:
-		format = l.Tr("%d of %d specs pass, but it calls %s, which fail their own specs: fix those first",
-			"%d / %d 个测试用例通过，但它调用的 %s 自己的测试用例就没有通过：先修好那里")
+		return fmt.Sprintf(l.Tr("%d of %d specs pass, but it calls %s, which fail their own specs: fix those first",
+			"%d / %d 个测试用例通过，但它调用的 %s 自己的测试用例就没有通过：先修好那里"), fr.Passed, fr.Ran, names)
 	}
-	return fmt.Sprintf(format, fr.Passed, fr.Ran, names)
+	return fmt.Sprintf(format, fr.Passed, fr.Ran, others, names)
 }
 
 // shared tells whether a spec that ran checks more than one function of the

@@ -298,7 +298,7 @@ func TestFunctionsWaitForAStubTheirSpecsRunInto(t *testing.T) {
 	}
 	en := printed(t, func() { ShowFunctions(i18n.English, s, []gotest.Results{r}) })
 	for _, want := range []string{
-		"wait  Due                            0 of 2 specs pass; the others ran into the stub of CronJobReconciler.startDueRun, not written yet: write that first",
+		"wait  Due                            0 of 2 specs pass; they ran into the stub of CronJobReconciler.startDueRun, not written yet: write that first",
 		"FAIL  CronJobReconciler.startDueRun  still the starter's stub (TODO): write it; 0 of 2 specs pass",
 	} {
 		if !strings.Contains(en, want) {

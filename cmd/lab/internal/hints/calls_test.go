@@ -210,7 +210,7 @@ func TestTheHintOfAFunctionCheckedThroughAnotherNamesTheOther(t *testing.T) {
 		Failures: []gotest.Failure{{Name: "deletes the oldest finished Jobs"}, {Name: "keeps every Job within its limit"}},
 	}
 	h := ForCheck(l, s, []gotest.Results{r})
-	if want := "pruneHistory fails its own specs: write it first. The specs of deleteJob that fail go through it"; !strings.HasPrefix(h.Text(l), want) {
+	if want := "pruneHistory fails its own specs: fix it first. The specs of deleteJob that fail go through it"; !strings.HasPrefix(h.Text(l), want) {
 		t.Errorf("hint %q, want it to begin %q", h.Text(l), want)
 	}
 }

@@ -263,16 +263,16 @@ func ForCheck(l i18n.Lang, s stage.Stage, rs []gotest.Results) stage.Hint {
 	}
 	if len(waited) > 0 && through == "stub" {
 		return stage.Hint{
-			En: fmt.Sprintf("%s: not written yet, still the starter's stub. Write %s first: the failing specs of %s ran into it, so their failures say nothing of them yet.",
-				functions.JoinNames(l, waited), it, functions.JoinNames(l, waiting)),
+			En: fmt.Sprintf("%s: not written yet, still the starter's stub. Write %s first: the failing specs of %s ran into %s, so their failures say nothing of them yet.",
+				functions.JoinNames(l, waited), it, functions.JoinNames(l, waiting), it),
 			Zh: fmt.Sprintf("%s 还没有编写，仍是起始代码里的桩。先写它：%s 没有通过的测试用例碰到了它，所以那些失败还说明不了它们自己的问题。",
 				functions.JoinNames(l, waited), functions.JoinNames(l, waiting))}
 	}
 	if len(waited) > 0 && through == "specs" {
 		return stage.Hint{
-			En: fmt.Sprintf("%s %s: write %s first. The specs of %s that fail go through %s, so their failures may be %s.",
+			En: fmt.Sprintf("%s %s: fix %s first. The specs of %s that fail go through %s, so their failures may be %s.",
 				functions.JoinNames(l, waited), fails, it, functions.JoinNames(l, waiting), it, its),
-			Zh: fmt.Sprintf("%s 自己的测试用例没有通过：先写它。%s 没有通过的测试用例要经过它，所以那些失败可能源自它。", functions.JoinNames(l, waited), functions.JoinNames(l, waiting))}
+			Zh: fmt.Sprintf("%s 自己的测试用例没有通过：先修好它。%s 没有通过的测试用例要经过它，所以那些失败可能源自它。", functions.JoinNames(l, waited), functions.JoinNames(l, waiting))}
 	}
 	if len(waited) > 0 {
 		return stage.Hint{

@@ -84,6 +84,7 @@ var gomegaWords = map[string]string{
 	"to panic":                                  "应发生 panic",
 	"Expected an error, got nil":                "应返回错误，实际得到 nil",
 	"Unexpected error:":                         "意外的错误：",
+	"occurred":                                  "（发生了这个错误）",
 	"Expected success, but got an error:":       "应成功，实际得到错误：",
 	"Expected an error to have occurred.  Got:": "应发生错误，实际得到：",
 	"When passed a matcher, ReceiveMatcher's channel *must* receive something.": "给了匹配器时，ReceiveMatcher 的通道必须收到一个值。",

@@ -136,9 +136,9 @@ func TestCheckJSONKeepsItsShape(t *testing.T) {
 // failure does; "panic:" is Go's own word, in both.
 func TestAPanicsFramesReadInTheToolsLanguage(t *testing.T) {
 	f := gotest.Failure{Name: "TestDue", Panic: "runtime error: index out of range [3] with length 3",
-		Frames: []string{"internal/schedule/schedule.go:88 (Schedule.dueTable)"}, Location: "internal/schedule/schedule_test.go:40"}
+		Frames: []string{"internal/schedule/schedule.go:88 (Schedule.dueTable)  <- your code"}, Location: "internal/schedule/schedule_test.go:40"}
 	zh := labtest.Printed(t, func() error { ShowFailure(i18n.Chinese, f, "  "); return nil })
-	for _, want := range []string{"panic: runtime error", "  位于 internal/schedule/schedule.go:88 (Schedule.dueTable)", "所在测试用例：internal/schedule/schedule_test.go:40"} {
+	for _, want := range []string{"panic: runtime error", "  位于 internal/schedule/schedule.go:88 (Schedule.dueTable)  <- 你的代码", "所在测试用例：internal/schedule/schedule_test.go:40"} {
 		if !strings.Contains(zh, want) {
 			t.Errorf("the Chinese failure lacks %q:\n%s", want, zh)
 		}

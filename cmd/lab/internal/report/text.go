@@ -213,6 +213,9 @@ func ShowFailure(l i18n.Lang, f gotest.Failure, indent string) {
 				fmt.Printf(l.Tr("%s  ... %d more frames (run with -v)\n", "%s  ……另有 %d 个栈帧（加 -v 运行可以看到）\n"), in, len(f.Frames)-i)
 				break
 			}
+			// The frame's mark (gotest.Frames) is data in English; the
+			// screen says it in the tool's language.
+			frame = strings.Replace(frame, "  <- your code", l.Tr("  <- your code", "  <- 你的代码"), 1)
 			fmt.Printf(l.Tr("%s  at %s\n", "%s  位于 %s\n"), in, frame)
 		}
 		if f.Location != "" {

@@ -78,6 +78,9 @@ func TestGomegasWordsAreShownInChineseAndItsValuesAsTheyAre(t *testing.T) {
 		"Value for field 'Time' failed to satisfy matcher.",
 		"to have length 1",
 		"to be ==",
+		"Unexpected error:",
+		"    <*errors.errorString | 0xc0001>: the API server is restarting",
+		"occurred",
 		"something Gomega never says",
 	}, "\n")
 	want := strings.Join([]string{
@@ -90,6 +93,9 @@ func TestGomegasWordsAreShownInChineseAndItsValuesAsTheyAre(t *testing.T) {
 		"字段 'Time' 的值不满足匹配器：",
 		"长度应为 1",
 		"应等于（==）：",
+		"意外的错误：",
+		"    <*errors.errorString | 0xc0001>: the API server is restarting",
+		"（发生了这个错误）",
 		"something Gomega never says",
 	}, "\n")
 	if got := gomegaInChinese(msg); got != want {

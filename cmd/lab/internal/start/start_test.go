@@ -247,3 +247,51 @@ func TestStatusShowsTheStagesAStarterSolved(t *testing.T) {
 		t.Error("currentStage")
 	}
 }
+
+// The TODO file that a starter generated (zz_lab_todo.go) in a package the
+// next stage leaves alone comes along, for stubs the attendee may still
+// carry, but it is not named as the attendee's code.
+func TestTheStartersTODOFileIsNotCarriedAsTheAttendeesCode(t *testing.T) {
+	l := i18n.English
+	root, _ := labtest.TinyLab(t)
+	write := func(name, content string) {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// One returns an error, so its stub needs the package's labTODO; Two
+	// lives in another package.
+	write("p/p.go", "package p\n\n// lab:begin one\n\n// One says one.\nfunc One() (string, error) {\n\treturn \"one\", nil\n}\n\n// lab:end\n")
+	write("q/q.go", "package q\n\n// lab:begin two\n\n// Two says two.\nfunc Two() string {\n\treturn \"two\"\n}\n\n// lab:end\n")
+	write("exercises/02-two/stage.yaml", "title: two\nregions: [two]\ntests:\n- package: ./q\n  run: TestTwo\nhints:\n- en: write Two\n")
+	labtest.Git(t, root, "add", "-A")
+	labtest.Git(t, root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "Two apart")
+	stages, err := stage.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("LAB_CARRY", "")
+	if err := CmdStart(l, root, stages, stages[0], false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "p", "zz_lab_todo.go")); err != nil {
+		t.Fatalf("the starter of 01 has no TODO file in p: %v", err)
+	}
+	p := filepath.Join(root, "p", "p.go")
+	src := mustRead(t, p)
+	mine := strings.Replace(src, readFunc(src, "One"), "func One() (string, error) {\n\treturn \"one\", nil // my own way\n}", 1)
+	if err := os.WriteFile(p, []byte(mine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	passed(t, root, "01")
+	out := labtest.Printed(t, func() error { return CmdStart(l, root, stages, stages[1], false) })
+	if !strings.Contains(out, "Carried your code in p/p.go.") {
+		t.Errorf("lab start 02 does not name the attendee's p/p.go:\n%s", out)
+	}
+	if strings.Contains(out, "zz_lab_todo.go") {
+		t.Errorf("lab start 02 names the starter's generated TODO file as the attendee's code:\n%s", out)
+	}
+}
