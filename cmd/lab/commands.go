@@ -19,6 +19,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -28,6 +29,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/check"
 	"cronlab.dev/cronlab/cmd/lab/internal/class"
 	"cronlab.dev/cronlab/cmd/lab/internal/doctor"
+	"cronlab.dev/cronlab/cmd/lab/internal/gotest"
 	"cronlab.dev/cronlab/cmd/lab/internal/hints"
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 	"cronlab.dev/cronlab/cmd/lab/internal/perturb"
@@ -155,6 +157,7 @@ var commands = []command{
 			fs.StringVar(&c.board.Code, "code", "", "the class code (default: the stored one, or a new one)")
 		},
 		run: func(c call) error {
+			c.board.Names = chineseSpecNames(c.root)
 			return board.CmdBoard(c.l, base.StateDir(c.root), boardStages(c.stages), c.board)
 		}},
 	{name: "class",
@@ -245,6 +248,24 @@ func stageOfBranch() (string, error) {
 			"当前在分支 %q 上，它不是 lab/<阶段> 分支：请指明阶段，例如 `lab check 06`，或者用 `lab start 01` 开始一个阶段", branch)
 	}
 	return strings.TrimPrefix(branch, "lab/"), nil
+}
+
+// chineseSpecNames names the specs on the board's Chinese page from the
+// names files of the clone at root, as bin/lab check names them; each
+// package's file is read once.
+func chineseSpecNames(root string) board.ChineseName {
+	byPkg := map[string]map[string]string{}
+	return func(pkg, name string) string {
+		names, ok := byPkg[pkg]
+		if !ok {
+			names = gotest.ChineseNames(filepath.Join(root, filepath.FromSlash(pkg)))
+			byPkg[pkg] = names
+		}
+		if zh := gotest.ChineseName(name, names); zh != name {
+			return zh
+		}
+		return ""
+	}
 }
 
 // boardStages are the columns of the class board.

@@ -406,3 +406,16 @@ func TestNoMessageIsInEnglishOnly(t *testing.T) {
 		t.Errorf("read only %d literal messages outside l.Tr: the search is broken", found)
 	}
 }
+
+// The board's Chinese page names a spec as bin/lab check does, from the
+// names file of its package in this clone.
+func TestTheBoardNamesARealSpecInChinese(t *testing.T) {
+	zh := chineseSpecNames(filepath.Join("..", ".."))
+	got := zh("./internal/controller", "Stage 05: secondary resources › keeps a finished Job until the status on the API server records its end")
+	if want := "第 05 阶段：二级资源 › 已结束的 Job 要留到 API 服务器上的状态记录了它的结束之后"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := zh("./internal/controller", "no such spec"); got != "" {
+		t.Errorf("a spec without a twin: %q, want none", got)
+	}
+}

@@ -671,3 +671,27 @@ func TestTheFirstLoweringOfAHandIsTheOneKept(t *testing.T) {
 		t.Errorf("hand 3 lowered by ada, then the stage passed: %+v", st)
 	}
 }
+
+// The Chinese page names the specs in Chinese: the board gives, beside each
+// English name in what the room fails and in a repeat flag, the one its
+// ChineseName finds (and none where it finds none).
+func TestTheBoardNamesSpecsInChinese(t *testing.T) {
+	tb := newTestBoard(t)
+	tb.NameSpecsWith(func(pkg, name string) string {
+		if pkg == "./internal/controller" && name == "x" {
+			return "甲"
+		}
+		return ""
+	})
+	token := tb.join("e")
+	for seq := int64(1); seq <= 3; seq++ {
+		tb.send(token, tb.result(seq, "06", 3, "x", "y"))
+	}
+	f := tb.Snapshot().Failing
+	if len(f) != 2 || f[0].Spec != "x" || f[0].SpecZh != "甲" || f[1].Spec != "y" || f[1].SpecZh != "" {
+		t.Errorf("what the room fails: %+v, want x as 甲 and y without a Chinese name", f)
+	}
+	if s := tb.attendee("e").Stuck; len(s) == 0 || s[0].Spec != "x" || s[0].SpecZh != "甲" || s[0].Package != "./internal/controller" {
+		t.Errorf("the repeat flag: %+v, want spec x of ./internal/controller, 甲 in Chinese", s)
+	}
+}

@@ -36,6 +36,8 @@ type Options struct {
 	Addr string // where to listen: :8080, or 127.0.0.1:8080 for this machine only
 	DB   string // the SQLite file; bin/lab-state/board.db by default
 	Code string // the class code to use instead of the stored or a new one
+	// Names gives the specs' Chinese names (names.go).
+	Names ChineseName
 }
 
 // CmdBoard serves the class board until Ctrl-C.
@@ -68,6 +70,7 @@ func CmdBoard(l i18n.Lang, stateDir string, stages []StageInfo, o Options) error
 		return i18n.Errorf("could not open the board's storage %s: %w", "无法打开看板的存储 %s：%w", o.DB, err)
 	}
 	defer b.Close()
+	b.NameSpecsWith(o.Names)
 	stop := make(chan struct{})
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)

@@ -53,6 +53,7 @@ type Board struct {
 	key     string
 	now     func() time.Time
 	changed *broadcaster
+	names   ChineseName
 }
 
 // Open opens (or makes) the board stored at path. code, when not "",
@@ -132,7 +133,16 @@ func (b *Board) Snapshot() Snapshot {
 	defer b.mu.Unlock()
 	s := b.class.snapshot(b.now())
 	s.Code = b.code
+	b.names.inChinese(&s)
 	return s
+}
+
+// NameSpecsWith makes the board name specs in Chinese with zh (names.go);
+// the board calls it with its lock held, one call at a time.
+func (b *Board) NameSpecsWith(zh ChineseName) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.names = zh
 }
 
 func (b *Board) Handler() http.Handler {

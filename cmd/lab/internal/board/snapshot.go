@@ -69,6 +69,8 @@ type Cell struct {
 type Stuck struct {
 	Reason  string  `json:"reason"`
 	Spec    string  `json:"spec,omitempty"`
+	Package string  `json:"package,omitempty"` // the spec's
+	SpecZh  string  `json:"specZh,omitempty"`  // the spec's name in Chinese (names.go)
 	Hint    string  `json:"hint,omitempty"`
 	Minutes float64 `json:"minutes,omitempty"`
 	P75     float64 `json:"p75,omitempty"`
@@ -78,6 +80,7 @@ type FailingSpec struct {
 	Stage     string   `json:"stage"`
 	Package   string   `json:"package"`
 	Spec      string   `json:"spec"`
+	SpecZh    string   `json:"specZh,omitempty"` // its name in Chinese (names.go)
 	Hint      string   `json:"hint,omitempty"`
 	Attendees int      `json:"attendees"` // how many fail it in their latest check
 	Of        int      `json:"of"`        // how many are on that stage
@@ -196,7 +199,7 @@ func (a *attendee) stuck(now time.Time, v AttendeeView, p75 map[string]time.Dura
 	}
 	var out []Stuck
 	if spec, ok := a.repeated(); ok {
-		out = append(out, Stuck{Reason: "repeat", Spec: spec.Name, Hint: spec.Hint})
+		out = append(out, Stuck{Reason: "repeat", Spec: spec.Name, Package: spec.Package, Hint: spec.Hint})
 	}
 	on := time.Duration(v.OnStage * float64(time.Second))
 	if p, ok := p75[v.Current]; ok && on > p {

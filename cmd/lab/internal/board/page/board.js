@@ -478,9 +478,15 @@
     return td;
   }
 
+  // A spec's name in the page's language: the board sends the Chinese one
+  // beside the English when the clone's names files have it.
+  function specName(x) {
+    return (state.lang === 'zh' && x.specZh) || x.spec;
+  }
+
   function reasonText(r) {
     switch (r.reason) {
-      case 'repeat': return t('repeat', r.spec, r.hint);
+      case 'repeat': return t('repeat', specName(r), r.hint);
       case 'slow': return t('slow', Math.round(r.minutes), Math.round(r.p75));
       case 'quiet': return t('quiet', Math.round(r.minutes));
       default: return r.reason; // a reason newer than this page: at least its name
@@ -540,7 +546,7 @@
       return el('li', {
         dataset: { stage: f.stage, spec: f.spec, count: String(f.attendees), of: String(f.of) },
         title: t('failingNames', f.names || []),
-      }, el('div', { className: 'spec', text: f.spec }), meta, el('div', { className: 'track' }, bar));
+      }, el('div', { className: 'spec', text: specName(f) }), meta, el('div', { className: 'track' }, bar));
     });
     $('#failing').replaceChildren(...items);
     $('#failing-empty').hidden = items.length > 0;
