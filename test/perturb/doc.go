@@ -29,6 +29,10 @@ limitations under the License.
 // A level-based Reconciler that treats AlreadyExists and NotFound on its own
 // objects as done ends where the reference ends under each of them, which
 // is where it ends undisturbed (TestNoPerturbationMovesTheReferencesEndState).
+// Five more paths (crash_test.go: each concurrency policy with the previous
+// run running, a failed Job, history cleanup keeping one of each) are
+// stopped after each of their writes in turn, and each must still end
+// where it ends undisturbed.
 // `bin/lab perturb KIND` runs one and draws its trace (docs/trace.md). It
 // works from stage 06 on, so the scenario uses nothing a later stage has
 // the attendee write: it holds the cache back itself (held_test.go), not

@@ -122,7 +122,7 @@ func TestPerturbed(t *testing.T) {
 	}
 }
 
-func (w *world) createCronJob() {
+func (w *world) createCronJob(tweaks ...func(*batchv1.CronJobSpec)) {
 	ctx := context.Background()
 	cj := &batchv1.CronJob{
 		ObjectMeta: metav1.ObjectMeta{Name: cronJobName, Namespace: w.ns},
@@ -135,6 +135,9 @@ func (w *world) createCronJob() {
 				Containers:    []corev1.Container{{Name: "c", Image: "busybox"}},
 			}}}},
 		},
+	}
+	for _, tweak := range tweaks {
+		tweak(&cj.Spec)
 	}
 	must(w.t, w.direct.Create(ctx, cj))
 	cj.Status.LastScheduleTime = &metav1.Time{Time: tenAM.Add(-time.Hour)}
@@ -151,7 +154,11 @@ func (w *world) settleQuietly() {
 
 // finishJobs marks every running Job finished at end, as the Job
 // controller would.
-func (w *world) finishJobs(end time.Time) {
+func (w *world) finishJobs(end time.Time) { w.endJobs(end, kbatchv1.JobComplete) }
+
+// endJobs ends every running Job at end, complete or failed, as the Job
+// controller would.
+func (w *world) endJobs(end time.Time, how kbatchv1.JobConditionType) {
 	ctx := context.Background()
 	var jobs kbatchv1.JobList
 	must(w.t, w.direct.List(ctx, &jobs, client.InNamespace(w.ns)))
@@ -160,10 +167,19 @@ func (w *world) finishJobs(end time.Time) {
 			continue
 		}
 		start, done := metav1.NewTime(end.Add(-30*time.Second)), metav1.NewTime(end)
-		job.Status.StartTime, job.Status.CompletionTime, job.Status.Succeeded = &start, &done, 1
-		job.Status.Conditions = []kbatchv1.JobCondition{
-			{Type: kbatchv1.JobSuccessCriteriaMet, Status: corev1.ConditionTrue, LastTransitionTime: done},
-			{Type: kbatchv1.JobComplete, Status: corev1.ConditionTrue, LastTransitionTime: done},
+		job.Status.StartTime = &start
+		if how == kbatchv1.JobFailed {
+			job.Status.Failed = 1
+			job.Status.Conditions = []kbatchv1.JobCondition{
+				{Type: kbatchv1.JobFailureTarget, Status: corev1.ConditionTrue, LastTransitionTime: done},
+				{Type: kbatchv1.JobFailed, Status: corev1.ConditionTrue, LastTransitionTime: done},
+			}
+		} else {
+			job.Status.CompletionTime, job.Status.Succeeded = &done, 1
+			job.Status.Conditions = []kbatchv1.JobCondition{
+				{Type: kbatchv1.JobSuccessCriteriaMet, Status: corev1.ConditionTrue, LastTransitionTime: done},
+				{Type: kbatchv1.JobComplete, Status: corev1.ConditionTrue, LastTransitionTime: done},
+			}
 		}
 		must(w.t, w.direct.Status().Update(ctx, &job))
 	}
