@@ -100,7 +100,7 @@ func CmdMutantsGuard(l i18n.Lang, root string, stages []stage.Stage, report stri
 		}
 		fmt.Printf(l.Tr("  %-24s changed since the report: checking up to %d of its mutants\n",
 			"  %-24s 自报告以来有变化：检查它最多 %d 个变异体\n"), s.ID, o.Sample)
-		score, err := mutateSuite(l, root, stages, s, o.Sample)
+		score, err := mutateSuite(l, root, stages, s, o.Sample, nil)
 		if err != nil {
 			return err
 		}

@@ -214,7 +214,7 @@ func CmdSync(l i18n.Lang, root string, stages []stage.Stage, report string) erro
 			rows = append(rows, s.ID)
 		}
 		if err := step(fmt.Sprintf("lab mutants %s", strings.Join(rows, " ")), func() error {
-			if err := CmdMutants(l, root, stages, rows, report); err != nil {
+			if err := CmdMutants(l, root, stages, rows, report, false); err != nil {
 				return err
 			}
 			now, err := readScores(report)
