@@ -36,6 +36,7 @@ package verify
 // maintainer who doubts it runs the row whole (lab mutants --full).
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -109,11 +110,16 @@ func writeKills(path string, rows []rowKills) error {
 			slices.Sort(killers)
 		}
 	}
-	raw, err := json.MarshalIndent(rows, "", "  ")
-	if err != nil {
+	// Mutants are code: "&&" and "->" read better as they are than as
+	// \u0026 and \u003e, which Go's JSON writes by default for HTML.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(rows); err != nil {
 		return err
 	}
-	return base.WriteFileAtomic(path, append(raw, '\n'))
+	return base.WriteFileAtomic(path, b.Bytes())
 }
 
 func findKills(rows []rowKills, id string) *rowKills {
