@@ -76,6 +76,10 @@ type rowKills struct {
 	// Survived are the mutants that passed the row's own check (some of
 	// them a later stage catches).
 	Survived []string `json:"survived"`
+	// NotCompiled are the mutants that the type checker let through and
+	// the compiler did not: a mutant changes code that is not a test, so
+	// while the rest is as it was, no change of specs makes it compile.
+	NotCompiled []string `json:"notCompiled,omitempty"`
 }
 
 // inRest is the digest of a spec whose code is part of the rest.
@@ -106,6 +110,7 @@ func writeKills(path string, rows []rowKills) error {
 	slices.SortFunc(rows, func(a, b rowKills) int { return strings.Compare(a.Stage, b.Stage) })
 	for _, r := range rows {
 		slices.Sort(r.Survived)
+		slices.Sort(r.NotCompiled)
 		for _, killers := range r.Killed {
 			slices.Sort(killers)
 		}
@@ -142,6 +147,7 @@ type rerunWhy int
 
 const (
 	keptKill       rerunWhy = iota // not checked again: an unchanged spec killed it
+	keptRefused                    // not checked again: the compiler refused it
 	isNew                          // not in the matrix
 	survivedBefore                 // survived: a new or changed spec may kill it
 	killersUnknown                 // killed, by specs nobody knows
@@ -158,6 +164,8 @@ func (w rerunWhy) in(l i18n.Lang) string {
 		return l.Tr("killed last time, by specs not known", "上次被发现，但不知道是哪些测试用例发现的")
 	case killersChanged:
 		return l.Tr("every spec that killed it changed or is gone", "发现它的测试用例都改了或已不在")
+	case keptRefused:
+		return l.Tr("kept: the compiler refused it, and its code is as it was", "沿用：编译器拒绝了它，而它的代码没有变")
 	}
 	return l.Tr("kept: a spec that killed it is unchanged", "沿用：发现它的测试用例之一没有变")
 }
@@ -176,6 +184,8 @@ func selectReruns(prior rowKills, keys []string, specs map[string]string) (why m
 	for _, k := range keys {
 		killers, killed := prior.Killed[k]
 		switch {
+		case slices.Contains(prior.NotCompiled, k):
+			why[k] = keptRefused
 		case survived[k]:
 			why[k] = survivedBefore
 		case !killed:
@@ -450,6 +460,7 @@ type measure struct {
 	// them again (0: the row was measured whole); checked how many mutants
 	// were checked.
 	kept, checked int
+	refused       []string // the mutants checked that the compiler refused, by name
 }
 
 // plan chooses which of the mutants (named as the report names them) are
@@ -500,15 +511,21 @@ func (m *measure) plan(l i18n.Lang, s stage.Stage, names, ran []string, rest str
 		fmt.Printf(l.Tr("    gone: %s\n", "    已不在：%s\n"), spec)
 	}
 	for i, k := range keys {
-		if why[k] == keptKill {
+		switch why[k] {
+		case keptKill:
 			check[i] = false
 			m.kept++
+			continue
+		case keptRefused:
+			check[i] = false
+			m.now.NotCompiled = append(m.now.NotCompiled, k)
 			continue
 		}
 		fmt.Printf(l.Tr("  again  %s\n         why: %s\n", "  重查  %s\n         原因：%s\n"), names[i], why[k].in(l))
 	}
-	fmt.Printf(l.Tr("  %d of %d mutants checked again; %d kills kept, each by a spec that did not change\n",
-		"  %d / %d 个变异体重新检查；沿用 %d 个发现，每个都有一个没变的测试用例发现它\n"), len(keys)-m.kept, len(keys), m.kept)
+	fmt.Printf(l.Tr("  %d of %d mutants checked again; %d kills kept, each by a spec that did not change; %d kept as the compiler refused them\n",
+		"  %d / %d 个变异体重新检查；沿用 %d 个发现，每个都有一个没变的测试用例发现它；%d 个编译器拒绝的照旧不重查\n"),
+		len(keys)-m.kept-len(m.now.NotCompiled), len(keys), m.kept, len(m.now.NotCompiled))
 	return check, kept
 }
 
@@ -545,6 +562,9 @@ func (m *measure) record(s stage.Stage, c *catalogueRun, keys map[string]string,
 	}
 	for name := range score.CaughtLater {
 		survived[name] = true
+	}
+	for _, name := range m.refused {
+		m.now.NotCompiled = append(m.now.NotCompiled, keys[name])
 	}
 	for name, key := range keys {
 		switch killers, killed := c.killers[name]; {

@@ -27,10 +27,10 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 
-// TestOnlyWhatAChangeOfSpecsCanMoveIsCheckedAgain: a row of five mutants
-// and three specs, after each kind of change, sends back exactly the
-// mutants the rule names, and keeps the others' kills with the killers
-// that did not change.
+// TestOnlyWhatAChangeOfSpecsCanMoveIsCheckedAgain: a row of seven mutants
+// (one new, one the compiler refused) and three specs, after each kind of
+// change, sends back exactly the mutants the rule names, and keeps the
+// others' kills with the killers that did not change.
 func TestOnlyWhatAChangeOfSpecsCanMoveIsCheckedAgain(t *testing.T) {
 	prior := rowKills{
 		Specs: map[string]string{"./p A": "a1", "./p B": "b1", "./p C": inRest},
@@ -40,9 +40,10 @@ func TestOnlyWhatAChangeOfSpecsCanMoveIsCheckedAgain(t *testing.T) {
 			"m3": {"./p C"},          // by a spec whose code is in the rest
 			"m4": {},                 // killers not known
 		},
-		Survived: []string{"m5"},
+		Survived:    []string{"m5"},
+		NotCompiled: []string{"m7"}, // the compiler refused it
 	}
-	keys := []string{"m1", "m2", "m3", "m4", "m5", "m6"} // m6 is new
+	keys := []string{"m1", "m2", "m3", "m4", "m5", "m6", "m7"} // m6 is new
 	cases := []struct {
 		name  string
 		specs map[string]string // the specs that ran now, and their code
@@ -69,9 +70,12 @@ func TestOnlyWhatAChangeOfSpecsCanMoveIsCheckedAgain(t *testing.T) {
 		why, kept := selectReruns(prior, keys, c.specs)
 		again := map[string]rerunWhy{}
 		for k, w := range why {
-			if w != keptKill {
+			if w != keptKill && w != keptRefused {
 				again[k] = w
 			}
+		}
+		if why["m7"] != keptRefused {
+			t.Errorf("%s: a mutant the compiler refused, the rest as it was: %v, want it kept as refused", c.name, why["m7"])
 		}
 		if !maps.Equal(again, c.again) {
 			t.Errorf("%s: checked again %v, want %v", c.name, again, c.again)

@@ -379,6 +379,7 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 		ok = again
 		mr.checked = len(again)
 		score.Killed = mr.kept
+		score.NotCompile += len(mr.now.NotCompiled)
 		for _, killers := range kept {
 			for _, spec := range killers {
 				c.failing[s.ID][spec]++ // an unchanged spec fails as it did
@@ -412,6 +413,9 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 			score.Unmade = append(score.Unmade, name+": "+o.unmade.Error())
 		case compileErrors(o.rs) != "":
 			score.NotCompile++ // the type checker let it through; the compiler did not
+			if mr != nil {
+				mr.refused = append(mr.refused, name)
+			}
 		case o.err == nil:
 			fmt.Printf(l.Tr("  SURVIVED  %s\n", "  存活  %s\n"), name)
 			score.Survivors = append(score.Survivors, name)
