@@ -72,6 +72,10 @@ func CmdMutantsGuard(l i18n.Lang, root string, stages []stage.Stage, report stri
 	if err != nil {
 		return err
 	}
+	matrix, err := readKills(KillsFile(report))
+	if err != nil {
+		return err
+	}
 	suites, err := mutationSuites(root, stages, nil)
 	if err != nil {
 		return err
@@ -100,7 +104,13 @@ func CmdMutantsGuard(l i18n.Lang, root string, stages []stage.Stage, report stri
 		}
 		fmt.Printf(l.Tr("  %-24s changed since the report: checking up to %d of its mutants\n",
 			"  %-24s 自报告以来有变化：检查它最多 %d 个变异体\n"), s.ID, o.Sample)
-		score, err := mutateSuite(l, root, stages, s, o.Sample, nil)
+		// With the row's kill matrix, the sample is drawn from the mutants
+		// that the change can have moved (kills.go), not from all of them.
+		var mr *measure
+		if prior := findKills(matrix, s.ID); prior != nil {
+			mr = &measure{ref: ref, prior: prior, guard: true}
+		}
+		score, err := mutateSuite(l, root, stages, s, o.Sample, mr)
 		if err != nil {
 			return err
 		}

@@ -455,6 +455,7 @@ type measure struct {
 	ref   string    // the commit the trees are made from
 	prior *rowKills // the row's matrix; nil: every mutant is checked
 	full  bool      // lab mutants --full: every mutant, matrix or not
+	guard bool      // lab mutants --guard: a sample of what plan sends back, nothing written
 	now   rowKills  // written by checkMutants
 	// kept is how many kills were kept from the matrix without checking
 	// them again (0: the row was measured whole); checked how many mutants
@@ -488,6 +489,10 @@ func (m *measure) plan(l i18n.Lang, s stage.Stage, names, ran []string, rest str
 	case m.prior == nil:
 		fmt.Println(l.Tr("  no kill matrix of this row yet (docs/mutation-kills.json): every mutant is checked, and the matrix written",
 			"  这一行还没有发现矩阵（docs/mutation-kills.json）：检查每个变异体，并写下矩阵"))
+		return check, nil
+	case m.prior.Rest != rest && m.guard:
+		fmt.Println(l.Tr("  the row's code apart from its specs changed since the matrix: a sample of all its mutants is checked",
+			"  自矩阵写下以来，这一行除测试用例以外的代码变了：从它所有的变异体中抽样检查"))
 		return check, nil
 	case m.prior.Rest != rest:
 		fmt.Println(l.Tr("  the row's code apart from its specs changed since the matrix (helpers, suite setup, the code under test, its tests in stage.yaml): every mutant is checked",

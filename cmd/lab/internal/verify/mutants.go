@@ -342,9 +342,6 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 		}
 		return false
 	})
-	if checked := sample(ok, limit); len(checked) < len(ok) {
-		ok, score.Sampled = checked, len(checked)
-	}
 	c := newCatalogueRun("")
 	c.everySpec = true
 	c.failing[s.ID] = map[string]int{}
@@ -385,6 +382,11 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 				c.failing[s.ID][spec]++ // an unchanged spec fails as it did
 			}
 		}
+	}
+	// The guard's sample is drawn from what the matrix sends back, when
+	// there is one: those are the mutants a change can have moved.
+	if checked := sample(ok, limit); len(checked) < len(ok) {
+		ok, score.Sampled = checked, len(checked)
 	}
 	catalogue := len(s.Mistakes)
 	for _, m := range ok {
