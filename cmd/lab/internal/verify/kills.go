@@ -148,6 +148,7 @@ type rerunWhy int
 const (
 	keptKill       rerunWhy = iota // not checked again: an unchanged spec killed it
 	keptRefused                    // not checked again: the compiler refused it
+	keptSurvivor                   // not checked again: it passed these very specs
 	isNew                          // not in the matrix
 	survivedBefore                 // survived: a new or changed spec may kill it
 	killersUnknown                 // killed, by specs nobody knows
@@ -166,6 +167,8 @@ func (w rerunWhy) in(l i18n.Lang) string {
 		return l.Tr("every spec that killed it changed or is gone", "发现它的测试用例都改了或已不在")
 	case keptRefused:
 		return l.Tr("kept: the compiler refused it, and its code is as it was", "沿用：编译器拒绝了它，而它的代码没有变")
+	case keptSurvivor:
+		return l.Tr("kept: it passed every spec, and none changed", "沿用：它通过了每个测试用例，而它们都没有变")
 	}
 	return l.Tr("kept: a spec that killed it is unchanged", "沿用：发现它的测试用例之一没有变")
 }
@@ -181,11 +184,20 @@ func selectReruns(prior rowKills, keys []string, specs map[string]string) (why m
 	for _, k := range prior.Survived {
 		survived[k] = true
 	}
+	// A survivor passed every spec; only a spec new or changed can fail it.
+	specsMoved := false
+	for spec, d := range specs {
+		if was, ran := prior.Specs[spec]; !ran || was != d {
+			specsMoved = true
+		}
+	}
 	for _, k := range keys {
 		killers, killed := prior.Killed[k]
 		switch {
 		case slices.Contains(prior.NotCompiled, k):
 			why[k] = keptRefused
+		case survived[k] && !specsMoved:
+			why[k] = keptSurvivor
 		case survived[k]:
 			why[k] = survivedBefore
 		case !killed:
@@ -461,7 +473,9 @@ type measure struct {
 	// them again (0: the row was measured whole); checked how many mutants
 	// were checked.
 	kept, checked int
+	partial       bool     // some verdicts were kept from the matrix
 	refused       []string // the mutants checked that the compiler refused, by name
+	survivors     []string // the survivors kept without checking them again, by name
 }
 
 // plan chooses which of the mutants (named as the report names them) are
@@ -499,6 +513,7 @@ func (m *measure) plan(l i18n.Lang, s stage.Stage, names, ran []string, rest str
 			"  自矩阵写下以来，这一行除测试用例以外的代码变了（辅助函数、套件准备、被测代码、stage.yaml 里的 tests）：检查每个变异体"))
 		return check, nil
 	}
+	m.partial = true
 	keys := mutantKeys(names)
 	why, kept := selectReruns(*m.prior, keys, now)
 	var changed []string
@@ -525,12 +540,16 @@ func (m *measure) plan(l i18n.Lang, s stage.Stage, names, ran []string, rest str
 			check[i] = false
 			m.now.NotCompiled = append(m.now.NotCompiled, k)
 			continue
+		case keptSurvivor:
+			check[i] = false
+			m.survivors = append(m.survivors, names[i])
+			continue
 		}
 		fmt.Printf(l.Tr("  again  %s\n         why: %s\n", "  重查  %s\n         原因：%s\n"), names[i], why[k].in(l))
 	}
-	fmt.Printf(l.Tr("  %d of %d mutants checked again; %d kills kept, each by a spec that did not change; %d kept as the compiler refused them\n",
-		"  %d / %d 个变异体重新检查；沿用 %d 个发现，每个都有一个没变的测试用例发现它；%d 个编译器拒绝的照旧不重查\n"),
-		len(keys)-m.kept-len(m.now.NotCompiled), len(keys), m.kept, len(m.now.NotCompiled))
+	fmt.Printf(l.Tr("  %d of %d mutants checked again; %d kills kept, each by a spec that did not change; %d kept as the compiler refused them; %d survivors kept, for no spec changed\n",
+		"  %d / %d 个变异体重新检查；沿用 %d 个发现，每个都有一个没变的测试用例发现它；%d 个编译器拒绝的照旧不重查；%d 个存活的照旧，因为没有测试用例变\n"),
+		len(keys)-m.kept-len(m.now.NotCompiled)-len(m.survivors), len(keys), m.kept, len(m.now.NotCompiled), len(m.survivors))
 	return check, kept
 }
 

@@ -51,7 +51,7 @@ func TestOnlyWhatAChangeOfSpecsCanMoveIsCheckedAgain(t *testing.T) {
 		kept  map[string][]string
 	}{
 		{"nothing changed", map[string]string{"./p A": "a1", "./p B": "b1", "./p C": inRest},
-			map[string]rerunWhy{"m4": killersUnknown, "m5": survivedBefore, "m6": isNew},
+			map[string]rerunWhy{"m4": killersUnknown, "m6": isNew}, // m5 passed these very specs
 			map[string][]string{"m1": {"./p A"}, "m2": {"./p A", "./p B"}, "m3": {"./p C"}}},
 		{"A changed", map[string]string{"./p A": "a2", "./p B": "b1", "./p C": inRest},
 			map[string]rerunWhy{"m1": killersChanged, "m4": killersUnknown, "m5": survivedBefore, "m6": isNew},
@@ -62,6 +62,9 @@ func TestOnlyWhatAChangeOfSpecsCanMoveIsCheckedAgain(t *testing.T) {
 		{"A renamed (gone, and a new spec)", map[string]string{"./p A2": "a1", "./p B": "b1", "./p C": inRest},
 			map[string]rerunWhy{"m1": killersChanged, "m4": killersUnknown, "m5": survivedBefore, "m6": isNew},
 			map[string][]string{"m2": {"./p B"}, "m3": {"./p C"}}},
+		{"a spec added", map[string]string{"./p A": "a1", "./p B": "b1", "./p C": inRest, "./p D": "d1"},
+			map[string]rerunWhy{"m4": killersUnknown, "m5": survivedBefore, "m6": isNew},
+			map[string][]string{"m1": {"./p A"}, "m2": {"./p A", "./p B"}, "m3": {"./p C"}}},
 		{"C's code now found by its name", map[string]string{"./p A": "a1", "./p B": "b1", "./p C": "c1"},
 			map[string]rerunWhy{"m3": killersChanged, "m4": killersUnknown, "m5": survivedBefore, "m6": isNew},
 			map[string][]string{"m1": {"./p A"}, "m2": {"./p A", "./p B"}}},
@@ -70,7 +73,7 @@ func TestOnlyWhatAChangeOfSpecsCanMoveIsCheckedAgain(t *testing.T) {
 		why, kept := selectReruns(prior, keys, c.specs)
 		again := map[string]rerunWhy{}
 		for k, w := range why {
-			if w != keptKill && w != keptRefused {
+			if w != keptKill && w != keptRefused && w != keptSurvivor {
 				again[k] = w
 			}
 		}

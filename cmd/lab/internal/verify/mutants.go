@@ -154,7 +154,7 @@ func CmdMutants(l i18n.Lang, root string, stages []stage.Stage, only []string, r
 		if mr.now.Stage != "" {
 			matrix = putKills(matrix, mr.now)
 		}
-		if mr.kept > 0 {
+		if mr.partial {
 			// The report's time is what measuring the row whole takes.
 			was, _ := findScore(scores, s.ID)
 			score.Seconds = was.Seconds
@@ -369,8 +369,15 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 		all := mutantKeys(names)
 		for i, m := range ok {
 			keys[names[i]] = all[i]
-			if check[i] {
+			switch {
+			case check[i]:
 				again = append(again, m)
+			case slices.Contains(mr.survivors, names[i]):
+				// Still a survivor of this check; a later stage's check,
+				// whose specs this row's digests do not cover, is asked
+				// again (catchLater).
+				score.Survivors = append(score.Survivors, names[i])
+				score.survivors = append(score.survivors, m.Mistake())
 			}
 		}
 		ok = again
@@ -436,7 +443,7 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 		}
 		// A spec that changed may fail a mutant whose kill was kept without
 		// it: only a whole measure can say that it fails none.
-		if was, found := mr.priorSpec(spec); mr != nil && mr.kept > 0 && (!found || was != mr.now.Specs[spec]) {
+		if was, found := mr.priorSpec(spec); mr != nil && mr.partial && (!found || was != mr.now.Specs[spec]) {
 			score.Unsure = append(score.Unsure, spec)
 			continue
 		}
