@@ -23,9 +23,10 @@ package verify
 // that hold those regions and of the test packages, comments and the tests'
 // sentences left out); a row whose digest still matches the tree is trusted
 // as it is. A row whose
-// inputs changed is checked again, on a bounded sample of its mutants, and
-// the guard fails when a mutant survives that the report does not already
-// list as a survivor: that is how a score drops.
+// inputs changed is checked again, on a bounded sample of its mutants (of
+// those the kill matrix sends back, when only its specs changed: kills.go),
+// and the guard fails when a mutant survives that the report does not
+// already list as a survivor: that is how a score drops.
 
 import (
 	"crypto/sha256"

@@ -522,8 +522,13 @@ func (m *measure) plan(l i18n.Lang, s stage.Stage, names, ran []string, rest str
 			changed = append(changed, spec)
 		}
 	}
-	fmt.Printf(l.Tr("  since the matrix, only specs changed (%d changed or new, %d gone): checking again what they can move\n",
-		"  自矩阵写下以来只有测试用例变了（%d 个改动或新增，%d 个已不在）：只重新检查它们可能改变的变异体\n"), len(changed), len(gone(m.prior.Specs, now)))
+	if len(changed) == 0 && len(gone(m.prior.Specs, now)) == 0 {
+		fmt.Println(l.Tr("  the row's code is as it was when the matrix was written: checking again only what the matrix cannot vouch for",
+			"  这一行的代码和写下矩阵时一样：只重新检查矩阵无法担保的变异体"))
+	} else {
+		fmt.Printf(l.Tr("  since the matrix, only specs changed (%d changed or new, %d gone): checking again what they can move\n",
+			"  自矩阵写下以来只有测试用例变了（%d 个改动或新增，%d 个已不在）：只重新检查它们可能改变的变异体\n"), len(changed), len(gone(m.prior.Specs, now)))
+	}
 	for _, spec := range changed {
 		fmt.Printf(l.Tr("    changed or new: %s\n", "    改动或新增：%s\n"), spec)
 	}

@@ -50,9 +50,10 @@ one survives that is not listed below as a survivor.
 
 Beside this report, ` + "`docs/mutation-kills.json`" + ` keeps the kill matrix: for each row, the specs that failed with
 each mutant, a digest of each spec's own code, and one of the rest of the row's code. ` + "`bin/lab mutants <row>`" + `
-uses it: when only specs changed, it checks again only the mutants that are new, that survived, whose killers
-are not known, or all of whose killers changed or are gone, and keeps the other kills; when anything else
-changed, it checks every mutant (` + "`--full`" + ` always does). A row's time is that of its last whole measure.
+uses it: when only specs changed, it checks again only the mutants that are new, that survived (if a spec
+changed or is new), whose killers are not known, or all of whose killers changed or are gone, and keeps the
+other kills; when anything else changed, it checks every mutant (` + "`--full`" + ` always does). A row's time is
+that of its last whole measure.
 
 Some code of a stage runs only once a later stage is written (stage 04 writes Reconcile, whose steps 4 and 5
 call what stages 05 and 06 write): its mutants cannot fail their own stage's check, in a tree where those
