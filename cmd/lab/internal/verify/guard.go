@@ -108,7 +108,7 @@ func CmdMutantsGuard(l i18n.Lang, root string, stages []stage.Stage, report stri
 		// With the row's kill matrix, the sample is drawn from the mutants
 		// that the change can have moved (kills.go), not from all of them.
 		var mr *measure
-		if prior := findKills(matrix, s.ID); prior != nil {
+		if prior := findKills(matrix, rowOf(s)); prior != nil {
 			mr = &measure{ref: ref, prior: prior, guard: true}
 		}
 		score, err := mutateSuite(l, root, stages, s, o.Sample, mr)

@@ -127,6 +127,10 @@ func writeKills(path string, rows []rowKills) error {
 	return base.WriteFileAtomic(path, b.Bytes())
 }
 
+// rowOf is the name the matrix knows a stage's or a package's row by: the
+// one the report's row has (mutationScore.Stage).
+func rowOf(s stage.Stage) string { return s.ID }
+
 func findKills(rows []rowKills, id string) *rowKills {
 	for i := range rows {
 		if rows[i].Stage == id {
@@ -491,7 +495,7 @@ func (m *measure) plan(l i18n.Lang, s stage.Stage, names, ran []string, rest str
 			now[spec] = inRest
 		}
 	}
-	m.now = rowKills{Stage: s.ID, Rest: rest, Specs: now, Killed: map[string][]string{}, Survived: []string{}}
+	m.now = rowKills{Stage: rowOf(s), Rest: rest, Specs: now, Killed: map[string][]string{}, Survived: []string{}}
 	check = make([]bool, len(names))
 	for i := range check {
 		check[i] = true

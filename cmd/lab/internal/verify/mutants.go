@@ -141,7 +141,7 @@ func CmdMutants(l i18n.Lang, root string, stages []stage.Stage, only []string, r
 	}
 	for _, s := range todo {
 		var score mutationScore
-		mr := &measure{ref: ref, prior: findKills(matrix, s.ID), full: full}
+		mr := &measure{ref: ref, prior: findKills(matrix, rowOf(s)), full: full}
 		start := time.Now()
 		if s.Dir != "" && !overlayable(s) {
 			// Its check runs a command on the tree (make manifests, helm):
