@@ -259,6 +259,14 @@ func rowDigests(root, ref string, s stage.Stage) (rest string, specs map[string]
 	if err != nil {
 		return "", nil, err
 	}
+	// A spec is reported under its test's package as stage.yaml spells it.
+	spelled := map[string][]string{}
+	for _, t := range s.Tests {
+		dir := strings.TrimPrefix(t.Package, "./")
+		if !slices.Contains(spelled[dir], t.Package) {
+			spelled[dir] = append(spelled[dir], t.Package)
+		}
+	}
 	codes := map[string]*strings.Builder{}
 	for _, f := range files {
 		src, err := base.Output(root, "git", "show", ref+":"+f)
@@ -266,15 +274,17 @@ func rowDigests(root, ref string, s stage.Stage) (rest string, specs map[string]
 			return "", nil, err
 		}
 		code := codeOf(f, src)
-		if strings.HasSuffix(f, "_test.go") {
+		if pkgs := spelled[path.Dir(f)]; strings.HasSuffix(f, "_test.go") && len(pkgs) > 0 {
 			var own map[string]string
 			code, own = specsApart(f, src)
-			for name, c := range own {
-				name = "./" + path.Dir(f) + " " + name
-				if codes[name] == nil {
-					codes[name] = &strings.Builder{}
+			for spec, c := range own {
+				for _, pkg := range pkgs {
+					name := pkg + " " + spec
+					if codes[name] == nil {
+						codes[name] = &strings.Builder{}
+					}
+					codes[name].WriteString(c) // a name written twice: both
 				}
-				codes[name].WriteString(c) // a name written twice: both
 			}
 		}
 		fmt.Fprintf(h, "\x00%s\x00%s", f, code)
@@ -339,42 +349,66 @@ func specsApart(name, src string) (string, map[string]string) {
 		specs[fn.Name.Name] += print(fn)
 		return true
 	})
-	var walk func(n ast.Node, names []string)
-	walk = func(n ast.Node, names []string) {
-		ast.Inspect(n, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok || len(call.Args) == 0 {
-				return true
-			}
-			node := calledName(call.Fun)
-			prefix, container := ginkgoContainers[node]
-			switch {
-			case container:
-				inner := []string(nil) // its specs' names are not written out
-				if text, ok := stringOf(call.Args[0]); ok && names != nil {
-					inner = append(slices.Clip(names), prefix+text)
-				}
-				for _, a := range call.Args[1:] {
-					walk(a, inner)
-				}
-				return false
-			case ginkgoSpecs[node] && names != nil:
-				if text, ok := stringOf(call.Args[0]); ok {
-					specs[strings.Join(append(slices.Clip(names), text), " › ")] += print(call)
-					cut[call] = true
-					return false
-				}
-			}
-			return true
-		})
+	// A spec's name is its containers' texts and its own only where each
+	// call is a statement of the body of the container around it, from a
+	// container of the file's top level (var _ = Describe(...)) down: that
+	// body runs once, when Ginkgo builds the tree. An It in a loop, in an
+	// if, in a function literal kept in a variable or in a helper runs under
+	// names the source does not spell, so it stays in the rest, with the
+	// specs whose names are made when they run.
+	var container func(call *ast.CallExpr, names []string)
+	visit := func(call *ast.CallExpr, names []string) {
+		if len(call.Args) == 0 {
+			return
+		}
+		node := calledName(call.Fun)
+		if _, is := ginkgoContainers[node]; is {
+			container(call, names)
+			return
+		}
+		if text, ok := stringOf(call.Args[0]); ok && ginkgoSpecs[node] {
+			specs[strings.Join(append(slices.Clip(names), text), " › ")] += print(call)
+			cut[call] = true
+		}
 	}
-	// Only the containers of the file's top level (var _ = Describe(...))
-	// are walked: an It in a helper function runs under the names of the
-	// containers it is called from, which the source does not say, so it
-	// stays in the rest, with the specs whose names are made when they run.
+	container = func(call *ast.CallExpr, names []string) {
+		node := calledName(call.Fun)
+		text, ok := stringOf(call.Args[0])
+		if !ok {
+			return
+		}
+		names = append(slices.Clip(names), ginkgoContainers[node]+text)
+		for _, a := range call.Args[1:] {
+			switch a := a.(type) {
+			case *ast.FuncLit:
+				if strings.HasSuffix(node, "DescribeTable") {
+					continue // the table's body: every entry's code, so the rest's
+				}
+				for _, st := range a.Body.List {
+					if e, ok := st.(*ast.ExprStmt); ok {
+						if inner, ok := e.X.(*ast.CallExpr); ok {
+							visit(inner, names)
+						}
+					}
+				}
+			case *ast.CallExpr:
+				if strings.HasSuffix(node, "DescribeTable") && ginkgoSpecs[calledName(a.Fun)] {
+					visit(a, names)
+				}
+			}
+		}
+	}
 	for _, d := range f.Decls {
 		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.VAR {
-			walk(g, []string{})
+			for _, sp := range g.Specs {
+				for _, v := range sp.(*ast.ValueSpec).Values {
+					if call, ok := v.(*ast.CallExpr); ok && len(call.Args) > 0 {
+						if _, is := ginkgoContainers[calledName(call.Fun)]; is {
+							container(call, nil) // an It of the top level stays in the rest
+						}
+					}
+				}
+			}
 		}
 	}
 	// Cut the specs found out of the statement lists and the tables'

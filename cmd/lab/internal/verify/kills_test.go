@@ -122,8 +122,10 @@ func TestAMeasureWithAChangedRestChecksEverything(t *testing.T) {
 // TestASpecsCodeIsApartFromTheRest: changing an It's body changes its
 // digest and leaves the rest; adding an It leaves the rest; changing a
 // BeforeEach changes the rest; an It whose name is made at run time, or
-// one in a helper, stays in the rest; a Go test is a spec, the one that
-// runs the suite is not.
+// one in a helper or in a function literal called from another container
+// (whose name the source does not spell), stays in the rest, as does a
+// table's body, and its entries are specs; a Go test is a spec, the one
+// that runs the suite is not.
 func TestASpecsCodeIsApartFromTheRest(t *testing.T) {
 	const base = `package p_test
 
@@ -146,6 +148,11 @@ var _ = Describe("One", func() {
 	for _, n := range []string{"x"} {
 		It("made "+n, func() {})
 	}
+	shared := func() { It("shared", func() {}) }
+	Context("elsewhere", func() { shared() })
+	DescribeTable("spells", func(n int) { Expect(n).To(BeNumerically(">", 0)) },
+		Entry("one", 1),
+	)
 	helper()
 })
 
@@ -158,10 +165,10 @@ func helper() { It("in a helper", func() {}) }
 	}
 	rest, specs := split(base)
 	names := slices.Sorted(maps.Keys(specs))
-	if want := []string{"One › when asked › says one", "TestPlain"}; !slices.Equal(names, want) {
+	if want := []string{"One › spells › one", "One › when asked › says one", "TestPlain"}; !slices.Equal(names, want) {
 		t.Fatalf("specs %q, want %q", names, want)
 	}
-	for _, in := range []string{"RunSpecs", "made ", "in a helper", "setUp"} {
+	for _, in := range []string{"RunSpecs", "made ", "in a helper", "setUp", `It("shared"`, "BeNumerically"} {
 		if !strings.Contains(rest, in) {
 			t.Errorf("the rest lacks %q:\n%s", in, rest)
 		}
