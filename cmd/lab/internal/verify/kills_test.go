@@ -17,13 +17,16 @@ limitations under the License.
 package verify
 
 import (
+	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
+	"cronlab.dev/cronlab/cmd/lab/internal/labtest"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 
@@ -216,5 +219,90 @@ func TestTheMatrixIsWrittenSorted(t *testing.T) {
 	}
 	if back[0].Stage != "06" || !slices.Equal(back[1].Killed["b"], []string{"./p A", "./p Z"}) || !slices.Equal(back[1].Survived, []string{"x", "y"}) {
 		t.Errorf("read back %+v", back)
+	}
+}
+
+// TestARowsRestIsAllButItsSpecs: on a small lab, changing a test
+// function's code changes its digest alone; a catalogue mistake added
+// leaves the rest (every measure checks the catalogue whole); a helper of
+// the tests, or the code under test, changes the rest.
+func TestARowsRestIsAllButItsSpecs(t *testing.T) {
+	root, _ := labtest.TinyLab(t)
+	write := func(file, content string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(root, file), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		labtest.Git(t, root, "add", "-A")
+		labtest.Git(t, root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "edit")
+	}
+	digests := func() (string, map[string]string) {
+		t.Helper()
+		stages, err := stage.Load(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rest, specs, err := rowDigests(root, "HEAD", stages[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rest, specs
+	}
+	const tests = "package p\n\nimport \"testing\"\n\nfunc want(t *testing.T, got, want string) {\n\tif got != want {\n\t\tt.Errorf(\"%%q\", got)\n\t}\n}\n\n" +
+		"func TestOne(t *testing.T) { want(t, One(), %q) }\n\nfunc TestTwo(t *testing.T) { want(t, Two(), \"two\") }\n"
+	write("p/p_test.go", fmt.Sprintf(tests, "one"))
+	rest, specs := digests()
+	if len(specs) != 2 || specs["./p TestOne"] == "" {
+		t.Fatalf("specs %v, want ./p TestOne and ./p TestTwo", specs)
+	}
+	write("p/p_test.go", fmt.Sprintf(tests, "ONE"))
+	if r, s := digests(); r != rest || s["./p TestOne"] == specs["./p TestOne"] || s["./p TestTwo"] != specs["./p TestTwo"] {
+		t.Errorf("TestOne's code changed: want its digest alone changed; rest %s then %s, specs %v then %v", rest, r, specs, s)
+	}
+	raw, err := os.ReadFile(filepath.Join(root, "exercises/01-one/stage.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("exercises/01-one/stage.yaml", strings.Replace(string(raw), "hints:", "mistakes:\n- name: says two\n  edits:\n  - file: p/p.go\n    replace: return \"one\"\n    with: return \"two\"\nhints:", 1))
+	if r, _ := digests(); r != rest {
+		t.Error("a catalogue mistake added changed the rest")
+	}
+	write("p/p_test.go", strings.Replace(fmt.Sprintf(tests, "ONE"), "got != want", "got != want && want != \"\"", 1))
+	if r, _ := digests(); r == rest {
+		t.Error("a helper of the tests changed, and the rest did not")
+	}
+	helper, _ := digests()
+	src, err := os.ReadFile(filepath.Join(root, "p/p.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("p/p.go", strings.Replace(string(src), `return "one"`, `return "uno"`, 1))
+	if r, _ := digests(); r == helper {
+		t.Error("the code under test changed, and the rest did not")
+	}
+}
+
+// TestAMeasureLeavesEachVerdictInTheMatrix: kills kept stay with their
+// killers, mutants checked go in with the specs that failed (none: killers
+// not known), survivors and those the compiler refused are listed, and one
+// that could not be made is left out, to be checked next time.
+func TestAMeasureLeavesEachVerdictInTheMatrix(t *testing.T) {
+	m := &measure{now: rowKills{Stage: "01", Specs: map[string]string{}, Killed: map[string][]string{}, Survived: []string{}},
+		refused: []string{"f.go:5 refused"}}
+	c := newCatalogueRun("")
+	c.killers["f.go:2 killed"] = []string{"./p A"}
+	c.killers["f.go:3 killed alone"] = nil
+	keys := map[string]string{"f.go:1 kept": "f.go kept", "f.go:2 killed": "f.go killed", "f.go:3 killed alone": "f.go killed alone",
+		"f.go:4 survived": "f.go survived", "f.go:5 refused": "f.go refused", "f.go:6 unmade": "f.go unmade"}
+	m.record(stage.Stage{ID: "01"}, c, keys, map[string][]string{"f.go kept": {"./p B"}}, mutationScore{Survivors: []string{"f.go:4 survived"}})
+	want := map[string][]string{"f.go kept": {"./p B"}, "f.go killed": {"./p A"}, "f.go killed alone": {}}
+	if !maps.EqualFunc(m.now.Killed, want, slices.Equal) {
+		t.Errorf("killed %v, want %v", m.now.Killed, want)
+	}
+	if !slices.Equal(m.now.Survived, []string{"f.go survived"}) || !slices.Equal(m.now.NotCompiled, []string{"f.go refused"}) {
+		t.Errorf("survived %v, not compiled %v", m.now.Survived, m.now.NotCompiled)
+	}
+	if _, listed := m.now.Killed["f.go unmade"]; listed {
+		t.Error("a mutant that could not be made is in the matrix")
 	}
 }
