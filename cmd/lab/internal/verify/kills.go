@@ -608,6 +608,14 @@ func gone(was, now map[string]string) []string {
 	return out
 }
 
+// unsure says, in words, which specs of the row a measure of part of it
+// cannot say fail nothing, and what settles it.
+func unsure(l i18n.Lang, score mutationScore) string {
+	return fmt.Sprintf(l.Tr("%d specs changed since the row was last measured whole and failed none of the mutants checked again; they may fail one whose kill was kept: bin/lab mutants --full %s says (%s)",
+		"%d 个测试用例自这一行上次整行测量以来改过，在重查的变异体上一个都没失败；它们可能会让某个沿用了发现结论的变异体失败：bin/lab mutants --full %s 能确定（%s）"),
+		len(score.Unsure), score.Stage, strings.Join(score.Unsure, "; "))
+}
+
 // priorSpec is the spec's digest in the matrix, if it ran then.
 func (m *measure) priorSpec(spec string) (string, bool) {
 	if m == nil || m.prior == nil {

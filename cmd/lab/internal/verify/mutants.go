@@ -169,6 +169,9 @@ func CmdMutants(l i18n.Lang, root string, stages []stage.Stage, only []string, r
 			"  %s：%d 个变异体，%d 个无法编译，%d 个被发现，%d 个在后面的阶段被发现，%d 个存活：%.1f%%；%d / %d 个测试用例从未失败（%d 秒）\n"),
 			score.Name(), score.Mutants, score.NotCompile, score.Killed, len(score.CaughtLater), len(score.Survivors), 100*score.Score(),
 			len(score.Unfailed), score.Specs, score.Seconds)
+		if len(score.Unsure) > 0 {
+			fmt.Printf(l.Tr("  not sure: %s\n", "  不确定：%s\n"), unsure(l, score))
+		}
 		scores = slices.DeleteFunc(scores, func(o mutationScore) bool { return o.Stage == s.ID })
 		scores = append(scores, score)
 		slices.SortFunc(scores, func(a, b mutationScore) int { return strings.Compare(a.Stage, b.Stage) })

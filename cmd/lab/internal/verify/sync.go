@@ -227,6 +227,9 @@ func CmdSync(l i18n.Lang, root string, stages []stage.Stage, report string) erro
 				was, _ := findScore(committed, id)
 				is, _ := findScore(now, id)
 				left = append(left, lostKills(l, was, is)...)
+				if len(is.Unsure) > 0 {
+					left = append(left, unsure(l, is))
+				}
 			}
 			left = append(left, l.Tr("commit docs/mutation.json, docs/mutation.md and docs/mutation-kills.json", "提交 docs/mutation.json、docs/mutation.md 和 docs/mutation-kills.json"))
 			return nil
