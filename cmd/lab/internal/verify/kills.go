@@ -590,8 +590,8 @@ func (m *measure) plan(l i18n.Lang, s stage.Stage, names, ran []string, rest str
 		}
 		fmt.Printf(l.Tr("  again  %s\n         why: %s\n", "  重查  %s\n         原因：%s\n"), names[i], why[k].in(l))
 	}
-	fmt.Printf(l.Tr("  %d of %d mutants checked again; %d kills kept, each by a spec that did not change; %d kept as the compiler refused them; %d survivors kept, for no spec changed\n",
-		"  %d / %d 个变异体重新检查；沿用 %d 个发现，每个都有一个没变的测试用例发现它；%d 个编译器拒绝的照旧不重查；%d 个存活的照旧，因为没有测试用例变\n"),
+	fmt.Printf(l.Tr("  mutants checked again: %d of %d; kept: kills by an unchanged spec %d, refused by the compiler %d, survivors of unchanged specs %d\n",
+		"  重新检查的变异体：%d / %d；沿用：由没变的测试用例发现的 %d 个，编译器拒绝的 %d 个，在没变的测试用例下存活的 %d 个\n"),
 		len(keys)-m.kept-len(m.now.NotCompiled)-len(m.survivors), len(keys), m.kept, len(m.now.NotCompiled), len(m.survivors))
 	return check, kept
 }
@@ -611,9 +611,10 @@ func gone(was, now map[string]string) []string {
 // unsure says, in words, which specs of the row a measure of part of it
 // cannot say fail nothing, and what settles it.
 func unsure(l i18n.Lang, score mutationScore) string {
-	return fmt.Sprintf(l.Tr("%d specs changed since the row was last measured whole and failed none of the mutants checked again; they may fail one whose kill was kept: bin/lab mutants --full %s says (%s)",
-		"%d 个测试用例自这一行上次整行测量以来改过，在重查的变异体上一个都没失败；它们可能会让某个沿用了发现结论的变异体失败：bin/lab mutants --full %s 能确定（%s）"),
-		len(score.Unsure), score.Stage, strings.Join(score.Unsure, "; "))
+	// Worded so that English needs no agreement in number.
+	return fmt.Sprintf(l.Tr("changed since the row was last measured whole, and failing none of the mutants checked again, these may fail one whose kill was kept (bin/lab mutants --full %s says): %s",
+		"这些测试用例自这一行上次整行测量以来改过，在重查的变异体上一个都没失败，它们可能会让某个沿用了发现结论的变异体失败（bin/lab mutants --full %s 能确定）：%s"),
+		score.Stage, strings.Join(score.Unsure, "; "))
 }
 
 // priorSpec is the spec's digest in the matrix, if it ran then.

@@ -158,8 +158,8 @@ func CmdMutants(l i18n.Lang, root string, stages []stage.Stage, only []string, r
 			// The report's time is what measuring the row whole takes.
 			was, _ := findScore(scores, s.ID)
 			score.Seconds = was.Seconds
-			fmt.Printf(l.Tr("  %s: measured in %d s, checking %d mutants again and keeping %d kills (measured whole: %d s)\n",
-				"  %s：用 %d 秒测完，重新检查了 %d 个变异体，沿用了 %d 个发现（整行测量：%d 秒）\n"),
+			fmt.Printf(l.Tr("  %s: measured in %d s (mutants checked again: %d; kills kept: %d); measured whole, it took %d s\n",
+				"  %s：用 %d 秒测完（重新检查的变异体：%d 个；沿用的发现：%d 个）；整行测量要 %d 秒\n"),
 				score.Name(), int(time.Since(start).Seconds()), mr.checked, mr.kept, was.Seconds)
 		}
 		if score.Inputs, err = suiteInputs(root, ref, s); err != nil {
