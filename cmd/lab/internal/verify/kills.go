@@ -26,10 +26,14 @@ package verify
 // Ginkgo It or Entry with a name written out in the source, or a Go test
 // function), and the rest (helpers, suite setup, BeforeEach, the code under
 // test). When the rest is as it was, a mutant that an unchanged spec failed
-// still fails it: its kill is kept. What is checked again is what can have
-// moved: a mutant that is new, one that survived (a new or changed spec may
-// kill it now), one whose killers are not known, and one all of whose
-// killers changed or are gone. When the rest changed, every mutant is.
+// still fails it: its kill is kept; one that the compiler refused still is
+// refused (mutants change no test), and one that passed every spec still
+// passes them while none changed. What is checked again is what can have
+// moved: a mutant that is new, one that survived while a spec is new or
+// changed, one whose killers are not known, and one all of whose killers
+// changed or are gone. When the rest changed, every mutant is. The later
+// stages that catch a row's survivors are asked again every time: their
+// specs are in no digest of this row.
 //
 // This assumes that a spec's outcome depends on its own code and the rest,
 // not on what another spec left behind; the specs share an API server, so a
@@ -98,7 +102,8 @@ func readKills(path string) ([]rowKills, error) {
 	}
 	var rows []rowKills
 	if err := json.Unmarshal(raw, &rows); err != nil {
-		return nil, fmt.Errorf("%s: %w (delete it, and lab mutants measures every row whole)", path, err)
+		return nil, i18n.Errorf("%s: %v: delete it, and lab mutants measures every row whole and writes it again",
+			"%s：%v：删掉它，lab mutants 会整行测量每一行，并重新写出它", path, err)
 	}
 	return rows, nil
 }
@@ -164,7 +169,7 @@ func (w rerunWhy) in(l i18n.Lang) string {
 	case isNew:
 		return l.Tr("new since the last measure", "上次测量之后新出现的")
 	case survivedBefore:
-		return l.Tr("survived last time", "上次存活的")
+		return l.Tr("survived last time, and a spec is new or changed", "上次存活，而有测试用例新增或改过")
 	case killersUnknown:
 		return l.Tr("killed last time, by specs not known", "上次被发现，但不知道是哪些测试用例发现的")
 	case killersChanged:
