@@ -56,6 +56,8 @@ type call struct {
 
 	guard   verify.GuardOptions // lab mutants --guard
 	guarded bool
+	// fullMeasure is lab mutants --full: every mutant checked again.
+	fullMeasure bool
 
 	board board.Options // lab board
 	name  string        // lab join --name
@@ -138,6 +140,7 @@ var commands = []command{
 	{name: "mutants",
 		flags: func(fs *flag.FlagSet, c *call) {
 			fs.BoolVar(&c.guarded, "guard", false, "check again only what changed since the report, and fail if a score dropped")
+			fs.BoolVar(&c.fullMeasure, "full", false, "check every mutant of each row named, not only what changed since the kill matrix (docs/mutation-kills.json)")
 			fs.IntVar(&c.guard.Sample, "sample", 12, "with --guard: the most mutants checked of one changed stage or package (0: all)")
 			fs.DurationVar(&c.guard.Budget, "budget", 10*time.Minute, "with --guard: how long it may run")
 		},
@@ -148,7 +151,7 @@ var commands = []command{
 				}
 				return verify.CmdMutantsGuard(c.l, c.root, c.stages, verify.MutantsReport(c.root), c.guard)
 			}
-			return verify.CmdMutants(c.l, c.root, c.stages, c.args, verify.MutantsReport(c.root))
+			return verify.CmdMutants(c.l, c.root, c.stages, c.args, verify.MutantsReport(c.root), c.fullMeasure)
 		}},
 	{name: "board",
 		flags: func(fs *flag.FlagSet, c *call) {

@@ -29,7 +29,7 @@ limitations under the License.
 //	bin/lab branches
 //	bin/lab doctor
 //	bin/lab mistakes [<stage>...]
-//	bin/lab mutants [<stage>...]
+//	bin/lab mutants [--full] [<stage>...]
 //	bin/lab mutants --guard [--sample N] [--budget D]
 //	bin/lab join <board-url> <class-code> [--name <pseudonym>]
 //	bin/lab hand [--down] "<text>"
@@ -149,7 +149,9 @@ const reference = `usage: lab <command> [stage]   (--lang zh, or a Chinese local
                     show whether the stage's check catches it
   mutants [<stage>…] the mistakes nobody listed: mutants made by rule from the reference (a statement
                     left out, a condition negated, a boundary moved...), each checked like a mistake;
-                    the scores go to docs/mutation.json and docs/mutation.md (make mutants);
+                    the scores go to docs/mutation.json and docs/mutation.md (make mutants), which
+                    specs kill each one to docs/mutation-kills.json: when only specs changed since,
+                    only what they can move is checked again (--full: every mutant);
                     --guard checks again (a sample of) what changed since that report, and fails
                     when a mutant it killed survives (CI)
   join <board-url> <class-code> [--name <pseudonym>]
@@ -219,7 +221,9 @@ const referenceZh = `用法：lab <命令> [阶段]   （--lang en 显示英文�
   mistakes [<阶段>…]
                     只运行常见错误清单：在参考实现的副本中逐个制造错误，看本阶段的检查能否发现
   mutants [<阶段>…]  没有人列出的错误：按规则从参考实现生成的变异体（漏掉一条语句、条件取反、边界移动一位……），
-                    像错误清单一样逐个检查；得分写入 docs/mutation.json 和 docs/mutation.md（make mutants）；
+                    像错误清单一样逐个检查；得分写入 docs/mutation.json 和 docs/mutation.md（make mutants），
+                    每个变异体被哪些测试用例发现写入 docs/mutation-kills.json：此后若只有测试用例变了，
+                    只重新检查它们可能改变的部分（--full：检查每个变异体）；
                     --guard 只重新检查自该报告以来有变化的部分（抽样），若报告中被发现的变异体
                     如今存活则失败（CI）
   join <看板网址> <班级代码> [--name <化名>]

@@ -21,5 +21,7 @@ limitations under the License.
 // runs in parts, several at once, each a lab verify-part process with its
 // own trees and API server (its slot). lab mutants (mutants.go) checks the
 // mistakes nobody listed, made by rule from the stages' regions, and writes
-// docs/mutation.md; lab mutants --guard (guard.go) is what CI runs of it.
+// docs/mutation.md, and which specs kill each mutant (kills.go), so that
+// after a change of specs only what it can move is checked again; lab
+// mutants --guard (guard.go) is what CI runs of it.
 package verify

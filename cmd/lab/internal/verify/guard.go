@@ -23,9 +23,10 @@ package verify
 // that hold those regions and of the test packages, comments and the tests'
 // sentences left out); a row whose digest still matches the tree is trusted
 // as it is. A row whose
-// inputs changed is checked again, on a bounded sample of its mutants, and
-// the guard fails when a mutant survives that the report does not already
-// list as a survivor: that is how a score drops.
+// inputs changed is checked again, on a bounded sample of its mutants (of
+// those the kill matrix sends back, when only its specs changed: kills.go),
+// and the guard fails when a mutant survives that the report does not
+// already list as a survivor: that is how a score drops.
 
 import (
 	"crypto/sha256"
@@ -72,6 +73,10 @@ func CmdMutantsGuard(l i18n.Lang, root string, stages []stage.Stage, report stri
 	if err != nil {
 		return err
 	}
+	matrix, err := readKills(KillsFile(report))
+	if err != nil {
+		return err
+	}
 	suites, err := mutationSuites(root, stages, nil)
 	if err != nil {
 		return err
@@ -100,7 +105,13 @@ func CmdMutantsGuard(l i18n.Lang, root string, stages []stage.Stage, report stri
 		}
 		fmt.Printf(l.Tr("  %-24s changed since the report: checking up to %d of its mutants\n",
 			"  %-24s 自报告以来有变化：检查它最多 %d 个变异体\n"), s.ID, o.Sample)
-		score, err := mutateSuite(l, root, stages, s, o.Sample)
+		// With the row's kill matrix, the sample is drawn from the mutants
+		// that the change can have moved (kills.go), not from all of them.
+		var mr *measure
+		if prior := findKills(matrix, rowOf(s)); prior != nil {
+			mr = &measure{ref: ref, prior: prior, guard: true}
+		}
+		score, err := mutateSuite(l, root, stages, s, o.Sample, mr)
 		if err != nil {
 			return err
 		}

@@ -53,23 +53,28 @@ type catalogueRun struct {
 	// failed on (lab mutants: a spec that no mistake fails teaches nothing).
 	everySpec bool
 	failing   map[string]map[string]int
+	// killers are, with everySpec, the specs that failed with each mistake
+	// caught, by its name (lab mutants keeps them: kills.go).
+	killers map[string][]string
 }
 
 func newCatalogueRun(slot string) *catalogueRun {
-	return &catalogueRun{caught: map[string]int{}, slot: slot, failing: map[string]map[string]int{}}
+	return &catalogueRun{caught: map[string]int{}, slot: slot, failing: map[string]map[string]int{}, killers: map[string][]string{}}
 }
 
 // failFast: verify needs only the first failure; lab mutants all of them.
 func (c *catalogueRun) failFast() bool { return !c.everySpec }
 
-// record counts the specs that failed with one mistake made.
-func (c *catalogueRun) record(s stage.Stage, rs []gotest.Results) {
+// record counts the specs that failed with mistake m made.
+func (c *catalogueRun) record(s stage.Stage, m stage.Mistake, rs []gotest.Results) {
 	if c.failing[s.ID] == nil {
 		c.failing[s.ID] = map[string]int{}
 	}
-	for _, name := range specsOf(s, rs, "failed") {
+	failed := specsOf(s, rs, "failed")
+	for _, name := range failed {
 		c.failing[s.ID][name]++
 	}
+	c.killers[m.Name] = failed
 }
 
 // specsOf names the specs of a check's results that ended as status says,
@@ -283,7 +288,7 @@ func (c *catalogueRun) judge(l i18n.Lang, s stage.Stage, m stage.Mistake, rs []g
 		return []string{fmt.Sprintf("stage %s: mistake %q: %v", s.ID, m.Name, err)}
 	}
 	c.caught[s.ID]++
-	c.record(s, rs)
+	c.record(s, m, rs)
 	fmt.Printf(l.Tr("  ok    the check of stage %s catches: %s (%.0fs)\n        failing: %s\n", "  ok    第 %s 阶段的检查发现了：%s（%.0f 秒）\n        未通过：%s\n"), s.ID, m.NameIn(l), time.Since(start).Seconds(), firstFailure(rs, err))
 	return nil
 }

@@ -66,7 +66,11 @@ type mutationScore struct {
 	// mistake of the catalogue and no mutant made fail.
 	Specs    int      `json:"specs"`
 	Unfailed []string `json:"unfailed"`
-	Seconds  int      `json:"seconds"`
+	// Unsure are the specs that a measure of part of the row (kills.go)
+	// saw fail nothing, but that changed since the matrix: they may fail a
+	// mutant whose kill was kept without checking it again.
+	Unsure  []string `json:"unsure,omitempty"`
+	Seconds int      `json:"seconds"`
 	// Inputs is the digest of what the score depends on (suiteInputs),
 	// by which lab mutants --guard knows a row that is out of date.
 	Inputs string `json:"inputs,omitempty"`
@@ -111,7 +115,11 @@ func (m mutationScore) Name() string {
 // the stages and packages named (or of every stage with Go regions and
 // every package of the reference with tests), checked; the scores are
 // merged into report (JSON), and its Markdown twin is written beside it.
-func CmdMutants(l i18n.Lang, root string, stages []stage.Stage, only []string, report string) error {
+//
+// A row that the kill matrix (kills.go) holds, and whose code apart from
+// its specs is as it was, has only what a change of specs can move checked
+// again; full checks every mutant of every row named.
+func CmdMutants(l i18n.Lang, root string, stages []stage.Stage, only []string, report string, full bool) error {
 	if err := starter.EnsureControllerGen(root); err != nil {
 		return err
 	}
@@ -127,15 +135,32 @@ func CmdMutants(l i18n.Lang, root string, stages []stage.Stage, only []string, r
 	if err != nil {
 		return err
 	}
+	matrix, err := readKills(KillsFile(report))
+	if err != nil {
+		return err
+	}
 	for _, s := range todo {
 		var score mutationScore
+		mr := &measure{ref: ref, prior: findKills(matrix, rowOf(s)), full: full}
+		start := time.Now()
 		if s.Dir != "" && !overlayable(s) {
 			// Its check runs a command on the tree (make manifests, helm):
 			// build overlays cannot feed it, so its catalogue, which lab
 			// verify makes in the tree, is its only check.
 			score = mutationScore{Stage: s.ID, Slug: s.Slug, NotMeasured: "its check runs " + strings.Join(s.Before, ", ") + " on the tree first"}
-		} else if score, err = mutateSuite(l, root, stages, s, 0); err != nil {
+		} else if score, err = mutateSuite(l, root, stages, s, 0, mr); err != nil {
 			return err
+		}
+		if mr.now.Stage != "" {
+			matrix = putKills(matrix, mr.now)
+		}
+		if mr.partial {
+			// The report's time is what measuring the row whole takes.
+			was, _ := findScore(scores, s.ID)
+			score.Seconds = was.Seconds
+			fmt.Printf(l.Tr("  %s: measured in %d s (mutants checked again: %d; kills kept: %d); measured whole, it took %d s\n",
+				"  %s：用 %d 秒测完（重新检查的变异体：%d 个；沿用的发现：%d 个）；整行测量要 %d 秒\n"),
+				score.Name(), int(time.Since(start).Seconds()), mr.checked, mr.kept, was.Seconds)
 		}
 		if score.Inputs, err = suiteInputs(root, ref, s); err != nil {
 			return err
@@ -144,11 +169,17 @@ func CmdMutants(l i18n.Lang, root string, stages []stage.Stage, only []string, r
 			"  %s：%d 个变异体，%d 个无法编译，%d 个被发现，%d 个在后面的阶段被发现，%d 个存活：%.1f%%；%d / %d 个测试用例从未失败（%d 秒）\n"),
 			score.Name(), score.Mutants, score.NotCompile, score.Killed, len(score.CaughtLater), len(score.Survivors), 100*score.Score(),
 			len(score.Unfailed), score.Specs, score.Seconds)
+		if len(score.Unsure) > 0 {
+			fmt.Printf(l.Tr("  not sure: %s\n", "  不确定：%s\n"), unsure(l, score))
+		}
 		scores = slices.DeleteFunc(scores, func(o mutationScore) bool { return o.Stage == s.ID })
 		scores = append(scores, score)
 		slices.SortFunc(scores, func(a, b mutationScore) int { return strings.Compare(a.Stage, b.Stage) })
 		// Written after each stage: a long run that stops keeps what it found.
 		if err := writeScores(report, scores); err != nil {
+			return err
+		}
+		if err := writeKills(KillsFile(report), matrix); err != nil {
 			return err
 		}
 	}
@@ -230,14 +261,14 @@ func testedPackages(root string) ([]string, error) {
 
 // mutateSuite makes and checks the mutants of a stage or a package, at most
 // limit of those that compile (0: all).
-func mutateSuite(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, limit int) (mutationScore, error) {
+func mutateSuite(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, limit int, mr *measure) (mutationScore, error) {
 	if s.Dir == "" {
 		fmt.Printf(l.Tr("package %s\n", "包 %s\n"), s.ID)
-		return mutatePackage(l, root, s, limit)
+		return mutatePackage(l, root, s, limit, mr)
 	}
 	fmt.Printf(l.Tr("stage %s (%s)\n", "第 %s 阶段（%s）\n"), s.ID, s.TitleIn(l))
 	start := time.Now()
-	score, err := mutateStage(l, root, stages, s, limit)
+	score, err := mutateStage(l, root, stages, s, limit, mr)
 	if err != nil || len(score.survivors) == 0 {
 		return score, err
 	}
@@ -251,7 +282,7 @@ func mutateSuite(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, 
 
 // mutateStage makes and checks the generic mutants of one stage, with the
 // stage's catalogue beside them.
-func mutateStage(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, limit int) (mutationScore, error) {
+func mutateStage(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, limit int, mr *measure) (mutationScore, error) {
 	dir, cleanup, err := solvedTree(l, root, stages, s)
 	if err != nil {
 		return mutationScore{Stage: s.ID}, err
@@ -261,7 +292,7 @@ func mutateStage(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, 
 	if err != nil {
 		return mutationScore{Stage: s.ID}, err
 	}
-	return checkMutants(l, root, dir, s, ms, limit)
+	return checkMutants(l, root, dir, s, ms, limit, mr)
 }
 
 // solvedTree is the tree an attendee has when stage s is solved: the
@@ -277,7 +308,7 @@ func solvedTree(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage) (
 
 // mutatePackage makes and checks the mutants of every function of one
 // package of the reference, with all of its tests.
-func mutatePackage(l i18n.Lang, root string, s stage.Stage, limit int) (mutationScore, error) {
+func mutatePackage(l i18n.Lang, root string, s stage.Stage, limit int, mr *measure) (mutationScore, error) {
 	dir, cleanup, err := scratchTree(root, "")
 	if err != nil {
 		return mutationScore{Stage: s.ID}, err
@@ -287,12 +318,12 @@ func mutatePackage(l i18n.Lang, root string, s stage.Stage, limit int) (mutation
 	if err != nil {
 		return mutationScore{Stage: s.ID}, err
 	}
-	return checkMutants(l, root, dir, s, ms, limit)
+	return checkMutants(l, root, dir, s, ms, limit, mr)
 }
 
 // checkMutants checks the mutants ms, and the catalogue of s, in the tree
 // at dir, running every spec with each one made.
-func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mutant, limit int) (mutationScore, error) {
+func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mutant, limit int, mr *measure) (mutationScore, error) {
 	start := time.Now()
 	score := mutationScore{Stage: s.ID, Slug: s.Slug, Survivors: []string{}, Unfailed: []string{}}
 	if len(all) == 0 && len(s.Mistakes) == 0 {
@@ -314,9 +345,9 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 		}
 		return false
 	})
-	if checked := sample(ok, limit); len(checked) < len(ok) {
-		ok, score.Sampled = checked, len(checked)
-	}
+	c := newCatalogueRun("")
+	c.everySpec = true
+	c.failing[s.ID] = map[string]int{}
 	clean, err := run.ChecksWith(l, root, dir, s, run.Quiet, false, run.BuildOpts{})
 	if err != nil {
 		return score, fmt.Errorf("%s: its check fails before any mutant is made: %s", s.ID, firstFailure(clean, err))
@@ -324,12 +355,53 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 	specs := specsOf(s, clean, "passed")
 	score.Specs = len(specs)
 	s = stoppingLoops(s, time.Since(start))
+	keys := map[string]string{} // the mutants' keys in the matrix, by name
+	var kept map[string][]string
+	if mr != nil {
+		rest, digests, err := rowDigests(root, mr.ref, s)
+		if err != nil {
+			return score, err
+		}
+		var names []string
+		for _, m := range ok {
+			names = append(names, m.Name())
+		}
+		check, k := mr.plan(l, s, names, specs, rest, digests)
+		kept = k
+		var again []mutants.Mutant
+		all := mutantKeys(names)
+		for i, m := range ok {
+			keys[names[i]] = all[i]
+			switch {
+			case check[i]:
+				again = append(again, m)
+			case slices.Contains(mr.survivors, names[i]):
+				// Still a survivor of this check; a later stage's check,
+				// whose specs this row's digests do not cover, is asked
+				// again (catchLater).
+				score.Survivors = append(score.Survivors, names[i])
+				score.survivors = append(score.survivors, m.Mistake())
+			}
+		}
+		ok = again
+		mr.checked = len(again)
+		score.Killed = mr.kept
+		score.NotCompile += len(mr.now.NotCompiled)
+		for _, killers := range kept {
+			for _, spec := range killers {
+				c.failing[s.ID][spec]++ // an unchanged spec fails as it did
+			}
+		}
+	}
+	// The guard's sample is drawn from what the matrix sends back, when
+	// there is one: those are the mutants a change can have moved.
+	if checked := sample(ok, limit); len(checked) < len(ok) {
+		ok, score.Sampled = checked, len(checked)
+	}
 	catalogue := len(s.Mistakes)
 	for _, m := range ok {
 		s.Mistakes = append(s.Mistakes, m.Mistake())
 	}
-	c := newCatalogueRun("")
-	c.everySpec = true
 	caught := c.checkInSchema(l, root, dir, s)
 	var alone []int
 	for i := range s.Mistakes {
@@ -353,6 +425,9 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 			score.Unmade = append(score.Unmade, name+": "+o.unmade.Error())
 		case compileErrors(o.rs) != "":
 			score.NotCompile++ // the type checker let it through; the compiler did not
+			if mr != nil {
+				mr.refused = append(mr.refused, name)
+			}
 		case o.err == nil:
 			fmt.Printf(l.Tr("  SURVIVED  %s\n", "  存活  %s\n"), name)
 			score.Survivors = append(score.Survivors, name)
@@ -361,14 +436,24 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 			score.Unmade = append(score.Unmade, name+": "+o.err.Error())
 		default:
 			score.Killed++
-			c.record(s, o.rs)
+			c.record(s, s.Mistakes[i], o.rs)
 			fmt.Printf(l.Tr("  killed  %s\n        by: %s\n", "  被发现  %s\n        发现它的：%s\n"), name, firstFailure(o.rs, o.err))
 		}
 	})
 	for _, spec := range specs {
-		if c.failing[s.ID][spec] == 0 {
-			score.Unfailed = append(score.Unfailed, spec)
+		if c.failing[s.ID][spec] > 0 {
+			continue
 		}
+		// A spec that changed may fail a mutant whose kill was kept without
+		// it: only a whole measure can say that it fails none.
+		if was, found := mr.priorSpec(spec); mr != nil && mr.partial && (!found || was != mr.now.Specs[spec]) {
+			score.Unsure = append(score.Unsure, spec)
+			continue
+		}
+		score.Unfailed = append(score.Unfailed, spec)
+	}
+	if mr != nil {
+		mr.record(s, c, keys, kept, score)
 	}
 	score.Seconds = int(time.Since(start).Seconds())
 	return score, nil

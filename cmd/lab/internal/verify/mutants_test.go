@@ -38,7 +38,7 @@ func TestTheMutationReportKeepsWhatItFound(t *testing.T) {
 		{Stage: "04", Slug: "reconcile-loop", Mutants: 10, NotCompile: 2, Killed: 6, Survivors: []string{}, Specs: 7, Seconds: 60,
 			CaughtLater: map[string]string{"cronjob_controller.go:2 remove statement (Reconcile): return y": "06", "cronjob_controller.go:1 remove statement (Reconcile): return x": "05"}},
 		{Stage: "06", Slug: "scheduling", Mutants: 5, NotCompile: 1, Killed: 3, Survivors: []string{"status.go:1 negate condition (startDueRun): a -> !(a)"},
-			Specs: 4, Unfailed: []string{"./internal/controller Stage 06 › asserts nothing"}},
+			Specs: 4, Unfailed: []string{"./internal/controller Stage 06 › asserts nothing"}, Unsure: []string{"./internal/controller Stage 06 › changed"}},
 		{Stage: "internal/schedule", Mutants: 4, Killed: 3, Survivors: []string{}, Equivalent: []string{"schedule.go remove statement (f): x = y"}, Specs: 2},
 		{Stage: "07", Slug: "envtest", Survivors: []string{}, Specs: 5},
 		{Stage: "08", Slug: "helm-chart", NotMeasured: "its check runs make helm on the tree first"},
@@ -64,7 +64,10 @@ func TestTheMutationReportKeepsWhatItFound(t *testing.T) {
 		"- stage 08: its check runs make helm on the tree first\n",
 		"## Equivalent mutants\n\nSet aside, for no test could tell them from the reference; why each one is, is said in\n`test/mutation/equivalents.yaml`.\n\n### internal/schedule\n\n- `schedule.go remove statement (f): x = y`\n",
 		"### 06 scheduling\n\n- `status.go:1 negate condition (startDueRun): a -> !(a)`",
-		"## Specs that never fail\n\nEach one passed with every mutant and every catalogue mistake made: it wants a mistake that it\ncatches, or to go.\n\n### 06 scheduling\n\n- `./internal/controller Stage 06 › asserts nothing`\n",
+		"## Specs that never fail\n\nEach one passed with every mutant and every catalogue mistake made: it wants a mistake that it\ncatches, or to go. One marked (not sure) changed since its row was last measured whole and failed none of\n" +
+			"the mutants checked again: it may fail one whose kill was kept (`bin/lab mutants --full <row>` says).\n\n### 06 scheduling\n\n" +
+			"- `./internal/controller Stage 06 › asserts nothing`\n- `./internal/controller Stage 06 › changed` (not sure)\n",
+		"| 06 scheduling | 5 | 1 | 0 | 3 | 0 | 1 | 75.0 % | 75.0 % | 4 | 1 | 0 s |",
 	} {
 		if !strings.Contains(string(md), line) {
 			t.Errorf("the report lacks %q:\n%s", line, md)

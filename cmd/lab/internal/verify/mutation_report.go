@@ -48,6 +48,13 @@ of the packages the tests run, with comments and the sentences assertions lead w
 a row whose inputs changed since this report is checked again on a sample of its mutants, and CI fails when
 one survives that is not listed below as a survivor.
 
+Beside this report, ` + "`docs/mutation-kills.json`" + ` keeps the kill matrix: for each row, the specs that failed with
+each mutant, a digest of each spec's own code, and one of the rest of the row's code. ` + "`bin/lab mutants <row>`" + `
+uses it: when only specs changed, it checks again only the mutants that are new, that survived (if a spec
+changed or is new), whose killers are not known, or all of whose killers changed or are gone, and keeps the
+other kills; when anything else changed, it checks every mutant (` + "`--full`" + ` always does). A row's time is
+that of its last whole measure.
+
 Some code of a stage runs only once a later stage is written (stage 04 writes Reconcile, whose steps 4 and 5
 call what stages 05 and 06 write): its mutants cannot fail their own stage's check, in a tree where those
 later functions are still stubs. The attendee's code goes on into the next stages, so such a mistake is
@@ -109,7 +116,14 @@ both; the column "own check" is the share that the stage's own check kills.
 	section(&b, scores, "Equivalent mutants", "Set aside, for no test could tell them from the reference; why each one is, is said in\n"+
 		"`test/mutation/equivalents.yaml`.", func(s mutationScore) []string { return quoted(s.Equivalent) })
 	section(&b, scores, "Specs that never fail", "Each one passed with every mutant and every catalogue mistake made: it wants a mistake that it\n"+
-		"catches, or to go.", func(s mutationScore) []string { return quoted(s.Unfailed) })
+		"catches, or to go. One marked (not sure) changed since its row was last measured whole and failed none of\n"+
+		"the mutants checked again: it may fail one whose kill was kept (`bin/lab mutants --full <row>` says).", func(s mutationScore) []string {
+		items := quoted(s.Unfailed)
+		for _, name := range s.Unsure {
+			items = append(items, "`"+name+"` (not sure)")
+		}
+		return items
+	})
 	return b.String()
 }
 

@@ -206,15 +206,17 @@ func CmdSync(l i18n.Lang, root string, stages []stage.Stage, report string) erro
 		}
 	}
 
-	// 6. Their rows measured again, whole; a mutant that now survives and
-	// was not a survivor is a spec to write, or an equivalent to argue.
+	// 6. Their rows measured again: where only specs changed, only the
+	// mutants the change can move, by the kill matrix (kills.go); a mutant
+	// that now survives and was not a survivor is a spec to write, or an
+	// equivalent to argue.
 	if len(changed) > 0 {
 		var rows []string
 		for _, s := range changed {
 			rows = append(rows, s.ID)
 		}
 		if err := step(fmt.Sprintf("lab mutants %s", strings.Join(rows, " ")), func() error {
-			if err := CmdMutants(l, root, stages, rows, report); err != nil {
+			if err := CmdMutants(l, root, stages, rows, report, false); err != nil {
 				return err
 			}
 			now, err := readScores(report)
@@ -225,8 +227,11 @@ func CmdSync(l i18n.Lang, root string, stages []stage.Stage, report string) erro
 				was, _ := findScore(committed, id)
 				is, _ := findScore(now, id)
 				left = append(left, lostKills(l, was, is)...)
+				if len(is.Unsure) > 0 {
+					left = append(left, unsure(l, is))
+				}
 			}
-			left = append(left, l.Tr("commit docs/mutation.json and docs/mutation.md", "提交 docs/mutation.json 和 docs/mutation.md"))
+			left = append(left, l.Tr("commit docs/mutation.json, docs/mutation.md and docs/mutation-kills.json", "提交 docs/mutation.json、docs/mutation.md 和 docs/mutation-kills.json"))
 			return nil
 		}); err != nil {
 			return err
