@@ -87,7 +87,7 @@ test: manifests generate fmt vet setup-envtest helm kustomize ## Run unit and en
 	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" \
 		go test -p $(TEST_PARALLEL) $$(go list ./... | grep -v /test/e2e) -coverprofile cover.out
 
-TRACE_PACKAGES = ./exercises/12-q4-level-based ./exercises/13-q6-direct-reads ./exercises/14-q5-next-reconcile ./exercises/15-stale-cache
+TRACE_PACKAGES = ./exercises/q4-level-based ./exercises/q6-direct-reads ./exercises/q5-next-reconcile ./exercises/stale-cache
 
 .PHONY: trace-pictures
 trace-pictures: setup-envtest ## Draw the answers' pictures (docs/answers/img/*.svg) again from traces that the tests of stages 12 to 15 record now.

@@ -59,6 +59,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
+	"cronlab.dev/cronlab/cmd/lab/internal/start"
 )
 
 // usage is what bin/lab prints with no command: what an attendee types, on
@@ -319,6 +320,7 @@ func main() {
 	if c.stages, err = stage.Load(root); err != nil {
 		base.Fail(l, err)
 	}
+	start.RenameLegacyBranches(l, root)
 	if err := cmd.run(c); err != nil {
 		base.Fail(l, err)
 	}

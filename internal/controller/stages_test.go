@@ -76,7 +76,7 @@ func (h *harness) cachedJobs(cj *batchv1.CronJob) []kbatchv1.Job {
 	return list.Items
 }
 
-var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
+var _ = Describe("Stage 04: the reconcile loop", Label("lab-reconcile-loop"), func() {
 	var h *harness
 	BeforeEach(func() { h = newHarness() })
 
@@ -443,7 +443,7 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-04"), func() {
 	})
 })
 
-var _ = Describe("Stage 05: secondary resources", Label("lab-05"), func() {
+var _ = Describe("Stage 05: secondary resources", Label("lab-secondary-resources"), func() {
 	var h *harness
 	BeforeEach(func() { h = newHarness() })
 

@@ -58,7 +58,7 @@ func ChecksToFail(l i18n.Lang, root, dir string, s stage.Stage, slot string) ([]
 }
 
 func ChecksWith(l i18n.Lang, root, dir string, s stage.Stage, v Verbosity, failFast bool, o BuildOpts) ([]gotest.Results, error) {
-	defer base.Traced("check of stage " + s.ID)()
+	defer base.Traced("check of stage " + s.Slug)()
 	for _, t := range s.Tests {
 		if usesEnvtest(dir, t.Package) {
 			if err := apiserver.EnsureEnvtest(l, root); err != nil {

@@ -31,6 +31,7 @@ package verify
 // from.
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -52,8 +53,7 @@ import (
 // A mutationScore is what the generic mutants of one stage, or of one
 // package of the reference, came to.
 type mutationScore struct {
-	Stage      string   `json:"stage"` // a stage's ID, or a package's directory
-	Slug       string   `json:"slug,omitempty"`
+	Stage      string   `json:"stage"` // a stage's slug, or a package's directory
 	Mutants    int      `json:"mutants"`
 	NotCompile int      `json:"notCompile"`
 	Killed     int      `json:"killed"`
@@ -102,9 +102,29 @@ func (m mutationScore) OwnScore() float64 {
 	return 1
 }
 
-// Name is the stage's ID and slug, or the package's directory.
+// Name is the stage's slug, or the package's directory: a row keeps its
+// name when stages are added, moved or removed around it.
 func (m mutationScore) Name() string {
-	return strings.TrimSpace(m.Stage + " " + m.Slug)
+	return m.Stage
+}
+
+// sortScores puts the stages' rows in the order of the stages, and the
+// packages' after them, by directory; the row of a stage that is no longer
+// in exercises/stages.yaml goes.
+func sortScores(scores []mutationScore, stages []stage.Stage) []mutationScore {
+	scores = slices.DeleteFunc(scores, func(m mutationScore) bool {
+		return !strings.Contains(m.Stage, "/") && !slices.ContainsFunc(stages, func(s stage.Stage) bool { return s.Slug == m.Stage })
+	})
+	place := func(m mutationScore) int {
+		if i := slices.IndexFunc(stages, func(s stage.Stage) bool { return s.Slug == m.Stage }); i >= 0 {
+			return i
+		}
+		return len(stages)
+	}
+	slices.SortStableFunc(scores, func(a, b mutationScore) int {
+		return cmp.Or(cmp.Compare(place(a), place(b)), strings.Compare(a.Stage, b.Stage))
+	})
+	return scores
 }
 
 // CmdMutants is `lab mutants [<stage>|<package>…]`: the generic mutants of
@@ -133,7 +153,7 @@ func CmdMutants(l i18n.Lang, root string, stages []stage.Stage, only []string, r
 			// Its check runs a command on the tree (make manifests, helm):
 			// build overlays cannot feed it, so its catalogue, which lab
 			// verify makes in the tree, is its only check.
-			score = mutationScore{Stage: s.ID, Slug: s.Slug, NotMeasured: "its check runs " + strings.Join(s.Before, ", ") + " on the tree first"}
+			score = mutationScore{Stage: s.Slug, NotMeasured: "its check runs " + strings.Join(s.Before, ", ") + " on the tree first"}
 		} else if score, err = mutateSuite(l, root, stages, s, 0); err != nil {
 			return err
 		}
@@ -144,9 +164,9 @@ func CmdMutants(l i18n.Lang, root string, stages []stage.Stage, only []string, r
 			"  %s：%d 个变异体，%d 个无法编译，%d 个被发现，%d 个在后面的阶段被发现，%d 个存活：%.1f%%；%d / %d 个测试用例从未失败（%d 秒）\n"),
 			score.Name(), score.Mutants, score.NotCompile, score.Killed, len(score.CaughtLater), len(score.Survivors), 100*score.Score(),
 			len(score.Unfailed), score.Specs, score.Seconds)
-		scores = slices.DeleteFunc(scores, func(o mutationScore) bool { return o.Stage == s.ID })
+		scores = slices.DeleteFunc(scores, func(o mutationScore) bool { return o.Stage == s.Slug })
 		scores = append(scores, score)
-		slices.SortFunc(scores, func(a, b mutationScore) int { return strings.Compare(a.Stage, b.Stage) })
+		scores = sortScores(scores, stages)
 		// Written after each stage: a long run that stops keeps what it found.
 		if err := writeScores(report, scores); err != nil {
 			return err
@@ -193,7 +213,7 @@ func mutationSuites(root string, stages []stage.Stage, only []string) ([]stage.S
 }
 
 func packageSuite(pkg string) stage.Stage {
-	return stage.Stage{ID: pkg, Tests: []stage.Test{{Package: "./" + pkg}}}
+	return stage.Stage{Slug: pkg, Tests: []stage.Test{{Package: "./" + pkg}}}
 }
 
 // testedPackages are the directories under api/ and internal/ that have
@@ -232,10 +252,10 @@ func testedPackages(root string) ([]string, error) {
 // limit of those that compile (0: all).
 func mutateSuite(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, limit int) (mutationScore, error) {
 	if s.Dir == "" {
-		fmt.Printf(l.Tr("package %s\n", "包 %s\n"), s.ID)
+		fmt.Printf(l.Tr("package %s\n", "包 %s\n"), s.Num)
 		return mutatePackage(l, root, s, limit)
 	}
-	fmt.Printf(l.Tr("stage %s (%s)\n", "第 %s 阶段（%s）\n"), s.ID, s.TitleIn(l))
+	fmt.Printf(l.Tr("stage %s (%s)\n", "第 %s 阶段（%s）\n"), s.Num, s.TitleIn(l))
 	start := time.Now()
 	score, err := mutateStage(l, root, stages, s, limit)
 	if err != nil || len(score.survivors) == 0 {
@@ -254,12 +274,12 @@ func mutateSuite(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, 
 func mutateStage(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, limit int) (mutationScore, error) {
 	dir, cleanup, err := solvedTree(l, root, stages, s)
 	if err != nil {
-		return mutationScore{Stage: s.ID}, err
+		return mutationScore{Stage: s.Slug}, err
 	}
 	defer cleanup()
 	ms, err := mutants.Of(dir, s.Regions)
 	if err != nil {
-		return mutationScore{Stage: s.ID}, err
+		return mutationScore{Stage: s.Slug}, err
 	}
 	return checkMutants(l, root, dir, s, ms, limit)
 }
@@ -280,12 +300,12 @@ func solvedTree(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage) (
 func mutatePackage(l i18n.Lang, root string, s stage.Stage, limit int) (mutationScore, error) {
 	dir, cleanup, err := scratchTree(root, "")
 	if err != nil {
-		return mutationScore{Stage: s.ID}, err
+		return mutationScore{Stage: s.Slug}, err
 	}
 	defer cleanup()
-	ms, err := mutants.InPackage(dir, s.ID)
+	ms, err := mutants.InPackage(dir, s.Slug)
 	if err != nil {
-		return mutationScore{Stage: s.ID}, err
+		return mutationScore{Stage: s.Slug}, err
 	}
 	return checkMutants(l, root, dir, s, ms, limit)
 }
@@ -294,7 +314,7 @@ func mutatePackage(l i18n.Lang, root string, s stage.Stage, limit int) (mutation
 // at dir, running every spec with each one made.
 func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mutant, limit int) (mutationScore, error) {
 	start := time.Now()
-	score := mutationScore{Stage: s.ID, Slug: s.Slug, Survivors: []string{}, Unfailed: []string{}}
+	score := mutationScore{Stage: s.Slug, Survivors: []string{}, Unfailed: []string{}}
 	if len(all) == 0 && len(s.Mistakes) == 0 {
 		return score, nil
 	}
@@ -319,7 +339,7 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 	}
 	clean, err := run.ChecksWith(l, root, dir, s, run.Quiet, false, run.BuildOpts{})
 	if err != nil {
-		return score, fmt.Errorf("%s: its check fails before any mutant is made: %s", s.ID, firstFailure(clean, err))
+		return score, fmt.Errorf("%s: its check fails before any mutant is made: %s", s.Num, firstFailure(clean, err))
 	}
 	specs := specsOf(s, clean, "passed")
 	score.Specs = len(specs)
@@ -366,7 +386,7 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 		}
 	})
 	for _, spec := range specs {
-		if c.failing[s.ID][spec] == 0 {
+		if c.failing[s.Slug][spec] == 0 {
 			score.Unfailed = append(score.Unfailed, spec)
 		}
 	}
