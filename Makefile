@@ -109,6 +109,10 @@ board-screenshot: ## The same test, writing the board's page as docs/img/board.p
 	mkdir -p docs/img
 	BOARD_SCREENSHOT=$(CURDIR)/docs/img/board.png go test -tags browser -count=1 -run TestBoardInABrowser -v ./cmd/lab/internal/board/
 
+.PHONY: test-recipes
+test-recipes: setup-envtest controller-gen ## docs/maintaining.md's recipe 4 on a scratch clone of HEAD: a stage added between scheduling and envtest touches its folder and the list only, passes lab verify, keeps every other stage's branch, hints and mutation row (about 2 minutes; not in CI).
+	go test -tags recipes -count=1 -run TestTheRecipeAddsAStageBetweenTwo -v ./cmd/lab/internal/verify/
+
 .PHONY: test-trace-browser
 test-trace-browser: ## The page of lab trace in headless Chromium: two real traces in both languages opened from the disk, lanes, stale reads and their lines, coalesced causes, nothing from the network (needs chromium; TRACE_SCREENSHOT=dir writes PNGs).
 	go test -tags browser -count=1 -run TestTracePageInABrowser -v ./cmd/lab/internal/traceview/
