@@ -128,7 +128,7 @@ var commands = []command{
 	{name: "hand",
 		flags: func(fs *flag.FlagSet, c *call) { fs.BoolVar(&c.down, "down", false, "lower the hand") },
 		run: func(c call) error {
-			id, _ := stageOfBranch()
+			id, _ := stageOfBranch(c.stages)
 			return class.CmdHand(c.l, class.Dir(c.root), id, c.args, c.down)
 		}},
 	{name: "solution", run: func(c call) error {
@@ -230,7 +230,7 @@ func (c call) oneStage(f func(stage.Stage) error) error {
 // stage of the lab/<stage> branch checked out.
 func (c call) stageOrBranch(f func(stage.Stage) error) error {
 	if len(c.args) == 0 {
-		id, err := stageOfBranch()
+		id, err := stageOfBranch(c.stages)
 		if err != nil {
 			return err
 		}
@@ -239,18 +239,19 @@ func (c call) stageOrBranch(f func(stage.Stage) error) error {
 	return c.oneStage(f)
 }
 
-// stageOfBranch reads the stage from a branch named lab/<stage>.
-func stageOfBranch() (string, error) {
+// stageOfBranch is the slug of the stage whose lab branch is checked out.
+func stageOfBranch(stages []stage.Stage) (string, error) {
 	out, err := base.Output("", "git", "branch", "--show-current")
 	if err != nil {
 		return "", err
 	}
 	branch := strings.TrimSpace(out)
-	if !strings.HasPrefix(branch, "lab/") {
-		return "", i18n.Errorf("on branch %q, not a lab/<stage> branch: say which stage, as in `lab check 06`, or start one with `lab start 01`",
-			"当前在分支 %q 上，它不是 lab/<阶段> 分支：请指明阶段，例如 `lab check 06`，或者用 `lab start 01` 开始一个阶段", branch)
+	s, ok := stage.FromBranch(stages, branch)
+	if !ok {
+		return "", i18n.Errorf("on branch %q, not a lab/<stage> branch: say which stage, as in `lab check 06` or `lab check scheduling`, or start one with `lab start 01`",
+			"当前在分支 %q 上，它不是 lab/<阶段> 分支：请指明阶段，例如 `lab check 06` 或 `lab check scheduling`，或者用 `lab start 01` 开始一个阶段", branch)
 	}
-	return strings.TrimPrefix(branch, "lab/"), nil
+	return s.Slug, nil
 }
 
 // chineseSpecNames names the specs on the board's Chinese page from the
@@ -275,7 +276,7 @@ func chineseSpecNames(root string) board.ChineseName {
 func boardStages(stages []stage.Stage) []board.StageInfo {
 	var out []board.StageInfo
 	for _, s := range stages {
-		out = append(out, board.StageInfo{ID: s.ID, Title: s.Title, TitleZh: s.TitleZh})
+		out = append(out, board.StageInfo{ID: s.Slug, Num: s.Num, Title: s.Title, TitleZh: s.TitleZh})
 	}
 	return out
 }

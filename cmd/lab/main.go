@@ -59,6 +59,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
+	"cronlab.dev/cronlab/cmd/lab/internal/start"
 )
 
 // usage is what bin/lab prints with no command: what an attendee types, on
@@ -124,6 +125,7 @@ bin/lab help <命令> 详细介绍一个命令；bin/lab help all 介绍全部�
 // reference is every command's paragraph, each begun by two spaces and
 // the command's name (usageOf finds one by it).
 const reference = `usage: lab <command> [stage]   (--lang zh, or a Chinese locale such as LANG=zh_CN.UTF-8: 中文)
+a stage is its number or its name: bin/lab start 05 is bin/lab start secondary-resources
 
   list [--run]      the stages, with the result of each one's last check in this clone
                     (--run: check every stage now, which takes minutes)
@@ -199,6 +201,7 @@ const reference = `usage: lab <command> [stage]   (--lang zh, or a Chinese local
 `
 
 const referenceZh = `用法：lab <命令> [阶段]   （--lang en 显示英文；--lang zh 或 LANG=zh_CN.UTF-8 显示中文）
+阶段可以用编号，也可以用名字：bin/lab start 05 就是 bin/lab start secondary-resources
 
   list [--run]      列出各阶段，以及每个阶段在本克隆中最近一次检查的结果
                     （--run：现在逐个检查所有阶段，需要几分钟）
@@ -323,6 +326,7 @@ func main() {
 	if c.stages, err = stage.Load(root); err != nil {
 		base.Fail(l, err)
 	}
+	start.RenameLegacyBranches(l, root)
 	if err := cmd.run(c); err != nil {
 		base.Fail(l, err)
 	}

@@ -54,7 +54,7 @@ var _ = Describe("CronJob Reconciler", func() {
 	var h *harness
 	BeforeEach(func() { h = newHarness() })
 
-	Describe("starting runs", Label("lab-06"), func() {
+	Describe("starting runs", Label("lab-scheduling"), func() {
 		It("reports a create that the API server refused: an Event, Degraded and the error", func() {
 			cj := h.createCronJob("refused", "*/5 * * * *", at(10, 0, 0))
 			h.r.Client = failWrites{Client: h.r.Client, create: apierrors.NewServiceUnavailable("the API server is restarting")}
@@ -419,7 +419,7 @@ var _ = Describe("CronJob Reconciler", func() {
 				"不带标签的 Job 不在缓存里：%v", err))
 		})
 
-		It("leaves alone a Job of the same name that something else controls", Label("lab-06"), func() {
+		It("leaves alone a Job of the same name that something else controls", Label("lab-scheduling"), func() {
 			cj := h.createCronJob("taken", "*/5 * * * *", at(10, 0, 0))
 			h.createJob(minuteName("taken", at(10, 5, 0)), nil)
 			_, err := h.reconcileAt(at(10, 5, 1), cj)
@@ -506,7 +506,7 @@ var _ = Describe("CronJob Reconciler", func() {
 	})
 
 	Describe("a cache that lags behind (see stage 15, the stale cache)", func() {
-		It("does not replace the Job it just created when the cached CronJob predates its own status write", Label("lab-06"), func() {
+		It("does not replace the Job it just created when the cached CronJob predates its own status write", Label("lab-scheduling"), func() {
 			cj := h.createCronJob("ulag", "*/5 * * * *", at(10, 0, 0), func(cj *batchv1.CronJob) {
 				cj.Spec.ConcurrencyPolicy = batchv1.ReplaceConcurrent
 			})
@@ -663,7 +663,7 @@ var _ = Describe("CronJob Reconciler", func() {
 		})
 	})
 
-	Describe("concurrency policies", Label("lab-06"), func() {
+	Describe("concurrency policies", Label("lab-scheduling"), func() {
 		running := func(policy batchv1.ConcurrencyPolicy) *batchv1.CronJob {
 			cj := h.createCronJob("policy", "*/5 * * * *", at(10, 0, 0), func(cj *batchv1.CronJob) {
 				cj.Spec.ConcurrencyPolicy = policy
@@ -765,7 +765,7 @@ var _ = Describe("CronJob Reconciler", func() {
 		})
 	})
 
-	Describe("when the CronJob cannot run", Label("lab-06"), func() {
+	Describe("when the CronJob cannot run", Label("lab-scheduling"), func() {
 		It("starts nothing while suspended and says so in Ready", func() {
 			cj := h.createCronJob("paused", "*/5 * * * *", at(10, 0, 0), func(cj *batchv1.CronJob) {
 				cj.Spec.Suspend = ptr.To(true)

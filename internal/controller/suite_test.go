@@ -17,7 +17,7 @@ limitations under the License.
 package controller
 
 // The envtest suite of the reference controller, which the checks of stages
-// 04 to 06 run (stage 07 writes one of its own in exercises/07-envtest):
+// 04 to 06 run (stage 07 writes one of its own in exercises/envtest):
 // testing against a real API server.
 //
 // envtest starts etcd and kube-apiserver (no scheduler, no kubelet, no Job

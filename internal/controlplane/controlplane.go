@@ -76,7 +76,7 @@ func Start(env *envtest.Environment) (*rest.Config, error) {
 // the API server has answered it, from what etcd then holds, and on a busy
 // machine delivers its first events late. Changes made in that moment
 // reach such a watch late, or not at all (an object created and deleted
-// in it): exercises/15-stale-cache waits for its trace's watch (settle).
+// in it): exercises/stale-cache waits for its trace's watch (settle).
 func WithoutWatchCache(env *envtest.Environment) *envtest.Environment {
 	for flag, value := range APIServerFlags {
 		env.ControlPlane.GetAPIServer().Configure().Set(flag, value)

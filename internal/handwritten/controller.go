@@ -18,7 +18,7 @@ limitations under the License.
 // client-go, the way sample-controller (k8s.io/sample-controller) and the
 // controllers in kube-controller-manager are: shared informers, a
 // rate-limited work queue, and workers. It is the comparison stage of the
-// lab (exercises/16-client-go): everything here that is not sync() is what
+// lab (exercises/client-go): everything here that is not sync() is what
 // controller-runtime's builder, manager and Reconciler interface do for
 // you.
 //

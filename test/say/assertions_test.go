@@ -167,7 +167,7 @@ func stages(nodes []*ast.CallExpr) bool {
 	return hasStageLabel(nodes[len(nodes)-2], true)
 }
 
-// hasStageLabel says whether node carries Label("lab-NN"), or, with
+// hasStageLabel says whether node carries Label("lab-<slug>"), or, with
 // within, whether any node inside it does.
 func hasStageLabel(node *ast.CallExpr, within bool) bool {
 	found := false

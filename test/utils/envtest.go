@@ -55,7 +55,7 @@ type TB interface {
 // and a test needs a namespace of its own, not an API server of its own:
 // the tests that call this create their objects in fresh namespaces, as
 // they do on bin/lab's shared API server. The lesson of how envtest works
-// is stage 07 (exercises/07-envtest).
+// is stage 07 (exercises/envtest).
 func StartAPIServer(t TB, root string) *rest.Config {
 	t.Helper()
 	if !shared.managed {

@@ -61,12 +61,12 @@ type picture struct {
 }
 
 var pictures = []picture{
-	{name: "stale-cache-c-lag", pkg: "exercises/15-stale-cache", test: "c-lag: adopts the Job its cache has not seen, and converges"},
-	{name: "stale-cache-u-lag", pkg: "exercises/15-stale-cache", test: "u-lag: writes status over a stale copy without a conflict or a lost update, and converges"},
-	{name: "stale-cache-d-lag", pkg: "exercises/15-stale-cache", test: "d-lag: takes NotFound on deleting a Job its cache still has as done, and converges"},
-	{name: "q6-direct-reads", pkg: "exercises/13-q6-direct-reads", test: "TestACachedReadRightAfterAWriteIsStaleWhileTheWatchLags"},
-	{name: "q5-next-reconcile", pkg: "exercises/14-q5-next-reconcile", test: "TestTheNextReconcileBeforeTheCacheHasSeenTheJob/random_names"},
-	{name: "q4-level-based", pkg: "exercises/12-q4-level-based", test: "TestManyUpdatesAreCoalescedIntoFewReconciles", decisions: true, coalesced: 20},
+	{name: "stale-cache-c-lag", pkg: "exercises/stale-cache", test: "c-lag: adopts the Job its cache has not seen, and converges"},
+	{name: "stale-cache-u-lag", pkg: "exercises/stale-cache", test: "u-lag: writes status over a stale copy without a conflict or a lost update, and converges"},
+	{name: "stale-cache-d-lag", pkg: "exercises/stale-cache", test: "d-lag: takes NotFound on deleting a Job its cache still has as done, and converges"},
+	{name: "q6-direct-reads", pkg: "exercises/q6-direct-reads", test: "TestACachedReadRightAfterAWriteIsStaleWhileTheWatchLags"},
+	{name: "q5-next-reconcile", pkg: "exercises/q5-next-reconcile", test: "TestTheNextReconcileBeforeTheCacheHasSeenTheJob/random_names"},
+	{name: "q4-level-based", pkg: "exercises/q4-level-based", test: "TestManyUpdatesAreCoalescedIntoFewReconciles", decisions: true, coalesced: 20},
 }
 
 func main() {

@@ -32,7 +32,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/classwire"
 )
 
-var testStages = []StageInfo{{ID: "05", Title: "five", TitleZh: "五"}, {ID: "06", Title: "six", TitleZh: "六"}}
+var testStages = []StageInfo{{ID: "secondary-resources", Num: "05", Title: "five", TitleZh: "五"}, {ID: "scheduling", Num: "06", Title: "six", TitleZh: "六"}}
 
 // clock is a board's time, moved by the test.
 type clock struct {
@@ -159,7 +159,7 @@ func TestJoiningTakesTheClassCodeAndGivesATokenThatPostsAsItsHolderOnly(t *testi
 	if again := tb.join("ada"); again == ada {
 		t.Error("two joins got the same token")
 	}
-	tb.send(bob, tb.result(1, "06", 3, "x"))
+	tb.send(bob, tb.result(1, "scheduling", 3, "x"))
 	if a := tb.attendee("ada"); a.Checks != 0 {
 		t.Errorf("bob's token posted for ada: %+v", a)
 	}
@@ -167,7 +167,7 @@ func TestJoiningTakesTheClassCodeAndGivesATokenThatPostsAsItsHolderOnly(t *testi
 		t.Errorf("a second ada is told apart as ada-2; attendees %d", names)
 	}
 	for _, token := range []string{"", "not-a-token"} {
-		status, body := tb.post(classwire.SendPath, token, classwire.SendRequest{Messages: []classwire.Message{tb.result(1, "06", 1)}})
+		status, body := tb.post(classwire.SendPath, token, classwire.SendRequest{Messages: []classwire.Message{tb.result(1, "scheduling", 1)}})
 		if status != http.StatusUnauthorized || !strings.Contains(body, "bin/lab join") {
 			t.Errorf("token %q: %d %s, want 401 naming bin/lab join", token, status, body)
 		}
@@ -177,10 +177,10 @@ func TestJoiningTakesTheClassCodeAndGivesATokenThatPostsAsItsHolderOnly(t *testi
 func TestABadRequestIsRefusedWithItsReasonAndChangesNothing(t *testing.T) {
 	tb := newTestBoard(t)
 	token := tb.join("ada")
-	good := func() classwire.Message { return tb.result(1, "06", 2, "x") }
+	good := func() classwire.Message { return tb.result(1, "scheduling", 2, "x") }
 	many := make([]classwire.Message, classwire.MaxBatch+1)
 	for i := range many {
-		many[i] = tb.result(int64(i+1), "06", 1)
+		many[i] = tb.result(int64(i+1), "scheduling", 1)
 	}
 	cases := []struct {
 		name   string
@@ -197,9 +197,9 @@ func TestABadRequestIsRefusedWithItsReasonAndChangesNothing(t *testing.T) {
 		{"seq 0", func() any { m := good(); m.Seq = 0; return classwire.SendRequest{Messages: []classwire.Message{m}} }(), 400, "seq must be 1"},
 		{"a stage that is no stage", func() any {
 			m := good()
-			m.Result.Stage = "6"
+			m.Result.Stage = "../06"
 			return classwire.SendRequest{Messages: []classwire.Message{m}}
-		}(), 400, "two digits"},
+		}(), 400, "not a stage's name"},
 		{"a status that is no status", func() any {
 			m := good()
 			m.Result.Specs[0].Status = "flaky"
@@ -237,8 +237,8 @@ func TestABadRequestIsRefusedWithItsReasonAndChangesNothing(t *testing.T) {
 func TestAMessageSentAgainIsCountedOnce(t *testing.T) {
 	tb := newTestBoard(t)
 	token := tb.join("ada")
-	first := tb.send(token, tb.result(1, "06", 3, "x"), tb.result(2, "06", 3))
-	again := tb.send(token, tb.result(2, "06", 3), tb.result(3, "06", 3, "y"))
+	first := tb.send(token, tb.result(1, "scheduling", 3, "x"), tb.result(2, "scheduling", 3))
+	again := tb.send(token, tb.result(2, "scheduling", 3), tb.result(3, "scheduling", 3, "y"))
 	if first.Duplicates != 0 || again.Duplicates != 1 || len(again.Stored) != 2 {
 		t.Errorf("answers %+v then %+v, want the second to hold both and name one duplicate", first, again)
 	}
@@ -250,11 +250,11 @@ func TestAMessageSentAgainIsCountedOnce(t *testing.T) {
 func TestEverythingTheBoardAnsweredSurvivesARestart(t *testing.T) {
 	tb := newTestBoard(t)
 	ada := tb.join("ada")
-	tb.send(ada, tb.result(1, "05", 4))
+	tb.send(ada, tb.result(1, "secondary-resources", 4))
 	tb.clock.add(time.Minute)
-	tb.send(ada, tb.result(2, "06", 4, "x"), classwire.Message{Seq: 3, At: tb.clock.now(), Hand: &classwire.Hand{Stage: "06", Text: "help"}})
+	tb.send(ada, tb.result(2, "scheduling", 4, "x"), classwire.Message{Seq: 3, At: tb.clock.now(), Hand: &classwire.Hand{Stage: "scheduling", Text: "help"}})
 	bob := tb.join("bob")
-	tb.send(bob, classwire.Message{Seq: 1, At: tb.clock.now(), Hand: &classwire.Hand{Stage: "05", Text: "me too"}})
+	tb.send(bob, classwire.Message{Seq: 1, At: tb.clock.now(), Hand: &classwire.Hand{Stage: "secondary-resources", Text: "me too"}})
 	if status, body := tb.post(fmt.Sprintf("/api/v1/attendees/%d/hands/1/lower?key=%s", tb.attendee("bob").ID, tb.Key()), "", []byte("{}")); status != 200 {
 		t.Fatalf("lowering bob's hand: %d %s", status, body)
 	}
@@ -269,8 +269,8 @@ func TestEverythingTheBoardAnsweredSurvivesARestart(t *testing.T) {
 	if string(a) != string(b) || len(after.Hands) != 1 || after.Hands[0].Text != "help" {
 		t.Errorf("after a restart the class is\n%s\nit was\n%s", a, b)
 	}
-	tb.send(ada, tb.result(4, "06", 4)) // the token still works
-	if tb.attendee("ada").Cells["06"].State != "passed" {
+	tb.send(ada, tb.result(4, "scheduling", 4)) // the token still works
+	if tb.attendee("ada").Cells["scheduling"].State != "passed" {
 		t.Error("ada's token no longer posts after the restart")
 	}
 }
@@ -282,7 +282,7 @@ func TestLeavingRevokesTheToken(t *testing.T) {
 		t.Fatal(status)
 	}
 	tb.restart()
-	if status, _ := tb.post(classwire.SendPath, ada, classwire.SendRequest{Messages: []classwire.Message{tb.result(1, "06", 1)}}); status != http.StatusUnauthorized {
+	if status, _ := tb.post(classwire.SendPath, ada, classwire.SendRequest{Messages: []classwire.Message{tb.result(1, "scheduling", 1)}}); status != http.StatusUnauthorized {
 		t.Errorf("a token that left still posts: %d", status)
 	}
 	if a := tb.attendee("ada"); !a.Left {
@@ -326,29 +326,29 @@ func TestTheStuckFlags(t *testing.T) {
 	tokens := map[string]string{}
 	for _, n := range []string{"a", "b", "c", "d", "e"} {
 		tokens[n] = tb.join(n)
-		tb.send(tokens[n], tb.result(1, "06", 3, "x"))
+		tb.send(tokens[n], tb.result(1, "scheduling", 3, "x"))
 	}
 	tb.clock.add(10 * time.Minute)
-	tb.send(tokens["a"], tb.result(2, "06", 3))
+	tb.send(tokens["a"], tb.result(2, "scheduling", 3))
 	for i, n := range []string{"b", "c", "d"} {
 		tb.clock.add(2 * time.Minute)
-		tb.send(tokens[n], tb.result(2, "06", 3))
+		tb.send(tokens[n], tb.result(2, "scheduling", 3))
 		if i == 0 {
-			tb.send(tokens["e"], tb.result(2, "06", 3, "y", "x"))
+			tb.send(tokens["e"], tb.result(2, "scheduling", 3, "y", "x"))
 		}
 	}
 	// e has failed x in two checks: not yet stuck on it.
 	if got := reasons("e"); got != "" {
 		t.Errorf("two failing checks and 16 minutes: %q, want none yet", got)
 	}
-	tb.send(tokens["e"], tb.result(3, "06", 3, "x", "y"))
+	tb.send(tokens["e"], tb.result(3, "scheduling", 3, "x", "y"))
 	// Now e: x failed 3 times in a row, and no more specs pass than 3
 	// checks ago; 16 minutes on the stage, where
 	// the class's 75th percentile of (10, 12, 14, 16, 16) is 16: not above.
 	if got := reasons("e"); got != "repeat" {
 		t.Errorf("x failing in 3 checks in a row: %q, want repeat", got)
 	}
-	if s := tb.attendee("e").Stuck[0]; s.Spec != "x" || s.Hint != "06.1" {
+	if s := tb.attendee("e").Stuck[0]; s.Spec != "x" || s.Hint != "scheduling.1" {
 		t.Errorf("the repeat flag names %+v, want spec x with its hint", s)
 	}
 	tb.clock.add(11 * time.Minute)
@@ -365,7 +365,7 @@ func TestTheStuckFlags(t *testing.T) {
 		}
 	}
 	// A check of another stage breaks the streak.
-	tb.send(tokens["e"], tb.result(4, "05", 3, "x"))
+	tb.send(tokens["e"], tb.result(4, "secondary-resources", 3, "x"))
 	if got := reasons("e"); strings.Contains(got, "repeat") {
 		t.Errorf("after a check of another stage: %q", got)
 	}
@@ -374,11 +374,11 @@ func TestTheStuckFlags(t *testing.T) {
 func TestWhatTheRoomFailsNow(t *testing.T) {
 	tb := newTestBoard(t)
 	for i, failing := range [][]string{{"x", "y"}, {"x"}, {"x"}, {}, {"z"}} {
-		tb.send(tb.join(fmt.Sprint("a", i)), tb.result(1, "06", 3, failing...))
+		tb.send(tb.join(fmt.Sprint("a", i)), tb.result(1, "scheduling", 3, failing...))
 	}
-	tb.send(tb.join("a5"), tb.result(1, "06", 3, "y"))
+	tb.send(tb.join("a5"), tb.result(1, "scheduling", 3, "y"))
 	f := tb.Snapshot().Failing
-	if len(f) < 3 || f[0].Spec != "x" || f[0].Attendees != 3 || f[0].Of != 6 || f[0].Hint != "06.1" || f[0].Names[0] != "a0" {
+	if len(f) < 3 || f[0].Spec != "x" || f[0].Attendees != 3 || f[0].Of != 6 || f[0].Hint != "scheduling.1" || f[0].Names[0] != "a0" {
 		t.Fatalf("failing %+v, want x first: 3 of the 6 on stage 06", f)
 	}
 	if f[1].Spec != "y" || f[1].Attendees != 2 {
@@ -391,7 +391,7 @@ func TestWhatTheRoomFailsNow(t *testing.T) {
 func TestTheCSVHasARowPerAttendeeAndStageAndNoFormulas(t *testing.T) {
 	tb := newTestBoard(t)
 	tok := tb.join("=cmd|calc")
-	five, six := tb.result(1, "05", 2), tb.result(2, "06", 4, "x")
+	five, six := tb.result(1, "secondary-resources", 2), tb.result(2, "scheduling", 4, "x")
 	five.Result.HintsSeen, six.Result.HintsSeen = 4, 3
 	tb.send(tok, five, six)
 	resp, err := http.Get(tb.srv.URL + "/api/v1/export.csv?key=" + tb.Key())
@@ -405,8 +405,8 @@ func TestTheCSVHasARowPerAttendeeAndStageAndNoFormulas(t *testing.T) {
 	}
 	want := []string{
 		"attendee,name,left,stage,state,specs passed,specs,compile errors,checks,current,minutes on current stage,hints seen,stuck,hand",
-		"1,'=cmd|calc,,05,passed,2,2,0,1,,,4,,",
-		"1,'=cmd|calc,,06,failing,3,4,0,1,yes,0.0,3,,",
+		"1,'=cmd|calc,,secondary-resources,passed,2,2,0,1,,,4,,",
+		"1,'=cmd|calc,,scheduling,failing,3,4,0,1,yes,0.0,3,,",
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("the CSV is\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
@@ -444,7 +444,7 @@ func TestThePageIsToldOfAChange(t *testing.T) {
 		}
 	}
 	first := next() // told at once, so that the page draws
-	tb.send(token, tb.result(1, "06", 1))
+	tb.send(token, tb.result(1, "scheduling", 1))
 	if second := next(); second == first || !strings.Contains(second, fmt.Sprintf(`"version":%d`, tb.Snapshot().Version)) {
 		t.Errorf("after a result the page was told %s (before: %s)", second, first)
 	}
@@ -460,13 +460,13 @@ func TestABacklogLandsWhereItHappened(t *testing.T) {
 	laptop := tb.clock.now().Add(skew)
 	var batch []classwire.Message
 	for i, ago := range []time.Duration{30, 20, 10} {
-		m := tb.result(int64(i+1), "06", 2, "x")
+		m := tb.result(int64(i+1), "scheduling", 2, "x")
 		m.At = laptop.Add(-ago * time.Minute)
 		batch = append(batch, m)
 	}
 	tb.send(token, batch...)
 	tb.clock.add(time.Minute)
-	fresh := tb.result(4, "06", 2, "x")
+	fresh := tb.result(4, "scheduling", 2, "x")
 	fresh.At = tb.clock.now().Add(skew)
 	tb.send(token, fresh)
 	resp, err := http.Get(fmt.Sprintf("%s/api/v1/attendees/%d/timeline?key=%s", tb.srv.URL, tb.attendee("ada").ID, tb.Key()))
@@ -493,12 +493,12 @@ func TestWhoLeftStopsTheirClock(t *testing.T) {
 	tokens := map[string]string{}
 	for _, n := range []string{"a", "b", "c", "d"} {
 		tokens[n] = tb.join(n)
-		tb.send(tokens[n], tb.result(1, "06", 2, "x"))
+		tb.send(tokens[n], tb.result(1, "scheduling", 2, "x"))
 	}
 	tb.clock.add(5 * time.Minute)
 	tb.post(classwire.LeavePath, tokens["a"], struct{}{})
 	for _, n := range []string{"b", "c"} {
-		tb.send(tokens[n], tb.result(2, "06", 2))
+		tb.send(tokens[n], tb.result(2, "scheduling", 2))
 	}
 	tb.clock.add(time.Hour)
 	// d: 65 minutes; the others 5, 5 and a's 5 until it left: d is slow.
@@ -513,12 +513,12 @@ func TestProgressIsNotStuck(t *testing.T) {
 	tb := newTestBoard(t)
 	token := tb.join("ada")
 	for i, failing := range [][]string{{"a", "b", "c", "z"}, {"b", "c", "z"}, {"c", "z"}} {
-		tb.send(token, tb.result(int64(i+1), "06", 5, failing...))
+		tb.send(token, tb.result(int64(i+1), "scheduling", 5, failing...))
 	}
 	if s := tb.attendee("ada").Stuck; len(s) != 0 {
 		t.Errorf("z failed in 3 checks while 1, then 2, then 3 specs passed: %+v, want not stuck", s)
 	}
-	tb.send(token, tb.result(4, "06", 5, "c", "z"), tb.result(5, "06", 5, "c", "z"))
+	tb.send(token, tb.result(4, "scheduling", 5, "c", "z"), tb.result(5, "scheduling", 5, "c", "z"))
 	if s := tb.attendee("ada").Stuck; len(s) != 1 || s[0].Spec != "c" {
 		t.Errorf("3 checks without progress (3, 3, 3 passing): %+v, want stuck on c, the first of the two that fail in each", s)
 	}
@@ -544,11 +544,11 @@ func (tb *testBoard) timeline(name string) Timeline {
 func TestTheTimelineSaysACheckDidNotCompile(t *testing.T) {
 	tb := newTestBoard(t)
 	token := tb.join("ada")
-	broken := tb.result(1, "06", 2)
+	broken := tb.result(1, "scheduling", 2)
 	broken.Result.Passed, broken.Result.CompileErrors = false, 1
-	nothing := tb.result(2, "06", 0)
+	nothing := tb.result(2, "scheduling", 0)
 	nothing.Result.Passed = false // a suite's setup failed: no spec ran
-	tb.send(token, broken, nothing, tb.result(3, "06", 2, "x"), tb.result(4, "06", 2))
+	tb.send(token, broken, nothing, tb.result(3, "scheduling", 2, "x"), tb.result(4, "scheduling", 2))
 	var got []string
 	for _, e := range tb.timeline("ada").Entries {
 		got = append(got, e.Outcome)
@@ -603,18 +603,18 @@ func TestAHandComesDownWhenItsStageIsPassed(t *testing.T) {
 	if st := tb.handState(ada); st.Seq != 0 || st.Up {
 		t.Errorf("before any hand, the board tells %+v", st)
 	}
-	tb.send(ada, tb.raise(1, "06", "my Job is created twice"), tb.result(2, "06", 3, "x"), tb.result(3, "05", 3))
+	tb.send(ada, tb.raise(1, "scheduling", "my Job is created twice"), tb.result(2, "scheduling", 3, "x"), tb.result(3, "secondary-resources", 3))
 	if hs := tb.Snapshot().Hands; len(hs) != 1 || tb.attendee("ada").Hand == nil {
 		t.Fatalf("a failing check of its stage, a passing one of another: the hand stays up; hands %+v", hs)
 	}
-	if st := tb.handState(ada); st.Seq != 1 || !st.Up || st.Stage != "06" {
+	if st := tb.handState(ada); st.Seq != 1 || !st.Up || st.Stage != "scheduling" {
 		t.Errorf("the hand is up; the board tells %+v", st)
 	}
-	tb.send(ada, tb.result(4, "06", 3))
+	tb.send(ada, tb.result(4, "scheduling", 3))
 	if hs := tb.Snapshot().Hands; len(hs) != 0 || tb.attendee("ada").Hand != nil {
 		t.Errorf("ada passed stage 06 after raising a hand on it; the board still shows %+v", hs)
 	}
-	want := classwire.HandState{Seq: 1, Stage: "06", LoweredBy: classwire.LoweredByPassing}
+	want := classwire.HandState{Seq: 1, Stage: "scheduling", LoweredBy: classwire.LoweredByPassing}
 	if st := tb.handState(ada); st != want {
 		t.Errorf("the board tells %+v, want %+v", st, want)
 	}
@@ -627,7 +627,7 @@ func TestAHandComesDownWhenItsStageIsPassed(t *testing.T) {
 	}
 
 	// A hand raised after passing the stage is a new question: it stays.
-	tb.send(ada, tb.raise(5, "06", "why does Forbid skip?"))
+	tb.send(ada, tb.raise(5, "scheduling", "why does Forbid skip?"))
 	if st := tb.handState(ada); st.Seq != 5 || !st.Up {
 		t.Errorf("a hand raised after passing its stage: %+v, want up", st)
 	}
@@ -639,8 +639,8 @@ func TestAHandComesDownWhenItsStageIsPassed(t *testing.T) {
 func TestAHandIsLoweredByTheCheckAfterItWhateverArrivedFirst(t *testing.T) {
 	tb := newTestBoard(t)
 	ada := tb.join("ada")
-	tb.send(ada, tb.result(2, "06", 3))
-	tb.send(ada, tb.raise(1, "06", "help"))
+	tb.send(ada, tb.result(2, "scheduling", 3))
+	tb.send(ada, tb.raise(1, "scheduling", "help"))
 	if st := tb.handState(ada); st.Up || st.LoweredBy != classwire.LoweredByPassing {
 		t.Errorf("hand 1 before passing check 2, received after it: %+v, want lowered", st)
 	}
@@ -651,12 +651,12 @@ func TestAHandIsLoweredByTheCheckAfterItWhateverArrivedFirst(t *testing.T) {
 func TestTheFirstLoweringOfAHandIsTheOneKept(t *testing.T) {
 	tb := newTestBoard(t)
 	ada := tb.join("ada")
-	tb.send(ada, tb.raise(1, "06", "help"))
+	tb.send(ada, tb.raise(1, "scheduling", "help"))
 	if status, body := tb.post(fmt.Sprintf("/api/v1/attendees/%d/hands/1/lower?key=%s", tb.attendee("ada").ID, tb.Key()), "", []byte("{}")); status != 200 {
 		t.Fatalf("lowering ada's hand: %d %s", status, body)
 	}
 	tb.clock.add(time.Minute)
-	tb.send(ada, tb.result(2, "06", 3))
+	tb.send(ada, tb.result(2, "scheduling", 3))
 	for _, when := range []string{"live", "after a restart"} {
 		if st := tb.handState(ada); st.Up || st.LoweredBy != classwire.LoweredByInstructor {
 			t.Errorf("%s: %+v, want lowered by the instructor, who did it first", when, st)
@@ -664,9 +664,9 @@ func TestTheFirstLoweringOfAHandIsTheOneKept(t *testing.T) {
 		tb.restart()
 	}
 	// And the attendee's own lowering, before a pass.
-	tb.send(ada, tb.raise(3, "06", "again"), classwire.Message{Seq: 4, At: tb.clock.now(), Hand: &classwire.Hand{Down: true}})
+	tb.send(ada, tb.raise(3, "scheduling", "again"), classwire.Message{Seq: 4, At: tb.clock.now(), Hand: &classwire.Hand{Down: true}})
 	tb.clock.add(time.Minute)
-	tb.send(ada, tb.result(5, "06", 3))
+	tb.send(ada, tb.result(5, "scheduling", 3))
 	if st := tb.handState(ada); st.Seq != 3 || st.LoweredBy != classwire.LoweredByAttendee {
 		t.Errorf("hand 3 lowered by ada, then the stage passed: %+v", st)
 	}

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/classwire"
+	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 
 // Stuck thresholds (docs/class.md): the same spec failing in RepeatChecks
@@ -39,7 +40,8 @@ const (
 )
 
 type StageInfo struct {
-	ID      string `json:"id"`
+	ID      string `json:"id"`  // the slug, which messages name the stage by
+	Num     string `json:"num"` // its number, which the page shows
 	Title   string `json:"title"`
 	TitleZh string `json:"titleZh"`
 }
@@ -124,6 +126,7 @@ func (c *class) apply(a *attendee, m classwire.Message, received time.Time) {
 		return
 	}
 	a.seen[m.Seq] = true
+	m = fromLegacy(m)
 	if d := received.Sub(m.At); !a.hasOffset || d < a.offset {
 		a.offset, a.hasOffset = d, true
 	}
@@ -141,6 +144,29 @@ func (c *class) apply(a *attendee, m classwire.Message, received time.Time) {
 		}
 	}
 	c.version++
+}
+
+// fromLegacy names by their slugs the stage and hints of a message that a
+// lab tool from before stages had names sent with their numbers (06,
+// 06.7): in a board database of that time, or from an attendee who has not
+// updated yet. The database keeps what came; it is renamed each time it is
+// read, as the class is rebuilt from it.
+func fromLegacy(m classwire.Message) classwire.Message {
+	if m.Result != nil {
+		r := *m.Result
+		r.Stage = stage.FromLegacy(r.Stage)
+		r.Specs = slices.Clone(r.Specs)
+		for i := range r.Specs {
+			r.Specs[i].Hint = stage.FromLegacy(r.Specs[i].Hint)
+		}
+		m.Result = &r
+	}
+	if m.Hand != nil {
+		h := *m.Hand
+		h.Stage = stage.FromLegacy(h.Stage)
+		m.Hand = &h
+	}
+	return m
 }
 
 // lowered says whether and how h came down: the first, on the board's

@@ -57,7 +57,7 @@ func From(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, fresh b
 	}
 	current = strings.TrimSpace(current)
 	prev, ok := stage.Previous(stages, s)
-	if !ok || current != "lab/"+prev.ID {
+	if !ok || current != prev.Branch() {
 		return "", ""
 	}
 	policy := os.Getenv("LAB_CARRY")
@@ -65,16 +65,16 @@ func From(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, fresh b
 	case fresh || policy == "never":
 		return "", fmt.Sprintf(l.Tr("starting from the reference (%s): your code of stage %s stays on %s",
 			"从参考实现开始（%s）：你第 %s 阶段的代码留在 %s 上"),
-			map[bool]string{true: "--fresh", false: "LAB_CARRY=never"}[fresh], prev.ID, current)
+			map[bool]string{true: "--fresh", false: "LAB_CARRY=never"}[fresh], prev.Num, current)
 	case policy == "always":
 		return current, ""
 	}
-	if r := progress.Read(root).Stages[prev.ID]; !r.Passed {
+	if r := progress.Read(root).Stages[prev.Slug]; !r.Passed {
 		return "", fmt.Sprintf(l.Tr("stage %s did not pass its last check, so stage %s starts from the reference; "+
 			"your code stays on %s (bin/lab check %s, then start again to carry it; LAB_CARRY=always carries it anyway)",
 			"第 %s 阶段最近一次检查没有通过，所以第 %s 阶段从参考实现开始；你的代码留在 %s 上"+
 				"（先运行 bin/lab check %s，通过后再 start 一次即可带入；LAB_CARRY=always 则无论如何都带入）"),
-			prev.ID, s.ID, current, prev.ID)
+			prev.Num, s.Num, current, prev.Num)
 	}
 	return current, ""
 }
@@ -121,7 +121,7 @@ func Into(root, dir, ref, branch string, s stage.Stage) (c Carried, err error) {
 	}
 	defer func() { _ = os.RemoveAll(tmp) }()
 	// The starter their branch began from tells what they left unwritten.
-	theirStarter, _ := base.Output(root, "git", "log", "-1", "--format=%H", "--grep", "^lab [0-9]* starter:", branch)
+	theirStarter, _ := base.Output(root, "git", "log", "-1", "--format=%H", "--grep", "^lab [a-z0-9-]* starter:", branch)
 	m := merge{root: root, dir: dir, ref: ref, branch: branch, s: s, tmp: tmp,
 		theirStarter: strings.TrimSpace(theirStarter), solved: solvedBefore(dir, s)}
 	for _, line := range strings.Split(strings.TrimSpace(changes), "\n") {
@@ -134,7 +134,7 @@ func Into(root, dir, ref, branch string, s stage.Stage) (c Carried, err error) {
 	if _, err := base.Output(dir, "git", "add", "-A"); err != nil {
 		return c, err
 	}
-	err = base.LabCommit(dir, "--allow-empty", "-m", fmt.Sprintf("lab %s: carry my code from %s\n\n第 %s 阶段：带入我在 %s 上的代码\n\n%s %s", s.ID, branch, s.ID, branch, base.ReferenceTrailer, ref))
+	err = base.LabCommit(dir, "--allow-empty", "-m", fmt.Sprintf("lab %s: carry my code from %s\n\n第 %s 阶段：带入我在 %s 上的代码\n\n%s %s", s.Slug, branch, s.Num, branch, base.ReferenceTrailer, ref))
 	return c, err
 }
 
@@ -156,7 +156,7 @@ func solvedBefore(dir string, s stage.Stage) map[string]bool {
 	if stages, err := stage.Load(dir); err == nil {
 		for _, other := range stages {
 			for _, r := range other.Regions {
-				solved[r] = other.ID < s.ID
+				solved[r] = other.Num < s.Num
 			}
 		}
 	}
@@ -242,7 +242,7 @@ func (m merge) mergeFile(path, ours, baseFile, target string) ([]byte, int, erro
 	// sentence that explains the markers.
 	cmd := exec.Command("git", "-c", "merge.conflictStyle=merge", "merge-file", "-p",
 		// The labels stay in the file, whatever language the tool speaks: both.
-		"-L", "your code 你的代码 ("+m.branch+")", "-L", "the reference 参考实现", "-L", "the starter of stage "+m.s.ID+" 第 "+m.s.ID+" 阶段的起始代码",
+		"-L", "your code 你的代码 ("+m.branch+")", "-L", "the reference 参考实现", "-L", "the starter of stage "+m.s.Num+" 第 "+m.s.Num+" 阶段的起始代码",
 		ours, baseFile, target)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr

@@ -46,18 +46,18 @@ func CmdList(l i18n.Lang, root string, stages []stage.Stage, all bool) error {
 		for _, s := range stages {
 			rs, err := run.Checks(l, root, ".", s, run.Quiet)
 			p.Record(s, rs, err, hints.Tied(s, rs))
-			fmt.Printf("  %s  %-22s %s\n", s.ID, s.Slug, p.Stages[s.ID].Describe(l))
+			fmt.Printf("  %s  %-22s %s\n", s.Num, s.Slug, p.Stages[s.Slug].Describe(l))
 		}
 		return p.Save(root)
 	}
 	branch, _ := base.Output(root, "git", "branch", "--show-current")
-	current := progress.CurrentStage(branch)
+	current := progress.CurrentStage(stages, branch)
 	for _, s := range stages {
-		state := p.Stages[s.ID].Describe(l)
-		if p.Stages[s.ID].At.IsZero() && current != "" && s.ID < current {
+		state := p.Stages[s.Slug].Describe(l)
+		if p.Stages[s.Slug].At.IsZero() && current != "" && s.Num < current {
 			state = l.Tr("given (in the starter)", "已给出（在起始代码中）") // as bin/lab status says
 		}
-		fmt.Printf("  %s  %-22s %s %s\n", s.ID, s.Slug, i18n.PadRight(state, 30), s.TitleIn(l))
+		fmt.Printf("  %s  %-22s %s %s\n", s.Num, s.Slug, i18n.PadRight(state, 30), s.TitleIn(l))
 	}
 	fmt.Println(l.Tr("\nThe results are those of each stage's last `bin/lab check` in this clone; `bin/lab list --run` checks them all now.",
 		"\n结果是本克隆中每个阶段最近一次 `bin/lab check` 的结果；运行 `bin/lab list --run` 可立即重新检查所有阶段。"))
@@ -65,11 +65,11 @@ func CmdList(l i18n.Lang, root string, stages []stage.Stage, all bool) error {
 }
 
 func CmdCheck(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, v run.Verbosity) error {
-	fmt.Printf(l.Tr("Checking stage %s: %s\n", "正在检查第 %s 阶段：%s\n"), s.ID, s.TitleIn(l))
+	fmt.Printf(l.Tr("Checking stage %s: %s\n", "正在检查第 %s 阶段：%s\n"), s.Num, s.TitleIn(l))
 	rs, err := run.Checks(l, root, ".", s, v)
 	var setup base.SetupError
 	if errors.As(err, &setup) {
-		return i18n.Errorf("could not run the check of stage %s: %w", "无法运行第 %s 阶段的检查：%w", s.ID, err)
+		return i18n.Errorf("could not run the check of stage %s: %w", "无法运行第 %s 阶段的检查：%w", s.Num, err)
 	}
 	functions.ShowFunctions(l, s, rs)
 	p := progress.Read(root)
@@ -83,30 +83,30 @@ func CmdCheck(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, v r
 			"\n还没有通过。%s\n  提示：%s\n  更多：%s，以及 bin/lab hint（下一条提示，一次一级）\n"),
 			err, strings.TrimLeft(i18n.Indent(i18n.Wrap(h.Text(l), 92), "        "), " "), s.ReadmeIn(l, root))
 		// The hint printed here counts as shown: `lab hint` goes on from it.
-		if r := p.Stages[s.ID]; h.ID != "" && !slices.Contains(r.HintsShown, h.ID) {
+		if r := p.Stages[s.Slug]; h.ID != "" && !slices.Contains(r.HintsShown, h.ID) {
 			r.HintsShown = append(r.HintsShown, h.ID)
-			p.Stages[s.ID] = r
+			p.Stages[s.Slug] = r
 			_ = p.Save(root)
 		}
 		toBoard(l, root, s, rs, err, p)
-		if files := run.TodoFiles(".", "", s.ID); len(files) > 0 {
-			fmt.Printf(l.Tr("  still TODO(lab %s), stubs per file: %s\n", "  仍有 TODO(lab %s)，各文件中的桩数：%s\n"), s.ID, strings.Join(files, ", "))
+		if files := run.TodoFiles(".", "", s.Slug); len(files) > 0 {
+			fmt.Printf(l.Tr("  still TODO(lab %s), stubs per file: %s\n", "  仍有 TODO(lab %s)，各文件中的桩数：%s\n"), s.Slug, strings.Join(files, ", "))
 		}
 		fmt.Println(l.Tr("  run the tests yourself:", "  自己运行这些测试："))
 		for _, t := range s.Tests {
 			fmt.Printf("    %s\n", t.Command())
 		}
 		if v != run.FullText {
-			fmt.Printf(l.Tr("  all of the tests' output: bin/lab check -v %s\n", "  测试的全部输出：bin/lab check -v %s\n"), s.ID)
+			fmt.Printf(l.Tr("  all of the tests' output: bin/lab check -v %s\n", "  测试的全部输出：bin/lab check -v %s\n"), s.Num)
 		}
 		os.Exit(1)
 	}
 	toBoard(l, root, s, rs, err, p)
 	if next, ok := stage.Next(stages, s); ok {
-		fmt.Printf(l.Tr("\nStage %s passes. Next: bin/lab start %s  (%s)\n", "\n第 %s 阶段通过。下一步：bin/lab start %s  （%s）\n"), s.ID, next.ID, next.TitleIn(l))
+		fmt.Printf(l.Tr("\nStage %s passes. Next: bin/lab start %s  (%s)\n", "\n第 %s 阶段通过。下一步：bin/lab start %s  （%s）\n"), s.Num, next.Num, next.TitleIn(l))
 	} else {
 		fmt.Printf(l.Tr("\nStage %s passes: that was the last stage. bin/lab list shows where you stand.\n",
-			"\n第 %s 阶段通过：这是最后一个阶段。bin/lab list 显示你的整体进度。\n"), s.ID)
+			"\n第 %s 阶段通过：这是最后一个阶段。bin/lab list 显示你的整体进度。\n"), s.Num)
 	}
 	return nil
 }
@@ -125,7 +125,7 @@ func CmdCheckJSON(root string, s stage.Stage) error {
 	rs, err := run.Checks(l, root, ".", s, run.Quiet)
 	var setup base.SetupError
 	if errors.As(err, &setup) {
-		return fmt.Errorf("could not run the check of stage %s: %w", s.ID, err)
+		return fmt.Errorf("could not run the check of stage %s: %w", s.Num, err)
 	}
 	p := progress.Read(root)
 	p.Record(s, rs, err, hints.Tied(s, rs))

@@ -46,7 +46,7 @@ func TestAPassingCheckSaysSoAndIsRemembered(t *testing.T) {
 			t.Errorf("lab check 01 printed\n%s\nwithout %q", out, want)
 		}
 	}
-	if r := progress.Read(root).Stages["01"]; !r.Passed || r.Specs != 1 {
+	if r := progress.Read(root).Stages["one"]; !r.Passed || r.Specs != 1 {
 		t.Errorf("the progress file has %+v for stage 01, want passed, 1 spec", r)
 	}
 	en := labtest.Printed(t, func() error { return CmdList(i18n.English, root, stages, false) })

@@ -54,7 +54,7 @@ type aBoard struct {
 
 func startBoard(t *testing.T, addr, db string) *aBoard {
 	t.Helper()
-	b, err := board.Open(db, []board.StageInfo{{ID: "06", Title: "six"}}, "CODE42", time.Now)
+	b, err := board.Open(db, []board.StageInfo{{ID: "scheduling", Title: "six"}}, "CODE42", time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestResultsWaitWhileTheBoardIsDownAndGoLaterInOrder(t *testing.T) {
 	if _, err := Join(dir, ab.url(), "code42", "ada"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Enqueue(dir, result("06", "x")); err != nil {
+	if _, err := Enqueue(dir, result("scheduling", "x")); err != nil {
 		t.Fatal(err)
 	}
 	if a, err := Flush(context.Background(), dir); err != nil || a.Sent != 1 || len(Waiting(dir)) != 0 {
@@ -109,7 +109,7 @@ func TestResultsWaitWhileTheBoardIsDownAndGoLaterInOrder(t *testing.T) {
 	addr := ab.addr
 	ab.down()
 	for _, f := range []string{"y", "z"} {
-		if _, err := Enqueue(dir, result("06", f)); err != nil {
+		if _, err := Enqueue(dir, result("scheduling", f)); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := Flush(context.Background(), dir); err == nil {
@@ -122,14 +122,14 @@ func TestResultsWaitWhileTheBoardIsDownAndGoLaterInOrder(t *testing.T) {
 	}
 
 	ab = startBoard(t, addr, db)
-	if _, err := Enqueue(dir, result("06")); err != nil {
+	if _, err := Enqueue(dir, result("scheduling")); err != nil {
 		t.Fatal(err)
 	}
 	if a, err := Flush(context.Background(), dir); err != nil || a.Sent != 3 || len(Waiting(dir)) != 0 {
 		t.Fatalf("the board is back: %+v %v, %d waiting", a, err, len(Waiting(dir)))
 	}
 	s := ab.b.Snapshot()
-	if got := s.Attendees[0]; got.Checks != 4 || got.LastSeq != 4 || got.Cells["06"].State != "passed" {
+	if got := s.Attendees[0]; got.Checks != 4 || got.LastSeq != 4 || got.Cells["scheduling"].State != "passed" {
 		t.Errorf("the board holds %+v, want the 4 checks, the last one passing", got)
 	}
 }
@@ -140,8 +140,8 @@ func TestABatchTheBoardRefusesIsSetAsideAndTheRestGoes(t *testing.T) {
 	if _, err := Join(dir, ab.url(), "CODE42", "ada"); err != nil {
 		t.Fatal(err)
 	}
-	bad := result("06")
-	bad.Result.Stage = "six" // as a board of another version might refuse
+	bad := result("scheduling")
+	bad.Result.Stage = "Six" // as a board of another version might refuse
 	Enqueue(dir, bad)
 	a, err := Flush(context.Background(), dir)
 	if err != nil || a.Refused != 1 || len(Waiting(dir)) != 0 {
@@ -150,7 +150,7 @@ func TestABatchTheBoardRefusesIsSetAsideAndTheRestGoes(t *testing.T) {
 	if set, _ := os.ReadDir(filepath.Join(dir, "refused")); len(set) != 1 {
 		t.Errorf("refused/ holds %d files, want the one refused", len(set))
 	}
-	Enqueue(dir, result("06"))
+	Enqueue(dir, result("scheduling"))
 	if a, err := Flush(context.Background(), dir); err != nil || a.Sent != 1 {
 		t.Errorf("the next result: %+v %v", a, err)
 	}
@@ -166,7 +166,7 @@ func TestConcurrentChecksGetDistinctNumbers(t *testing.T) {
 	for i := range seqs {
 		wg.Go(func() {
 			var err error
-			if seqs[i], err = Enqueue(dir, result("06")); err != nil {
+			if seqs[i], err = Enqueue(dir, result("scheduling")); err != nil {
 				t.Error(err)
 			}
 		})
@@ -184,7 +184,7 @@ func TestConcurrentChecksGetDistinctNumbers(t *testing.T) {
 }
 
 func TestNoCodeNoOutputNoFileNameLeavesTheLaptop(t *testing.T) {
-	s := stage.Stage{ID: "06", Title: "six", Tests: []stage.Test{{Package: "./internal/controller"}}}
+	s := stage.Stage{Slug: "scheduling", Num: "06", Title: "six", Tests: []stage.Test{{Package: "./internal/controller"}}}
 	secret := "func (r *CronJobReconciler) secretCode() // /home/ada/cronlab/internal/controller/jobs.go:42"
 	rs := []gotest.Results{{
 		Outcomes:    []gotest.Outcome{{Name: "spec one", Status: "passed"}, {Name: "spec two", Status: "failed"}},
@@ -194,7 +194,7 @@ func TestNoCodeNoOutputNoFileNameLeavesTheLaptop(t *testing.T) {
 	}}
 	c := report.NewCheck(t.TempDir(), s, rs, errors.New("failing"))
 	c.Functions = []functions.Result{{Name: "CronJobReconciler.startDueRun", Status: "failed", Passed: 1, Ran: 2, Failing: []string{"spec two"}, CompileError: secret}}
-	sent := Sent(s, c, progress.StageResult{HintsShown: []string{"06.1", "06.2"}, Started: time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)})
+	sent := Sent(s, c, progress.StageResult{HintsShown: []string{"scheduling.1", "scheduling.2"}, Started: time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)})
 	raw, _ := json.Marshal(sent)
 	for _, leak := range []string{"secretCode", "/home/ada", "jobs.go"} {
 		if strings.Contains(string(raw), leak) {
@@ -211,7 +211,7 @@ func TestNoCodeNoOutputNoFileNameLeavesTheLaptop(t *testing.T) {
 
 func TestLongNamesAreCutToWhatTheBoardTakes(t *testing.T) {
 	long := strings.Repeat("界", classwire.MaxName+20)
-	s := stage.Stage{ID: "06", Tests: []stage.Test{{Package: "./internal/controller"}}}
+	s := stage.Stage{Slug: "scheduling", Num: "06", Tests: []stage.Test{{Package: "./internal/controller"}}}
 	rs := []gotest.Results{{Outcomes: []gotest.Outcome{{Name: long, Status: "passed"}}, Passed: 1}}
 	sent := Sent(s, report.NewCheck(t.TempDir(), s, rs, nil), progress.StageResult{})
 	if err := (classwire.Message{Seq: 1, At: time.Now(), Result: sent}).Validate(); err != nil {

@@ -91,14 +91,14 @@ func jsonCounts(t *testing.T, c report.Check) (passed, ran int) {
 // failure, and no hint when none is tied (not --json's fallback, the
 // stage's first, general hint).
 func TestTheBoardCountsACheckAsTheTerminalAndJSONDo(t *testing.T) {
-	s := stage.Stage{ID: "06", Tests: []stage.Test{{Package: "./internal/runs"}}, Hints: []stage.Hint{
-		{ID: "06.1", En: "start with runs.go"},
-		{ID: "06.2", When: "a Complete condition finishes the Job", En: "read the conditions"},
+	s := stage.Stage{Slug: "scheduling", Num: "06", Tests: []stage.Test{{Package: "./internal/runs"}}, Hints: []stage.Hint{
+		{ID: "scheduling.1", En: "start with runs.go"},
+		{ID: "scheduling.2", When: "a Complete condition finishes the Job", En: "read the conditions"},
 	}}
 	for _, c := range []struct {
 		complaint, hint string
 	}{
-		{"JobFinished = false: a Complete condition finishes the Job", "06.2"},
+		{"JobFinished = false: a Complete condition finishes the Job", "scheduling.2"},
 		{"JobFinished = false, \"\"", ""},
 	} {
 		rs := []gotest.Results{tableTest(t, c.complaint)}
@@ -129,7 +129,7 @@ func TestTheBoardCountsACheckAsTheTerminalAndJSONDo(t *testing.T) {
 		}
 		snap := ab.b.Snapshot()
 		a := snap.Attendees[0]
-		if cell := a.Cells["06"]; cell.Passed != passed || cell.Ran != ran {
+		if cell := a.Cells["scheduling"]; cell.Passed != passed || cell.Ran != ran {
 			t.Errorf("the board's cell says %d/%d, --json %d/%d", cell.Passed, cell.Ran, passed, ran)
 		}
 		if len(snap.Failing) != 1 || snap.Failing[0].Spec != "TestJobFinished" || snap.Failing[0].Hint != c.hint {

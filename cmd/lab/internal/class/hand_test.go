@@ -35,7 +35,7 @@ func status(t *testing.T, l i18n.Lang, dir string) string {
 
 func raise(t *testing.T, dir, text string) {
 	t.Helper()
-	labtest.Printed(t, func() error { return CmdHand(i18n.English, dir, "06", []string{text}, false) })
+	labtest.Printed(t, func() error { return CmdHand(i18n.English, dir, "scheduling", []string{text}, false) })
 }
 
 // bin/lab status says of a hand what the board says of it: up, lowered by
@@ -67,13 +67,13 @@ func TestStatusSaysWhatTheBoardSaysOfTheHand(t *testing.T) {
 	}
 
 	raise(t, dir, "why does Forbid skip?")
-	if _, err := Enqueue(dir, result("06")); err != nil { // a check that passes stage 06
+	if _, err := Enqueue(dir, result("scheduling")); err != nil { // a check that passes stage scheduling
 		t.Fatal(err)
 	}
 	if _, err := Flush(context.Background(), dir); err != nil {
 		t.Fatal(err)
 	}
-	if got := status(t, i18n.English, dir); !strings.Contains(got, `your hand "why does Forbid skip?" came down when you passed stage 06`) {
+	if got := status(t, i18n.English, dir); !strings.Contains(got, `your hand "why does Forbid skip?" came down when you passed stage scheduling`) {
 		t.Errorf("status after a check passed the hand's stage:\n%s", got)
 	}
 

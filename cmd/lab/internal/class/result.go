@@ -40,7 +40,7 @@ import (
 // --json document's, so the board counts what the terminal and --json
 // count (gotest.Results.Counts).
 func Sent(s stage.Stage, c report.Check, p progress.StageResult) *classwire.Result {
-	r := &classwire.Result{Stage: c.Stage, Passed: c.Passed, StageStarted: p.Started, HintsSeen: len(p.HintsShown),
+	r := &classwire.Result{Stage: c.Slug, Passed: c.Passed, StageStarted: p.Started, HintsSeen: len(p.HintsShown),
 		Specs: []classwire.Spec{}, Functions: []classwire.Function{}}
 	for _, t := range c.Tests {
 		r.CompileErrors += len(t.CompileErrors)
@@ -103,7 +103,7 @@ func Report(l i18n.Lang, root string, s stage.Stage, rs []gotest.Results, checkE
 		return "", false
 	}
 	waiting := len(Waiting(dir))
-	sent := Sent(s, report.NewCheck(".", s, rs, checkErr), p.Stages[s.ID])
+	sent := Sent(s, report.NewCheck(".", s, rs, checkErr), p.Stages[s.Slug])
 	if _, err := Enqueue(dir, classwire.Message{At: time.Now().UTC(), Result: sent}); err != nil {
 		return fmt.Sprintf(l.Tr("  board: this result could not be queued (%s)", "  看板：这个结果没能放入队列（%s）"), i18n.Message(l, err)), false
 	}

@@ -103,7 +103,7 @@ type Spec struct {
 	Package string `json:"package"` // as go test names it: ./internal/controller
 	Name    string `json:"name"`
 	Status  string `json:"status"`         // passed or failed
-	Hint    string `json:"hint,omitempty"` // for a failure: its hint's id (06.7)
+	Hint    string `json:"hint,omitempty"` // for a failure: its hint's id (scheduling.7)
 }
 
 type Function struct {
@@ -141,8 +141,10 @@ type Hand struct {
 }
 
 var (
-	stageID = regexp.MustCompile(`^[0-9]{2}$`)
-	hintID  = regexp.MustCompile(`^[0-9]{2}\.[0-9]{1,2}$`)
+	// A stage is named by its slug (scheduling); a tool from before stages
+	// had names sends its two digits (06), which the board renames.
+	stageID = regexp.MustCompile(`^([0-9]{2}|[a-z][a-z0-9]{0,40}(-[a-z0-9]{1,40}){0,8})$`)
+	hintID  = regexp.MustCompile(`^([0-9]{2}|[a-z][a-z0-9]{0,40}(-[a-z0-9]{1,40}){0,8})\.[0-9]{1,2}$`)
 	pkgPath = regexp.MustCompile(`^\./[A-Za-z0-9_./-]{0,200}$`)
 )
 
@@ -204,7 +206,7 @@ func (m Message) Validate() error {
 
 func (r *Result) validate() error {
 	if !stageID.MatchString(r.Stage) {
-		return i18n.Errorf("stage %q is not a stage's id (two digits)", "阶段 %q 不是阶段编号（两位数字）", r.Stage)
+		return i18n.Errorf("stage %q is not a stage's name (scheduling)", "阶段 %q 不是阶段的名字（scheduling）", r.Stage)
 	}
 	if r.HintsSeen < 0 || r.CompileErrors < 0 {
 		return i18n.Errorf("a count is negative", "有一个计数是负数")
@@ -221,7 +223,7 @@ func (r *Result) validate() error {
 		case !specStatus[s.Status]:
 			return i18n.Errorf("spec %q: status %q is neither passed nor failed", "测试用例 %q：状态 %q 既不是 passed 也不是 failed", s.Name, s.Status)
 		case s.Hint != "" && !hintID.MatchString(s.Hint):
-			return i18n.Errorf("spec %q: hint %q is not a hint's id (06.7)", "测试用例 %q：提示 %q 不是提示编号（06.7）", s.Name, s.Hint)
+			return i18n.Errorf("spec %q: hint %q is not a hint's id (scheduling.7)", "测试用例 %q：提示 %q 不是提示编号（scheduling.7）", s.Name, s.Hint)
 		}
 	}
 	for _, f := range r.Functions {
@@ -242,7 +244,7 @@ func (h *Hand) Validate() error { return h.validate() }
 
 func (h *Hand) validate() error {
 	if h.Stage != "" && !stageID.MatchString(h.Stage) {
-		return i18n.Errorf("stage %q is not a stage's id (two digits)", "阶段 %q 不是阶段编号（两位数字）", h.Stage)
+		return i18n.Errorf("stage %q is not a stage's name (scheduling)", "阶段 %q 不是阶段的名字（scheduling）", h.Stage)
 	}
 	if h.Down {
 		return nil

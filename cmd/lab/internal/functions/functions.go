@@ -179,7 +179,7 @@ func waitForStubs(frs []Result, rs []gotest.Results, s stage.Stage) {
 			said[f.Name] += f.Message + f.Panic
 		}
 	}
-	marker := regions.TodoMarker(s.ID)
+	marker := regions.TodoMarker(s.Slug)
 	for i, fr := range frs {
 		if fr.Stub || fr.Status != "failed" || len(fr.Failing) == 0 {
 			continue

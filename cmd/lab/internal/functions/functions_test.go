@@ -266,12 +266,12 @@ func TestAWaitSaysWhichWayTheCallGoes(t *testing.T) {
 // startDueRun fails, and says it is not written yet. In the starter, where
 // every function is a stub, each one fails as unwritten and none waits.
 func TestFunctionsWaitForAStubTheirSpecsRunInto(t *testing.T) {
-	s := stage.Stage{ID: "06", Functions: []stage.Function{
+	s := stage.Stage{Slug: "scheduling", Num: "06", Functions: []stage.Function{
 		{Name: "Due", Specs: []string{"counts the first run", "skips a late run"}},
 		{Name: "CronJobReconciler.startDueRun", Specs: []string{"creates the Job of a due run", "says in Ready when the next run is"}},
 		{Name: "nextRunMessage", Specs: []string{"spells the next run", "says in Ready when the next run is"}},
 	}}
-	todo := "unexpected error: TODO(lab 06): write this (在此编写); see exercises/06-scheduling/README.md"
+	todo := "unexpected error: TODO(lab scheduling): write this (在此编写); see exercises/06-scheduling/README.md"
 	r := gotest.Results{Ginkgo: true,
 		Todo: []string{"CronJobReconciler.startDueRun"},
 		Outcomes: []gotest.Outcome{
@@ -334,7 +334,7 @@ func TestFunctionsThatShareAFailingSpecDoNotWaitForEachOther(t *testing.T) {
 		{Name: "gives sub-minute runs names", Status: "failed"}, {Name: "starts only the most recent", Status: "failed"},
 	}}
 	for _, order := range [][]int{{0, 1, 2}, {2, 1, 0}, {1, 2, 0}} {
-		s := stage.Stage{ID: "06"}
+		s := stage.Stage{Slug: "scheduling", Num: "06"}
 		for _, i := range order {
 			s.Functions = append(s.Functions, fns[i])
 		}

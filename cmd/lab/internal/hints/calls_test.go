@@ -83,7 +83,7 @@ func TestWhoWaitsForAFunctionThatDoesNotCompile(t *testing.T) {
 
 	// An unused import, dropped for the rest of the check, is no function
 	// to wait for: a caller that fails beside it has failed.
-	s := stage.Stage{ID: "05", Functions: []stage.Function{{Name: "CronJobReconciler.buildJob", Specs: []string{"builds the Job"}}}}
+	s := stage.Stage{Slug: "secondary-resources", Num: "05", Functions: []stage.Function{{Name: "CronJobReconciler.buildJob", Specs: []string{"builds the Job"}}}}
 	r := gotest.Results{
 		Outcomes: []gotest.Outcome{{Name: "builds the Job", Status: "failed"}},
 		Failures: []gotest.Failure{{Name: "builds the Job"}},
@@ -100,7 +100,7 @@ func TestWhoWaitsForAFunctionThatDoesNotCompile(t *testing.T) {
 // passed; and the check's hint is the function that does not compile.
 func TestAFunctionThatCallsAStubWaitsForIt(t *testing.T) {
 	l := i18n.English
-	s := stage.Stage{ID: "05", Functions: []stage.Function{
+	s := stage.Stage{Slug: "secondary-resources", Num: "05", Functions: []stage.Function{
 		{Name: "JobName", Specs: []string{"TestJobName"}},
 		{Name: "CronJobReconciler.buildJob", Specs: []string{"builds the Job"}},
 		{Name: "CronJobReconciler.createJob", Specs: []string{"creates the Job"}},
@@ -135,7 +135,7 @@ func TestAFunctionThatCallsAStubWaitsForIt(t *testing.T) {
 // and the hint is JobFinished's, not Reconcile's.
 func TestAFunctionThatCallsAFailingOneWaitsForIt(t *testing.T) {
 	l := i18n.English
-	s := stage.Stage{ID: "04", Functions: []stage.Function{
+	s := stage.Stage{Slug: "reconcile-loop", Num: "04", Functions: []stage.Function{
 		{Name: "JobFinished", Specs: []string{"TestJobFinished"}},
 		{Name: "CronJobReconciler.observeJobs", Specs: []string{"moves finished Jobs out of active"}},
 		{Name: "CronJobReconciler.Reconcile", Specs: []string{"writes what it observed"}},
@@ -200,7 +200,7 @@ func TestAFunctionThatCallsAFailingOneWaitsForIt(t *testing.T) {
 // calls deleteJob, not the other way).
 func TestTheHintOfAFunctionCheckedThroughAnotherNamesTheOther(t *testing.T) {
 	l := i18n.English
-	s := stage.Stage{ID: "05", Functions: []stage.Function{
+	s := stage.Stage{Slug: "secondary-resources", Num: "05", Functions: []stage.Function{
 		{Name: "deleteJob", Specs: []string{"deletes a running Job", "deletes the oldest finished Jobs"}},
 		{Name: "pruneHistory", Specs: []string{"deletes the oldest finished Jobs", "keeps every Job within its limit"}},
 	}, Hints: []stage.Hint{{ID: "05.1", En: "a nudge"}}}
@@ -220,10 +220,10 @@ func TestTheHintOfAFunctionCheckedThroughAnotherNamesTheOther(t *testing.T) {
 // says that the spec goes through it, in both languages; it does not say
 // that nextRunMessage calls it.
 func TestTheHintOfAStubSaysWhichWayTheSpecsReachIt(t *testing.T) {
-	s := stage.Stage{ID: "06", Functions: []stage.Function{
+	s := stage.Stage{Slug: "scheduling", Num: "06", Functions: []stage.Function{
 		{Name: "CronJobReconciler.startDueRun", Specs: []string{"creates the Job of a due run", "says in Ready when the next run is"}},
 		{Name: "nextRunMessage", Specs: []string{"spells the next run", "says in Ready when the next run is"}},
-	}, Hints: []stage.Hint{{ID: "06.1", En: "a nudge", Zh: "一个提示"}}}
+	}, Hints: []stage.Hint{{ID: "scheduling.1", En: "a nudge", Zh: "一个提示"}}}
 	r := gotest.Results{Ginkgo: true,
 		Calls:   map[string][]string{"CronJobReconciler.startDueRun": {"nextRunMessage"}},
 		Stubbed: []gotest.CompileError{{File: "internal/controller/status.go", Line: 180, Function: "CronJobReconciler.startDueRun", Message: "undefined: due"}},
@@ -248,14 +248,14 @@ func TestTheHintOfAStubSaysWhichWayTheSpecsReachIt(t *testing.T) {
 // general levels.
 func TestAStubGetsNoHintForAFunctionNotWrittenYet(t *testing.T) {
 	l := i18n.English
-	s := stage.Stage{ID: "06", Functions: []stage.Function{
+	s := stage.Stage{Slug: "scheduling", Num: "06", Functions: []stage.Function{
 		{Name: "Due", Specs: []string{"counts the first run"}},
 		{Name: "CronJobReconciler.startDueRun", Specs: []string{"Forbid skips the run"}},
 	}, Hints: []stage.Hint{
 		{ID: "06.1", En: "a nudge"},
 		{ID: "06.2", When: "Forbid skips", En: "return without creating a Job"},
 	}}
-	todo := "TODO(lab 06): write this (在此编写); see exercises/06-scheduling/README.md"
+	todo := "TODO(lab scheduling): write this (在此编写); see exercises/06-scheduling/README.md"
 	r := gotest.Results{Todo: []string{"CronJobReconciler.startDueRun"},
 		Outcomes: []gotest.Outcome{{Name: "counts the first run", Status: "failed"}, {Name: "Forbid skips the run", Status: "failed"}},
 		Failures: []gotest.Failure{{Name: "counts the first run", Message: todo}, {Name: "Forbid skips the run", Message: todo}}}

@@ -23,8 +23,8 @@ package hints
 // is tied to a failure: it comes first when a failing test's or spec's name
 // or message contains that text (for a Chinese attendee, the English twin of
 // the message: gotest.Failure.Said), so that the failure is explained in the
-// operator's terms. Every hint has an id, "06.2" (stage, position), which
-// `lab check --json` names.
+// operator's terms. Every hint has an id, "scheduling.2" (the stage's slug,
+// the position), which `lab check --json` names.
 
 import (
 	"fmt"
@@ -102,7 +102,7 @@ func blamed(s stage.Stage, rs []gotest.Results) func(gotest.Failure) bool {
 			}
 		}
 	}
-	marker := regions.TodoMarker(s.ID)
+	marker := regions.TodoMarker(s.Slug)
 	return func(fail gotest.Failure) bool {
 		if strings.Contains(fail.Message+fail.Panic, marker) {
 			return false
@@ -149,13 +149,13 @@ func NextHint(s stage.Stage, last progress.StageResult) (h stage.Hint, ok bool) 
 // CmdHint shows the next hint of stage s and remembers that it was shown.
 func CmdHint(l i18n.Lang, root string, s stage.Stage) error {
 	p := progress.Read(root)
-	r := p.Stages[s.ID]
+	r := p.Stages[s.Slug]
 	h, ok := NextHint(s, r)
 	if !ok {
 		general := len(s.Levels())
 		fmt.Printf(l.Tr("Stage %s: you have seen every hint: the %d levels, and %d for failures of your checks. Read %s, or ask the instructor.\n",
 			"第 %s 阶段：所有提示你都看过了：%d 级通用提示，以及 %d 条针对你检查失败的提示。请读 %s，或者问讲师。\n"),
-			s.ID, general, len(r.HintsShown)-shownLevels(s, r), s.ReadmeIn(l, root))
+			s.Num, general, len(r.HintsShown)-shownLevels(s, r), s.ReadmeIn(l, root))
 		// The failure of the last check is still there: its hint again.
 		for _, id := range r.Failing {
 			for _, again := range s.Hints {
@@ -177,11 +177,11 @@ func CmdHint(l i18n.Lang, root string, s stage.Stage) error {
 	if h.When != "" {
 		level = l.Tr(" (for the failure of your last check)", "（针对你上次检查的失败）")
 	}
-	fmt.Printf(l.Tr("Stage %s, hint %s%s:\n\n%s\n", "第 %s 阶段，提示 %s%s：\n\n%s\n"), s.ID, h.ID, level, i18n.Indent(i18n.Wrap(h.Text(l), 96), "  "))
+	fmt.Printf(l.Tr("Stage %s, hint %s%s:\n\n%s\n", "第 %s 阶段，提示 %s%s：\n\n%s\n"), s.Num, h.ID, level, i18n.Indent(i18n.Wrap(h.Text(l), 96), "  "))
 	r.HintsShown = append(r.HintsShown, h.ID)
-	p.Stages[s.ID] = r
+	p.Stages[s.Slug] = r
 	if _, ok := NextHint(s, r); ok {
-		fmt.Printf(l.Tr("\nAnother hint: bin/lab hint %s (in bin/lab watch: h and Enter)\n", "\n下一条提示：bin/lab hint %s（在 bin/lab watch 中：按 h 再按回车）\n"), s.ID)
+		fmt.Printf(l.Tr("\nAnother hint: bin/lab hint %s (in bin/lab watch: h and Enter)\n", "\n下一条提示：bin/lab hint %s（在 bin/lab watch 中：按 h 再按回车）\n"), s.Num)
 	}
 	return p.Save(root)
 }

@@ -39,12 +39,12 @@ func TestAFailureGetsTheHintTiedToItAndOtherwiseTheFirstLevel(t *testing.T) {
 		f    gotest.Failure
 		want string
 	}{
-		{gotest.Failure{Name: "records the warning once per problem and generation"}, "06.2"},
-		{gotest.Failure{Name: "creates the Job", Message: `jobs.batch "x" already exists: AlreadyExists`}, "06.4"},
-		{gotest.Failure{Name: "creates the Job", Panic: "AlreadyExists"}, "06.4"},
+		{gotest.Failure{Name: "records the warning once per problem and generation"}, "scheduling.2"},
+		{gotest.Failure{Name: "creates the Job", Message: `jobs.batch "x" already exists: AlreadyExists`}, "scheduling.4"},
+		{gotest.Failure{Name: "creates the Job", Panic: "AlreadyExists"}, "scheduling.4"},
 		// A Chinese attendee's test printed the Chinese twin; the run found its English.
-		{gotest.Failure{Name: "creates the Job", Message: "已经存在", Said: "AlreadyExists"}, "06.4"},
-		{gotest.Failure{Name: "something else"}, "06.1"},
+		{gotest.Failure{Name: "creates the Job", Message: "已经存在", Said: "AlreadyExists"}, "scheduling.4"},
+		{gotest.Failure{Name: "something else"}, "scheduling.1"},
 	} {
 		if got := For(s, c.f).ID; got != c.want {
 			t.Errorf("%+v: hint %s, want %s", c.f, got, c.want)
@@ -56,7 +56,7 @@ func TestLabHintShowsTheFailuresHintsFirstThenTheLevelsInOrder(t *testing.T) {
 	s := labtest.StageWithHints()
 	rs := []gotest.Results{{Failures: []gotest.Failure{{Name: "x", Message: "AlreadyExists"}}}}
 	last := progress.StageResult{Failing: Tied(s, rs)}
-	if !reflect.DeepEqual(last.Failing, []string{"06.4"}) {
+	if !reflect.DeepEqual(last.Failing, []string{"scheduling.4"}) {
 		t.Fatalf("tied hints of the failures: %v", last.Failing)
 	}
 	var order []string
@@ -68,8 +68,8 @@ func TestLabHintShowsTheFailuresHintsFirstThenTheLevelsInOrder(t *testing.T) {
 		order = append(order, h.ID)
 		last.HintsShown = append(last.HintsShown, h.ID)
 	}
-	if want := []string{"06.4", "06.1", "06.3", "06.5"}; !reflect.DeepEqual(order, want) {
-		t.Errorf("hints in the order %v, want %v (06.2 is tied to a failure that did not happen)", order, want)
+	if want := []string{"scheduling.4", "scheduling.1", "scheduling.3", "scheduling.5"}; !reflect.DeepEqual(order, want) {
+		t.Errorf("hints in the order %v, want %v (scheduling.2 is tied to a failure that did not happen)", order, want)
 	}
 }
 
@@ -85,11 +85,11 @@ func TestTheProgressFileKeepsHintsAcrossChecksAndReadsAnOlderFile(t *testing.T) 
 		t.Fatal(err)
 	}
 	p := progress.Read(root)
-	if r := p.Stages["04"]; !r.Passed || r.Specs != 12 || !r.At.Equal(time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)) {
+	if r := p.Stages["reconcile-loop"]; !r.Passed || r.Specs != 12 || !r.At.Equal(time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)) {
 		t.Fatalf("the version 1 file reads as %+v", r)
 	}
 	s := labtest.StageWithHints()
-	p.Stages["06"] = progress.StageResult{HintsShown: []string{"06.1"}}
+	p.Stages["scheduling"] = progress.StageResult{HintsShown: []string{"scheduling.1"}}
 	rs := []gotest.Results{{Failed: 1, Failures: []gotest.Failure{{Name: "once per problem"}}}}
 	p.Record(s, rs, os.ErrInvalid, Tied(s, rs))
 	if err := p.Save(root); err != nil {
@@ -99,11 +99,11 @@ func TestTheProgressFileKeepsHintsAcrossChecksAndReadsAnOlderFile(t *testing.T) 
 	if again.Version != progress.FileVersion {
 		t.Errorf("version %d, want %d", again.Version, progress.FileVersion)
 	}
-	r := again.Stages["06"]
-	if !reflect.DeepEqual(r.HintsShown, []string{"06.1"}) || !reflect.DeepEqual(r.Failing, []string{"06.2"}) || r.Passed {
+	r := again.Stages["scheduling"]
+	if !reflect.DeepEqual(r.HintsShown, []string{"scheduling.1"}) || !reflect.DeepEqual(r.Failing, []string{"scheduling.2"}) || r.Passed {
 		t.Errorf("after a failing check: %+v", r)
 	}
-	if !again.Stages["04"].Passed {
+	if !again.Stages["reconcile-loop"].Passed {
 		t.Error("the other stage's result was lost")
 	}
 	if _, err := os.Stat(filepath.Join(root, "bin", "lab-state", "progress.json")); err != nil {
@@ -134,7 +134,7 @@ func TestEveryTiedHintNamesSomethingInTheStagesTests(t *testing.T) {
 				continue
 			}
 			if !strings.Contains(sources.String(), strings.ReplaceAll(h.When, "_", " ")) {
-				t.Errorf("stage %s hint %s: %q is in none of its tests", s.ID, h.ID, h.When)
+				t.Errorf("stage %s hint %s: %q is in none of its tests", s.Num, h.ID, h.When)
 			}
 		}
 	}
@@ -165,7 +165,7 @@ func TestAHintQuotesTheNamesItsLanguagesCheckPrints(t *testing.T) {
 						quoted++
 					}
 					if strings.Contains(h.Zh, en) && !strings.Contains(h.Zh, zh) {
-						t.Errorf("stage %s hint %s: its Chinese text quotes the English name %q, which the Chinese check prints as %q", s.ID, h.ID, en, zh)
+						t.Errorf("stage %s hint %s: its Chinese text quotes the English name %q, which the Chinese check prints as %q", s.Num, h.ID, en, zh)
 					}
 				}
 			}
@@ -232,12 +232,12 @@ func TestLabHintRepeatsTheFailuresHintOnceAllWereSeen(t *testing.T) {
 	}
 	s := labtest.StageWithHints()
 	p := progress.Read(root)
-	p.Stages["06"] = progress.StageResult{Failing: []string{"06.4"}, HintsShown: []string{"06.4", "06.1", "06.3", "06.5"}}
+	p.Stages["scheduling"] = progress.StageResult{Failing: []string{"scheduling.4"}, HintsShown: []string{"scheduling.4", "scheduling.1", "scheduling.3", "scheduling.5"}}
 	if err := p.Save(root); err != nil {
 		t.Fatal(err)
 	}
 	raw := labtest.Printed(t, func() error { return CmdHint(l, root, s) })
-	for _, want := range []string{"you have seen every hint", "again (06.4)", "the Job exists already: adopt it"} {
+	for _, want := range []string{"you have seen every hint", "again (scheduling.4)", "the Job exists already: adopt it"} {
 		if !strings.Contains(raw, want) {
 			t.Errorf("lab hint lacks %q:\n%s", want, raw)
 		}
@@ -262,7 +262,7 @@ func TestTheWordsAroundASnippetFitTheScreen(t *testing.T) {
 				for _, line := range strings.Split(text, "\n") {
 					if !strings.HasPrefix(line, " ") && i18n.Width(line) > 92 {
 						t.Errorf("stage %s hint %s (%s): a line of %d columns, more than 92; break it in stage.yaml: %q",
-							s.ID, h.ID, l, i18n.Width(line), line)
+							s.Slug, h.ID, l, i18n.Width(line), line)
 					}
 				}
 			}

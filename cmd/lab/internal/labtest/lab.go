@@ -53,11 +53,12 @@ func Two() string {
 
 // lab:end
 `,
-		"exercises/01-one/stage.yaml": "title: one\nregions: [one]\ntests:\n- package: ./p\n  run: TestOne\nhints:\n- en: write One\n",
-		"exercises/01-one/README.md":  "# One\n",
-		"exercises/02-two/stage.yaml": "title: two\nregions: [two]\ntests:\n- package: ./p\n  run: TestTwo\nhints:\n- en: write Two\n",
-		"exercises/02-two/README.md":  "# Two\n",
-		"bin/controller-gen":          "#!/bin/sh\n",
+		"exercises/stages.yaml":    "- one\n- two\n",
+		"exercises/one/stage.yaml": "title: one\nregions: [one]\ntests:\n- package: ./p\n  run: TestOne\nhints:\n- en: write One\n",
+		"exercises/one/README.md":  "# One\n",
+		"exercises/two/stage.yaml": "title: two\nregions: [two]\ntests:\n- package: ./p\n  run: TestTwo\nhints:\n- en: write Two\n",
+		"exercises/two/README.md":  "# Two\n",
+		"bin/controller-gen":       "#!/bin/sh\n",
 	}
 	for name, content := range files {
 		path := filepath.Join(root, name)

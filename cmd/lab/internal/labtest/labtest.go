@@ -44,7 +44,7 @@ func Printed(t *testing.T, f func() error) string {
 }
 
 func StageWithHints() stage.Stage {
-	s := stage.Stage{ID: "06", Dir: "exercises/06-scheduling", Hints: []stage.Hint{
+	s := stage.Stage{Slug: "scheduling", Num: "06", Dir: "exercises/scheduling", Hints: []stage.Hint{
 		{En: "nudge"},
 		{When: "once per problem", En: "call reportUnschedulable"},
 		{En: "where to look"},
@@ -52,7 +52,7 @@ func StageWithHints() stage.Stage {
 		{En: "a snippet"},
 	}}
 	for i := range s.Hints {
-		s.Hints[i].ID = "06." + string(rune('1'+i))
+		s.Hints[i].ID = stage.HintID(s.Slug, i+1)
 	}
 	return s
 }

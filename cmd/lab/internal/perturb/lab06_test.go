@@ -50,7 +50,7 @@ func TestPerturbOnASolvedLab06Branch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := slices.IndexFunc(stages, func(s stage.Stage) bool { return s.ID == "07" })
+	i := slices.IndexFunc(stages, func(s stage.Stage) bool { return s.Num == "07" })
 	if i < 0 {
 		t.Fatal("no stage 07 to make the starter of")
 	}

@@ -32,6 +32,7 @@ import (
 
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 	"cronlab.dev/cronlab/cmd/lab/internal/run"
+	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 
 // kinds are the perturbations test/perturb plays (its perturbations).
@@ -56,16 +57,30 @@ func CmdPerturb(l i18n.Lang, root string, args []string) error {
 // their stubs are gone, a run would stop at a TODO, and the comparison
 // would blame the attendee for a stage not reached yet. Later stages' stubs
 // do not matter: the harness holds the cache back itself.
-var reconcilerStages = []string{"04", "05", "06"}
+var reconcilerStages = []string{"reconcile-loop", "secondary-resources", "scheduling"}
 
 // wholeReconciler refuses, before anything is built, a clone whose
-// Reconciler still has stubs of those stages, saying which and where.
+// Reconciler still has stubs of those stages, saying which and where, by
+// the stages' numbers of today (exercises/stages.yaml).
 func wholeReconciler(l i18n.Lang, root string) error {
-	for _, id := range reconcilerStages {
-		if files := run.TodoFiles(root, "", id); len(files) > 0 {
-			return i18n.Errorf("the scenario needs a whole Reconcile, and this clone's still has stubs of stage %s (TODO(lab %s): %s): bin/lab perturb works from stage 06 on, once stages 04 to 06 pass",
-				"这个场景需要完整的 Reconcile，而本克隆里还有第 %s 阶段的桩（TODO(lab %s)：%s）：bin/lab perturb 从第 06 阶段起可用，要等第 04 到 06 阶段都通过之后",
-				id, id, strings.Join(files, ", "))
+	num := map[string]string{}
+	if stages, err := stage.Load(root); err == nil {
+		for _, s := range stages {
+			num[s.Slug] = s.Num
+		}
+	}
+	called := func(slug string) string {
+		if n := num[slug]; n != "" {
+			return fmt.Sprintf(l.Tr("stage %s (%s)", "第 %s 阶段（%s）"), n, slug)
+		}
+		return fmt.Sprintf(l.Tr("stage %s", "%s 阶段"), slug)
+	}
+	first, last := reconcilerStages[0], reconcilerStages[len(reconcilerStages)-1]
+	for _, slug := range reconcilerStages {
+		if files := run.TodoFiles(root, "", slug); len(files) > 0 {
+			return i18n.Errorf("the scenario needs a whole Reconcile, and this clone's still has stubs of %s (TODO(lab %s): %s): bin/lab perturb works from %s on, once %s to %s pass",
+				"这个场景需要完整的 Reconcile，而本克隆里还有%s的桩（TODO(lab %s)：%s）：bin/lab perturb 从%s起可用，要等%s到%s都通过之后",
+				called(slug), slug, strings.Join(files, ", "), called(last), called(first), called(last))
 		}
 	}
 	return nil

@@ -213,16 +213,16 @@ func TestAReconcilerWithStubsOfItsStagesIsRefused(t *testing.T) {
 		}
 		labtest.Git(t, dir, "add", "-A")
 	}
-	write("package runs\n\nfunc JobName() string {\n\t// TODO(lab 05): write this\n\treturn \"\"\n}\n")
+	write("package runs\n\nfunc JobName() string {\n\t// TODO(lab secondary-resources): write this\n\treturn \"\"\n}\n")
 	err := CmdPerturb(i18n.English, dir, []string{"none"})
-	if err == nil || !strings.Contains(err.Error(), "stubs of stage 05 (TODO(lab 05): internal/runs/runs.go (1))") ||
-		!strings.Contains(err.Error(), "works from stage 06 on") {
-		t.Errorf("a stub of stage 05 left: got %v", err)
+	if err == nil || !strings.Contains(err.Error(), "stubs of stage secondary-resources (TODO(lab secondary-resources): internal/runs/runs.go (1))") ||
+		!strings.Contains(err.Error(), "works from stage scheduling on") {
+		t.Errorf("a stub of stage secondary-resources left: got %v", err)
 	}
 	// A later stage's stub is no reason to refuse (the harness holds the
 	// cache itself): the refusal check passes it.
-	write("package runs\n\nfunc lagGate() {\n\t// TODO(lab 13): write this\n}\n")
+	write("package runs\n\nfunc lagGate() {\n\t// TODO(lab q6-direct-reads): write this\n}\n")
 	if err := wholeReconciler(i18n.English, dir); err != nil {
-		t.Errorf("a stub of stage 13 alone: got %v, want no refusal", err)
+		t.Errorf("a stub of a later stage alone: got %v, want no refusal", err)
 	}
 }

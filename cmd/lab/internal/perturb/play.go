@@ -89,7 +89,7 @@ func (p *play) play(l i18n.Lang) error {
 	if err != nil {
 		return i18n.Errorf("reading the reference's end state: %w (is this a clone of cronlab?)", "读取参考实现的结束状态：%w（这是 cronlab 的克隆吗？）", err)
 	}
-	s := stage.Stage{ID: "perturb", Title: "the scenario of test/perturb under " + p.kind, TitleZh: "test/perturb 的场景，扰动：" + p.kind,
+	s := stage.Stage{Slug: "perturb", Title: "the scenario of test/perturb under " + p.kind, TitleZh: "test/perturb 的场景，扰动：" + p.kind,
 		Tests: []stage.Test{{Package: "./test/perturb", Run: "^TestPerturbed$/^" + p.kind + "$"}}}
 	start := time.Now()
 	all, runErr := run.ChecksWith(l, p.root, p.dir, s, run.Quiet, false, run.BuildOpts{Env: []string{endStateFile + "=" + endState}})

@@ -45,8 +45,9 @@ type Progress struct {
 }
 
 // FileVersion is the version of the file this tool writes: 1 before
-// hints, 2 with them.
-const FileVersion = 2
+// hints, 2 with them, 3 since stages and hints are keyed by the stage's
+// slug ("scheduling", "scheduling.2") instead of its number ("06", "06.2").
+const FileVersion = 3
 
 type StageResult struct {
 	Passed bool      `json:"passed"`
@@ -76,7 +77,36 @@ func Read(root string) *Progress {
 	if p.Stages == nil {
 		p.Stages = map[string]StageResult{}
 	}
+	p.fromLegacy()
 	return p
+}
+
+// fromLegacy renames what a file of version 2 or older keyed by a stage's
+// number to its slug, by the fixed table of those numbers (stage.Legacy),
+// so that the stages passed and the hints seen before the stages had names
+// are still theirs, whatever place the stages have now. It is done on every
+// read (a slug is never two digits, so it does nothing twice); the next
+// write keeps it.
+func (p *Progress) fromLegacy() {
+	for key, r := range p.Stages {
+		slug := stage.FromLegacy(key)
+		if slug == key {
+			continue
+		}
+		for i, id := range r.Failing {
+			r.Failing[i] = stage.FromLegacy(id)
+		}
+		for i, id := range r.HintsShown {
+			r.HintsShown[i] = stage.FromLegacy(id)
+		}
+		if b, ok := stage.LegacyBranch(r.Branch); ok {
+			r.Branch = b
+		}
+		delete(p.Stages, key)
+		if _, kept := p.Stages[slug]; !kept {
+			p.Stages[slug] = r
+		}
+	}
 }
 
 func (p *Progress) Record(s stage.Stage, rs []gotest.Results, err error, failing []string) {
@@ -93,22 +123,22 @@ func (p *Progress) Record(s stage.Stage, rs []gotest.Results, err error, failing
 		r.Branch = strings.TrimSpace(branch)
 	}
 	r.Failing = failing
-	r.HintsShown = p.Stages[s.ID].HintsShown
-	r.Started = p.Stages[s.ID].Started
-	p.Stages[s.ID] = r
+	r.HintsShown = p.Stages[s.Slug].HintsShown
+	r.Started = p.Stages[s.Slug].Started
+	p.Stages[s.Slug] = r
 }
 
-// MarkStarted records that bin/lab start began stage id now. A stage
+// MarkStarted records that bin/lab start began the stage of that slug now. A stage
 // started twice is timed from the first start: the time spent before the
 // second counts as time on it.
-func MarkStarted(root, id string) error {
+func MarkStarted(root, slug string) error {
 	p := Read(root)
-	r := p.Stages[id]
+	r := p.Stages[slug]
 	if !r.Started.IsZero() {
 		return nil
 	}
 	r.Started = time.Now().UTC()
-	p.Stages[id] = r
+	p.Stages[slug] = r
 	return p.Save(root)
 }
 
@@ -156,18 +186,18 @@ func ago(l i18n.Lang, t time.Time) string {
 func CmdStatus(l i18n.Lang, root string, stages []stage.Stage) error {
 	p := Read(root)
 	branch, _ := base.Output(root, "git", "branch", "--show-current")
-	current := CurrentStage(branch)
+	current := CurrentStage(stages, branch)
 	passed, given := 0, false
 	for _, s := range stages {
-		r := p.Stages[s.ID]
+		r := p.Stages[s.Slug]
 		state := l.Tr("not started", "未开始")
 		switch {
 		case r.Passed:
 			state, passed = l.Tr("passed", "已通过"), passed+1
-		case !r.At.IsZero() || s.ID == current:
+		case !r.At.IsZero() || s.Num == current:
 			state = l.Tr("in progress", "进行中")
-		case current != "" && s.ID < current:
-			// On lab/NN the stages before NN are solved by the starter.
+		case current != "" && s.Num < current:
+			// On a stage's lab branch the stages before it are solved by the starter.
 			state, given = l.Tr("given", "已给出"), true
 		}
 		last := ""
@@ -181,28 +211,28 @@ func CmdStatus(l i18n.Lang, root string, stages []stage.Stage) error {
 			hints = fmt.Sprintf(l.Tr("%d hints shown", "看过 %d 条提示"), n)
 		}
 		mark := "  "
-		if s.ID == current {
+		if s.Num == current {
 			mark = "> "
 		}
-		fmt.Printf("%s%s  %-22s %s %s %s\n", mark, s.ID, s.Slug, i18n.PadRight(state, 12), i18n.PadRight(last, 18), hints)
+		fmt.Printf("%s%s  %-22s %s %s %s\n", mark, s.Num, s.Slug, i18n.PadRight(state, 12), i18n.PadRight(last, 18), hints)
 	}
 	fmt.Printf(l.Tr("\n%s %d of %d stages passed\n", "\n%s 已通过 %d / %d 个阶段\n"), Bar(passed, len(stages), 16), passed, len(stages))
 	if given {
-		fmt.Printf(l.Tr("given: not checked here, and solved in the starter of lab/%s (the reference's code, or yours if bin/lab start carried it)\n",
-			"已给出：这里没有检查，lab/%s 的起始代码中已写好（参考实现的代码，或者 bin/lab start 带入的你自己的代码）\n"), current)
+		fmt.Printf(l.Tr("given: not checked here, and solved in the starter of %s (the reference's code, or yours if bin/lab start carried it)\n",
+			"已给出：这里没有检查，%s 的起始代码中已写好（参考实现的代码，或者 bin/lab start 带入的你自己的代码）\n"), strings.TrimSpace(branch))
 	}
 	return nil
 }
 
-// CurrentStage is the stage of a lab branch ("06" of lab/06, or of
-// lab/06-saved-...), or "" off the lab branches.
-func CurrentStage(branch string) string {
-	rest, ok := strings.CutPrefix(strings.TrimSpace(branch), "lab/")
+// CurrentStage is the number of the stage whose lab branch this is ("06" on
+// lab/scheduling, or on lab/scheduling-saved-...), or "" off the lab
+// branches.
+func CurrentStage(stages []stage.Stage, branch string) string {
+	s, ok := stage.FromBranch(stages, branch)
 	if !ok {
 		return ""
 	}
-	id, _, _ := strings.Cut(rest, "-")
-	return id
+	return s.Num
 }
 
 // Bar draws done of all as [#####-----], width characters inside.

@@ -33,8 +33,8 @@ import (
 // Stub is what replaces a region: which stage it belongs to and where the
 // attendee reads about it.
 type Stub struct {
-	Stage  string // "05"
-	Readme string // "exercises/05-secondary-resources/README.md"
+	Stage  string // the stage's slug: TODO(lab secondary-resources)
+	Readme string // "exercises/secondary-resources/README.md"
 	// Broken: the stub stands in for the attendee's function that does not
 	// compile, while lab check checks the rest (package run).
 	Broken bool

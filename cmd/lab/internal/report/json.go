@@ -32,10 +32,14 @@ import (
 )
 
 type Check struct {
-	Version int    `json:"version"` // 1
-	Stage   string `json:"stage"`
-	Title   string `json:"title"`
-	Passed  bool   `json:"passed"`
+	Version int `json:"version"` // 1
+	// Stage is the stage's number ("06"), its place in the list today;
+	// Slug its name ("scheduling"), which stays when stages are added
+	// before it, and which hint ids begin with.
+	Stage  string `json:"stage"`
+	Slug   string `json:"slug"`
+	Title  string `json:"title"`
+	Passed bool   `json:"passed"`
 	// Error says in a line why the stage does not pass; "" when it does.
 	Error string        `json:"error,omitempty"`
 	Tests []checkedTest `json:"tests"`
@@ -69,7 +73,7 @@ type checkedSpec struct {
 }
 
 func NewCheck(dir string, s stage.Stage, rs []gotest.Results, err error) Check {
-	r := Check{Version: 1, Stage: s.ID, Title: s.Title, Passed: err == nil, Tests: []checkedTest{},
+	r := Check{Version: 1, Stage: s.Num, Slug: s.Slug, Title: s.Title, Passed: err == nil, Tests: []checkedTest{},
 		Functions: append([]functions.Result{}, functions.Verdicts(s, dir, rs)...)}
 	if err != nil {
 		r.Error = err.Error()

@@ -62,6 +62,7 @@ func TestCheckJSONKeepsItsShape(t *testing.T) {
 	want := `{
   "version": 1,
   "stage": "06",
+  "slug": "scheduling",
   "title": "Scheduling",
   "passed": false,
   "error": "failing: ./internal/schedule, ./internal/controller",
@@ -78,14 +79,14 @@ func TestCheckJSONKeepsItsShape(t *testing.T) {
           "status": "failed",
           "message": "Due = 10:05, want 10:15",
           "location": "internal/schedule/schedule_test.go:40",
-          "hint": "06.1",
+          "hint": "scheduling.1",
           "subtests": [
             {
               "name": "TestDueAgreesWithAWalk/at_midnight",
               "status": "failed",
               "message": "Due = 00:05, want 00:00",
               "location": "internal/schedule/schedule_test.go:52",
-              "hint": "06.1"
+              "hint": "scheduling.1"
             }
           ]
         }

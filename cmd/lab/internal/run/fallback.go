@@ -90,7 +90,7 @@ func stubbedOverlay(l i18n.Lang, dir string, s stage.Stage, owned map[string]boo
 			cleanup()
 			return "", nil, nil, false
 		}
-		out, pkg, usesTODO, err := stubFunctions(l, path, src, byFile[file], regions.Stub{Stage: s.ID, Readme: s.Readme(), Broken: true})
+		out, pkg, usesTODO, err := stubFunctions(l, path, src, byFile[file], regions.Stub{Stage: s.Slug, Readme: s.Readme(), Broken: true})
 		if err != nil {
 			cleanup()
 			return "", nil, nil, false

@@ -56,7 +56,7 @@ func TestOneFunctionThatDoesNotCompileLeavesTheOthersChecked(t *testing.T) {
 	if len(r.BuildErrors) == 0 {
 		t.Fatalf("no compiler message in:\n%s", out)
 	}
-	s := stage.Stage{ID: "99", Dir: "exercises/99-x"}
+	s := stage.Stage{Slug: "stage-99", Num: "99", Dir: "exercises/99-x"}
 	overlay, broken2, cleanup, ok := stubbedOverlay(l, dir, s, map[string]bool{"p/p.go": true}, r.BuildErrors)
 	if !ok {
 		t.Fatalf("no overlay for %v", r.BuildErrors)
@@ -68,7 +68,7 @@ func TestOneFunctionThatDoesNotCompileLeavesTheOthersChecked(t *testing.T) {
 	out, err = exec.Command("go", "-C", dir, "test", "-overlay", overlay, "-v", "./p").CombinedOutput()
 	text := string(out)
 	if err == nil || !strings.Contains(text, "--- PASS: TestGood") || !strings.Contains(text, "--- FAIL: TestBad") ||
-		!strings.Contains(text, "TODO(lab 99): this function does not compile") {
+		!strings.Contains(text, "TODO(lab stage-99): this function does not compile") {
 		t.Errorf("with R.Bad stubbed, want TestGood to pass and TestBad to fail with the TODO that says why:\n%s", text)
 	}
 	if raw, _ := os.ReadFile(filepath.Join(dir, "p", "p.go")); string(raw) != broken {
@@ -123,7 +123,7 @@ func TestAMessageOfSeveralLinesIsOneCompileError(t *testing.T) {
 	if c := gotest.PlaceCompileError(dir, r.BuildErrors[0]); c.Function != "Finished" || c.Line != 4 {
 		t.Errorf("placed as %+v", c)
 	}
-	if _, broken, cleanup, ok := stubbedOverlay(l, dir, stage.Stage{ID: "99", Dir: "exercises/99-x"}, map[string]bool{"p/p.go": true}, r.BuildErrors); !ok {
+	if _, broken, cleanup, ok := stubbedOverlay(l, dir, stage.Stage{Slug: "stage-99", Num: "99", Dir: "exercises/99-x"}, map[string]bool{"p/p.go": true}, r.BuildErrors); !ok {
 		t.Error("no overlay: the rest would not be checked")
 	} else {
 		cleanup()
@@ -141,7 +141,7 @@ func TestAnUnusedImportLeavesTheRestChecked(t *testing.T) {
 	dir, write := scratchModule(t)
 	write("p/p.go", "package p\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\nfunc Good() string { return strings.ToUpper(\"ok\") }\n")
 	r := gotest.Results{BuildErrors: buildErrors(t, dir)}
-	overlay, broken, cleanup, ok := stubbedOverlay(l, dir, stage.Stage{ID: "99", Dir: "exercises/99-x"}, map[string]bool{"p/p.go": true}, r.BuildErrors)
+	overlay, broken, cleanup, ok := stubbedOverlay(l, dir, stage.Stage{Slug: "stage-99", Num: "99", Dir: "exercises/99-x"}, map[string]bool{"p/p.go": true}, r.BuildErrors)
 	if !ok {
 		t.Fatalf("no overlay for %q", r.BuildErrors)
 	}

@@ -59,7 +59,7 @@ func ChecksToFail(l i18n.Lang, root, dir string, s stage.Stage, slot string) ([]
 }
 
 func ChecksWith(l i18n.Lang, root, dir string, s stage.Stage, v Verbosity, failFast bool, o BuildOpts) ([]gotest.Results, error) {
-	defer base.Traced("check of stage " + s.ID)()
+	defer base.Traced("check of stage " + s.Slug)()
 	for _, t := range s.Tests {
 		if usesEnvtest(dir, t.Package) {
 			if err := apiserver.EnsureEnvtest(l, root); err != nil {
@@ -112,7 +112,7 @@ func inBothLanguages(l i18n.Lang, dir string, t stage.Test, r *gotest.Results) {
 func Built(l i18n.Lang, root, dir string, s stage.Stage, v Verbosity, failFast bool, o BuildOpts, builds []chan BuildResult) ([]gotest.Results, error) {
 	owned := OwnedFiles(root, dir, s)
 	calls := gosrc.CallGraph(dir, owned)
-	todo := gosrc.StillStubs(dir, owned, regions.TodoMarker(s.ID))
+	todo := gosrc.StillStubs(dir, owned, regions.TodoMarker(s.Slug))
 	var failed []string
 	var all []gotest.Results
 	// The tests find etcd and kube-apiserver through KUBEBUILDER_ASSETS or

@@ -96,13 +96,14 @@ func testsMention(dir, pkg string, words ...string) bool {
 }
 
 // TodoFiles lists the files of revision rev (empty: the working tree) that
-// still have a stub of stage id, with how many, as "path (n)". A stub is
-// counted by its comment (// TODO(lab NN), # TODO(lab NN) in YAML, /* in a
+// still have a stub of the stage of that slug, with how many, as "path (n)".
+// A stub is counted by its comment (// TODO(lab <slug>), # TODO(lab <slug>)
+// in YAML, /* in a
 // template): a Go stub's return quotes the TODO again, and is the same stub.
 // Docs, and the stages' own stage.yaml whose hints explain what a TODO
 // means, quote one and do not count.
-func TodoFiles(dir, rev, id string) []string {
-	args := []string{"grep", "-c", "-E", `(//|#|/\*) TODO\(lab ` + id + `\)`}
+func TodoFiles(dir, rev, slug string) []string {
+	args := []string{"grep", "-c", "-E", `(//|#|/\*) TODO\(lab ` + slug + `\)`}
 	if rev != "" {
 		args = append(args, rev)
 	}

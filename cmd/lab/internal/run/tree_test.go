@@ -32,10 +32,10 @@ import (
 func TestTodoFilesCountsStubsNotTheTextsThatQuoteThem(t *testing.T) {
 	dir := t.TempDir()
 	for name, text := range map[string]string{
-		"api/v2/conversion.go":                  "package v2\n\nfunc f() error {\n\t// TODO(lab 17): write this\n\treturn todo(\"TODO(lab 17): write this\")\n}\n",
-		"charts/cronlab/templates/manager.yaml": "# TODO(lab 17): a stub in YAML counts too\n",
-		"exercises/17-multiversion/README.md":   "Each stub says TODO(lab 17).\n",
-		"exercises/17-multiversion/stage.yaml":  "hints:\n- en: if it is the TODO(lab 17) of stage 17, a function is still its stub\n",
+		"api/v2/conversion.go":                  "package v2\n\nfunc f() error {\n\t// TODO(lab multiversion): write this\n\treturn todo(\"TODO(lab multiversion): write this\")\n}\n",
+		"charts/cronlab/templates/manager.yaml": "# TODO(lab multiversion): a stub in YAML counts too\n",
+		"exercises/multiversion/README.md":      "Each stub says TODO(lab multiversion).\n",
+		"exercises/multiversion/stage.yaml":     "hints:\n- en: if it is the TODO(lab multiversion) of stage 17, a function is still its stub\n",
 	} {
 		path := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -50,7 +50,7 @@ func TestTodoFilesCountsStubsNotTheTextsThatQuoteThem(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got := TodoFiles(dir, "", "17")
+	got := TodoFiles(dir, "", "multiversion")
 	want := []string{"api/v2/conversion.go (1)", "charts/cronlab/templates/manager.yaml (1)"}
 	if !slices.Equal(got, want) {
 		t.Errorf("TodoFiles = %q, want %q", got, want)

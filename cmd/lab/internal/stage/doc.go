@@ -15,7 +15,7 @@ limitations under the License.
 */
 
 // Package stage is the model of the workshop: a stage is a directory
-// exercises/NN-slug/ with a README (what the attendee reads) and a
+// exercises/<slug>/, in the order of exercises/stages.yaml, with a README (what the attendee reads) and a
 // stage.yaml (what the tool needs: the regions to write, the tests that
 // check them, the hints, which specs check which function, and the
 // catalogue of mistakes). Load reads and checks every stage.yaml; the

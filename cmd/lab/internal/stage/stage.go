@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -29,12 +28,17 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 )
 
-// A stage is one step of the workshop: exercises/NN-slug/ holds its
+// A stage is one step of the workshop: exercises/<slug>/ holds its
 // README.md (what to do) and stage.yaml (what the tool needs to know).
 type Stage struct {
-	ID   string `json:"-"` // "06", from the directory name
-	Dir  string `json:"-"` // "exercises/06-scheduling"
+	// Slug is the stage's identity ("scheduling"): its folder's name, and
+	// what everything stored or sent names it by.
 	Slug string `json:"-"`
+	// Num is its place in exercises/stages.yaml, two digits from "01": what
+	// people type and read, never stored, for it changes when a stage is
+	// inserted before it.
+	Num string `json:"-"`
+	Dir string `json:"-"` // "exercises/scheduling"
 
 	Title string `json:"title"`
 	// TitleZh is the title in Chinese (TitleIn chooses).
@@ -112,16 +116,17 @@ func (t Test) ListArgs() []string {
 
 func (s Stage) Readme() string { return filepath.Join(s.Dir, "README.md") }
 
-// Load reads every exercises/NN-slug/stage.yaml, in order.
+// Load reads the stages in the order of exercises/stages.yaml (list.go),
+// each from exercises/<slug>/stage.yaml.
 func Load(root string) ([]Stage, error) {
-	dirs, err := filepath.Glob(filepath.Join(root, "exercises", "[0-9][0-9]-*"))
+	slugs, err := readList(root)
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(dirs)
 	seen := map[string]string{}
 	var stages []Stage
-	for _, dir := range dirs {
+	for i, slug := range slugs {
+		dir := filepath.Join(root, "exercises", slug)
 		raw, err := os.ReadFile(filepath.Join(dir, "stage.yaml"))
 		if err != nil {
 			return nil, err
@@ -130,45 +135,41 @@ func Load(root string) ([]Stage, error) {
 		if err := yaml.UnmarshalStrict(raw, &s); err != nil {
 			return nil, fmt.Errorf("%s/stage.yaml: %w", dir, err)
 		}
-		base := filepath.Base(dir)
-		s.ID, s.Slug = base[:2], base[3:]
+		s.Slug, s.Num = slug, fmt.Sprintf("%02d", i+1)
 		s.Dir, _ = filepath.Rel(root, dir)
 		if s.Hint != "" && len(s.Hints) == 0 {
 			s.Hints = []Hint{{En: s.Hint}}
 		}
 		for i := range s.Hints {
-			s.Hints[i].ID = fmt.Sprintf("%s.%d", s.ID, i+1)
+			s.Hints[i].ID = HintID(s.Slug, i+1)
 		}
 		if err := checkHints(s); err != nil {
 			return nil, err
 		}
 		for _, r := range s.Regions {
 			if other, ok := seen[r]; ok {
-				return nil, fmt.Errorf("region %s is in stage %s and stage %s", r, other, s.ID)
+				return nil, fmt.Errorf("region %s is in stage %s and stage %s", r, other, s.Slug)
 			}
-			seen[r] = s.ID
+			seen[r] = s.Slug
 		}
 		stages = append(stages, s)
-	}
-	if len(stages) == 0 {
-		return nil, i18n.Errorf("no stages in %s/exercises: run lab from the root of a cronlab clone",
-			"%s/exercises 中没有阶段：请在 cronlab 克隆的根目录下运行 lab", root)
 	}
 	return stages, nil
 }
 
-// Find accepts "06", "6" or "06-scheduling".
+// Find accepts a stage's number ("06" or "6"), its slug ("scheduling"), or
+// both as a folder was named before stages had names ("06-scheduling").
 func Find(stages []Stage, name string) (Stage, error) {
 	for _, s := range stages {
-		if name == s.ID || name == strings.TrimLeft(s.ID, "0") || name == s.ID+"-"+s.Slug || name == s.Slug {
+		if name == s.Num || name == strings.TrimLeft(s.Num, "0") || name == s.Num+"-"+s.Slug || name == s.Slug {
 			return s, nil
 		}
 	}
-	var ids []string
+	var names []string
 	for _, s := range stages {
-		ids = append(ids, s.ID+"-"+s.Slug)
+		names = append(names, s.Num+" "+s.Slug)
 	}
-	return Stage{}, i18n.Errorf("no stage %q; the stages are %s", "没有阶段 %q；各阶段是 %s", name, strings.Join(ids, ", "))
+	return Stage{}, i18n.Errorf("no stage %q; name one by its number or its name: %s", "没有阶段 %q；请用编号或名字指定阶段：%s", name, strings.Join(names, ", "))
 }
 
 // TitleIn is the stage's title in l.
@@ -229,7 +230,7 @@ func Select(stages []Stage, names []string) ([]Stage, error) {
 
 func Selected(todo []Stage, s Stage) bool {
 	for _, t := range todo {
-		if t.ID == s.ID {
+		if t.Slug == s.Slug {
 			return true
 		}
 	}
@@ -238,7 +239,7 @@ func Selected(todo []Stage, s Stage) bool {
 
 func Next(stages []Stage, s Stage) (Stage, bool) {
 	for i := range stages {
-		if stages[i].ID == s.ID && i+1 < len(stages) {
+		if stages[i].Slug == s.Slug && i+1 < len(stages) {
 			return stages[i+1], true
 		}
 	}
@@ -247,7 +248,7 @@ func Next(stages []Stage, s Stage) (Stage, bool) {
 
 func Previous(stages []Stage, s Stage) (Stage, bool) {
 	for i := range stages {
-		if stages[i].ID == s.ID && i > 0 {
+		if stages[i].Slug == s.Slug && i > 0 {
 			return stages[i-1], true
 		}
 	}

@@ -28,8 +28,8 @@ func TestEveryStageHasAGeneralHint(t *testing.T) {
 		t.Fatal(err) // loadStages refuses a stage without one (checkHints)
 	}
 	for _, s := range stages {
-		if s.Levels()[0].ID != s.ID+".1" && s.Hints[0].When == "" {
-			t.Errorf("stage %s: the first hint's id is %s", s.ID, s.Levels()[0].ID)
+		if s.Levels()[0].ID != s.Slug+".1" && s.Hints[0].When == "" {
+			t.Errorf("stage %s: the first hint's id is %s", s.Num, s.Levels()[0].ID)
 		}
 	}
 }

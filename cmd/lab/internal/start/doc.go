@@ -15,7 +15,7 @@ limitations under the License.
 */
 
 // Package start is lab start, lab solution and lab branches: making the
-// branch lab/NN from the starter of stage NN (with the attendee's own code
+// branch lab/<slug> from the starter of the stage (with the attendee's own code
 // of the stages before, package carry), keeping what was there, and showing
 // what to read and write; the reference's answer as a diff; every branch at
 // once for an instructor.

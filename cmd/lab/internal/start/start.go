@@ -39,7 +39,7 @@ func CmdStart(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, fre
 	if err := starter.EnsureControllerGen(root); err != nil {
 		return err
 	}
-	branch := "lab/" + s.ID
+	branch := s.Branch()
 	from, why := carry.From(l, root, stages, s, fresh)
 	if why != "" {
 		fmt.Println(why)
@@ -66,7 +66,7 @@ func CmdStart(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, fre
 	if _, err := base.Output(root, "git", "branch", "-f", branch, commit); err != nil {
 		return err
 	}
-	_ = progress.MarkStarted(root, s.ID) // only the class board's time on the stage needs it
+	_ = progress.MarkStarted(root, s.Slug) // only the class board's time on the stage needs it
 	if dirty, _ := base.Output(root, "git", "status", "--porcelain", "--untracked-files=no"); strings.TrimSpace(dirty) != "" {
 		notSwitched(l, root, s, branch, from, c)
 		return nil
@@ -85,10 +85,10 @@ func announce(l i18n.Lang, root string, s stage.Stage, branch, from string) erro
 				"先把你在 %s 上未提交的改动提交了，以免丢失。\n"), from)
 		}
 		fmt.Printf(l.Tr("Making %s: the starter of stage %s with your own code of the stages before it (from %s) ...\n",
-			"正在创建 %s：第 %s 阶段的起始代码，带上你自己写的之前各阶段的代码（来自 %s）……\n"), branch, s.ID, from)
+			"正在创建 %s：第 %s 阶段的起始代码，带上你自己写的之前各阶段的代码（来自 %s）……\n"), branch, s.Num, from)
 	} else {
 		fmt.Printf(l.Tr("Making %s: the reference with stage %s and later stages to write ...\n",
-			"正在创建 %s：参考实现，其中第 %s 阶段及之后的阶段留给你写……\n"), branch, s.ID)
+			"正在创建 %s：参考实现，其中第 %s 阶段及之后的阶段留给你写……\n"), branch, s.Num)
 	}
 	return nil
 }
@@ -176,7 +176,7 @@ func notSwitched(l i18n.Lang, root string, s stage.Stage, branch, from string, c
 	fmt.Printf(l.Tr("Made branch %s, but did not switch to it: %s has uncommitted changes (git status shows them).\n"+
 		"Commit or stash them, then\n  git switch %s\nand bin/lab check %s.\n",
 		"已创建分支 %s，但没有切换过去：%s 有未提交的改动（git status 可以看到）。\n"+
-			"先提交或 stash 它们，然后\n  git switch %s\n再运行 bin/lab check %s。\n"), branch, cmp.Or(strings.TrimSpace(current), l.Tr("this checkout", "当前工作区")), branch, s.ID)
+			"先提交或 stash 它们，然后\n  git switch %s\n再运行 bin/lab check %s。\n"), branch, cmp.Or(strings.TrimSpace(current), l.Tr("this checkout", "当前工作区")), branch, s.Num)
 }
 
 // switchTo switches to the new branch, leaves the conflicts of a carry in
@@ -195,7 +195,7 @@ func switchTo(l i18n.Lang, root string, s stage.Stage, branch string, c carry.Ca
 		}
 	}
 	fmt.Printf(l.Tr("\nStage %s: %s\n  read:  %s\n  write: (each marked TODO(lab %s))\n",
-		"\n第 %s 阶段：%s\n  阅读：%s\n  编写：（每处都标有 TODO(lab %s)）\n"), s.ID, s.TitleIn(l), s.ReadmeIn(l, root), s.ID)
+		"\n第 %s 阶段：%s\n  阅读：%s\n  编写：（每处都标有 TODO(lab %s)）\n"), s.Num, s.TitleIn(l), s.ReadmeIn(l, root), s.Slug)
 	ref, err := base.ReferenceCommit(root)
 	if err != nil {
 		return err
@@ -214,7 +214,7 @@ func switchTo(l i18n.Lang, root string, s stage.Stage, branch string, c carry.Ca
 				"它们在你的工作区中以 <<<<<<< your code ... ======= ... >>>>>>> the starter 标出，尚未提交\n"+
 				"（git diff 可以看到；git checkout 文件 会丢掉你在该文件中的全部代码，它们仍留在你之前的分支上）：\n"+
 				"保留你想要的，删掉标记行，然后检查。（bin/lab start %s --fresh 则从参考实现开始。）\n"),
-			strings.Join(conflicted, ", "), s.ID)
+			strings.Join(conflicted, ", "), s.Num)
 	}
 	return nil
 }
@@ -273,18 +273,12 @@ func CmdSolution(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage) 
 	defer cleanup()
 	// Only this stage's regions: a starter of the next stage differs from
 	// this one's by exactly them.
-	next := stage.Stage{ID: "99"}
-	for _, other := range stages {
-		if other.ID > s.ID {
-			next = other
-			break
-		}
-	}
+	next, hasNext := stage.Next(stages, s)
 	target, err := base.ReferenceCommit(root)
 	if err != nil {
 		return err
 	}
-	if next.ID != "99" {
+	if hasNext {
 		_, nextCommit, cleanupNext, err := starter.Tree(l, root, stages, next, "")
 		if err != nil {
 			return err
@@ -297,7 +291,7 @@ func CmdSolution(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage) 
 		return err
 	}
 	fmt.Printf(l.Tr("The reference solution of stage %s (%s), as a diff from its starter:\n\n%s",
-		"第 %s 阶段（%s）的参考实现，以相对起始代码的 diff 显示：\n\n%s"), s.ID, s.TitleIn(l), out)
+		"第 %s 阶段（%s）的参考实现，以相对起始代码的 diff 显示：\n\n%s"), s.Num, s.TitleIn(l), out)
 	return nil
 }
 
@@ -310,12 +304,12 @@ func CmdBranches(l i18n.Lang, root string, stages []stage.Stage) error {
 		if err != nil {
 			return err
 		}
-		_, err = base.Output(root, "git", "branch", "-f", "lab/"+s.ID, commit)
+		_, err = base.Output(root, "git", "branch", "-f", s.Branch(), commit)
 		cleanup()
 		if err != nil {
 			return err
 		}
-		fmt.Printf("  lab/%s  %s\n", s.ID, s.TitleIn(l))
+		fmt.Printf("  %s  %s\n", s.Branch(), s.TitleIn(l))
 	}
 	fmt.Println(l.Tr("\nPush them to the class repository with: git push <remote> 'refs/heads/lab/*:refs/heads/lab/*'",
 		"\n把它们推送到课堂仓库：git push <remote> 'refs/heads/lab/*:refs/heads/lab/*'"))

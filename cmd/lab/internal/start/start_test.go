@@ -60,7 +60,7 @@ func TestStartCarriesTheAttendeesOwnCodeIntoTheNextStage(t *testing.T) {
 	}
 	p := filepath.Join(root, "p", "p.go")
 	src := mustRead(t, p)
-	if !strings.Contains(src, "TODO(lab 01)") || !strings.Contains(src, "TODO(lab 02)") {
+	if !strings.Contains(src, "TODO(lab one)") || !strings.Contains(src, "TODO(lab two)") {
 		t.Fatalf("the starter of 01 stubs One and Two:\n%s", src)
 	}
 	// The attendee writes One their own way, and leaves it uncommitted.
@@ -74,24 +74,24 @@ func TestStartCarriesTheAttendeesOwnCodeIntoTheNextStage(t *testing.T) {
 		t.Errorf("carry before 01 passed: %q, %q", branch, why)
 	}
 
-	passed(t, root, "01")
+	passed(t, root, "one")
 	if err := CmdStart(l, root, stages, stages[1], false); err != nil {
 		t.Fatal(err)
 	}
-	if b := strings.TrimSpace(labtest.Git(t, root, "branch", "--show-current")); b != "lab/02" {
-		t.Fatalf("on %s, want lab/02", b)
+	if b := strings.TrimSpace(labtest.Git(t, root, "branch", "--show-current")); b != "lab/two" {
+		t.Fatalf("on %s, want lab/two", b)
 	}
 	got := mustRead(t, p)
 	if !strings.Contains(got, "// my own way") {
 		t.Errorf("the attendee's One did not come along:\n%s", got)
 	}
-	if !strings.Contains(got, "TODO(lab 02)") {
+	if !strings.Contains(got, "TODO(lab two)") {
 		t.Errorf("Two is not stage 02's stub:\n%s", got)
 	}
-	if log := labtest.Git(t, root, "log", "--format=%s", "lab/01"); !strings.Contains(log, "committed by lab start") {
-		t.Errorf("the uncommitted work on lab/01 was not committed first:\n%s", log)
+	if log := labtest.Git(t, root, "log", "--format=%s", "lab/one"); !strings.Contains(log, "committed by lab start") {
+		t.Errorf("the uncommitted work on lab/one was not committed first:\n%s", log)
 	}
-	if r := progress.Read(root).Stages["01"]; !r.Passed {
+	if r := progress.Read(root).Stages["one"]; !r.Passed {
 		t.Error("the progress file did not survive lab start")
 	}
 
@@ -102,8 +102,8 @@ func TestStartCarriesTheAttendeesOwnCodeIntoTheNextStage(t *testing.T) {
 	if got := mustRead(t, p); strings.Contains(got, "// my own way") || !strings.Contains(got, `return "one"`) {
 		t.Errorf("--fresh did not start from the reference:\n%s", got)
 	}
-	if branches := labtest.Git(t, root, "branch", "--list", "lab/02-saved-*"); !strings.Contains(branches, "lab/02-saved-") {
-		t.Error("the lab/02 that --fresh replaced was not kept")
+	if branches := labtest.Git(t, root, "branch", "--list", "lab/two-saved-*"); !strings.Contains(branches, "lab/two-saved-") {
+		t.Error("the lab/two that --fresh replaced was not kept")
 	}
 }
 
@@ -136,7 +136,7 @@ func TestAConflictIsLeftAsMarkersAndSaid(t *testing.T) {
 	}
 	defer cleanup()
 	ref, _ := base.ReferenceCommit(root)
-	c, err := carry.Into(root, dir, ref, "lab/01", stages[1])
+	c, err := carry.Into(root, dir, ref, "lab/one", stages[1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestAConflictIsLeftAsMarkersAndSaid(t *testing.T) {
 		t.Fatalf("conflicts: %v, want p/p.go", c.Conflicted)
 	}
 	got := string(c.Conflicts["p/p.go"])
-	for _, want := range []string{"<<<<<<< your code 你的代码 (lab/01)", "two, early", "=======", ">>>>>>> the starter of stage 02 第 02 阶段的起始代码"} {
+	for _, want := range []string{"<<<<<<< your code 你的代码 (lab/one)", "two, early", "=======", ">>>>>>> the starter of stage 02 第 02 阶段的起始代码"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the merged file lacks %q:\n%s", want, got)
 		}
@@ -155,7 +155,7 @@ func TestAConflictIsLeftAsMarkersAndSaid(t *testing.T) {
 		t.Fatal(err)
 	}
 	p = filepath.Join(root, "p", "p.go")
-	if got := mustRead(t, p); !strings.Contains(got, "<<<<<<< your code 你的代码 (lab/01)") {
+	if got := mustRead(t, p); !strings.Contains(got, "<<<<<<< your code 你的代码 (lab/one)") {
 		t.Errorf("the working tree has no conflict markers:\n%s", got)
 	}
 	if committed := labtest.Git(t, root, "show", "HEAD:p/p.go"); strings.Contains(committed, "<<<<<<<") {
@@ -186,7 +186,7 @@ func TestCarryingAnUnfinishedStageDoesNotCarryItsStubs(t *testing.T) {
 	if err := os.WriteFile(p, []byte(three), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	yaml := filepath.Join(root, "exercises", "01-one", "stage.yaml")
+	yaml := filepath.Join(root, "exercises", "one", "stage.yaml")
 	if err := os.WriteFile(yaml, []byte(strings.Replace(mustRead(t, yaml), "[one]", "[one, three]", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +210,7 @@ func TestCarryingAnUnfinishedStageDoesNotCarryItsStubs(t *testing.T) {
 	if !strings.Contains(got, "// mine") {
 		t.Errorf("the attendee's One did not come along:\n%s", got)
 	}
-	if strings.Contains(got, "TODO(lab 01)") || !strings.Contains(got, `return "three"`) {
+	if strings.Contains(got, "TODO(lab one)") || !strings.Contains(got, `return "three"`) {
 		t.Errorf("Three, never written, is not the reference's:\n%s", got)
 	}
 }
@@ -222,7 +222,7 @@ func readFunc(src, name string) string {
 	return src[start : start+end+2]
 }
 
-// lab status on lab/02 shows stage 01 as given by the starter, not as not
+// lab status on lab/two shows stage 01 as given by the starter, not as not
 // started; off the lab branches nothing is given.
 func TestStatusShowsTheStagesAStarterSolved(t *testing.T) {
 	l := i18n.English
@@ -238,12 +238,12 @@ func TestStatusShowsTheStagesAStarterSolved(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := status()
-	for _, want := range []string{"  01  one                    given", "> 02  two                    in progress", "solved in the starter of lab/02"} {
+	for _, want := range []string{"  01  one                    given", "> 02  two                    in progress", "solved in the starter of lab/two"} {
 		if !strings.Contains(got, want) {
-			t.Errorf("on lab/02, no %q in:\n%s", want, got)
+			t.Errorf("on lab/two, no %q in:\n%s", want, got)
 		}
 	}
-	if progress.CurrentStage("lab/06-saved-20261123-101010") != "06" || progress.CurrentStage("main") != "" {
+	if progress.CurrentStage(stages, "lab/two-saved-20261123-101010") != "02" || progress.CurrentStage(stages, "main") != "" {
 		t.Error("currentStage")
 	}
 }
@@ -266,7 +266,7 @@ func TestTheStartersTODOFileIsNotCarriedAsTheAttendeesCode(t *testing.T) {
 	// lives in another package.
 	write("p/p.go", "package p\n\n// lab:begin one\n\n// One says one.\nfunc One() (string, error) {\n\treturn \"one\", nil\n}\n\n// lab:end\n")
 	write("q/q.go", "package q\n\n// lab:begin two\n\n// Two says two.\nfunc Two() string {\n\treturn \"two\"\n}\n\n// lab:end\n")
-	write("exercises/02-two/stage.yaml", "title: two\nregions: [two]\ntests:\n- package: ./q\n  run: TestTwo\nhints:\n- en: write Two\n")
+	write("exercises/two/stage.yaml", "title: two\nregions: [two]\ntests:\n- package: ./q\n  run: TestTwo\nhints:\n- en: write Two\n")
 	labtest.Git(t, root, "add", "-A")
 	labtest.Git(t, root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "Two apart")
 	stages, err := stage.Load(root)
@@ -286,7 +286,7 @@ func TestTheStartersTODOFileIsNotCarriedAsTheAttendeesCode(t *testing.T) {
 	if err := os.WriteFile(p, []byte(mine), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	passed(t, root, "01")
+	passed(t, root, "one")
 	out := labtest.Printed(t, func() error { return CmdStart(l, root, stages, stages[1], false) })
 	if !strings.Contains(out, "Carried your code in p/p.go.") {
 		t.Errorf("lab start 02 does not name the attendee's p/p.go:\n%s", out)

@@ -86,7 +86,7 @@ func packageName(path string, src []byte) string {
 // Go keys what it compiled by the package's directory; there, each starter
 // compiles and vets again only the packages that differ from the last one.
 func Tree(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, at string) (dir, commit string, cleanup func(), err error) {
-	defer base.Traced("make the starter of " + s.ID)()
+	defer base.Traced("make the starter of " + s.Slug)()
 	ref, err := base.ReferenceCommit(root)
 	if err != nil {
 		return "", "", nil, err
@@ -96,7 +96,7 @@ func Tree(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, at stri
 		_, _ = base.Output(root, "git", "worktree", "remove", "--force", dir)
 		_ = os.RemoveAll(dir)
 		_, _ = base.Output(root, "git", "worktree", "prune")
-	} else if dir, err = os.MkdirTemp("", "cronlab-starter-"+s.ID+"-"); err != nil {
+	} else if dir, err = os.MkdirTemp("", "cronlab-starter-"+s.Slug+"-"); err != nil {
 		return "", "", nil, err
 	}
 	cleanup = func() {
@@ -127,7 +127,7 @@ func Tree(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, at stri
 	}
 	if _, err = base.Output(dir, "git", "add", "-A"); err == nil {
 		err = base.LabCommit(dir, "--allow-empty", "-m", fmt.Sprintf("lab %s starter: %s\n\nMade by `lab start %s` from the reference.\n\n第 %s 阶段的起始代码：%s\n由 `lab start %s` 从参考实现生成。\n\n%s %s",
-			s.ID, s.Title, s.ID, s.ID, s.TitleZh, s.ID, base.ReferenceTrailer, ref))
+			s.Slug, s.Title, s.Slug, s.Num, s.TitleZh, s.Slug, base.ReferenceTrailer, ref))
 	}
 	if err != nil {
 		cleanup()
@@ -146,11 +146,11 @@ func Tree(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, at stri
 func StubsFrom(stages []stage.Stage, s stage.Stage) map[string]regions.Stub {
 	stubs := map[string]regions.Stub{}
 	for _, other := range stages {
-		if other.ID < s.ID {
+		if other.Num < s.Num {
 			continue
 		}
 		for _, r := range other.Regions {
-			stubs[r] = regions.Stub{Stage: other.ID, Readme: other.Readme()}
+			stubs[r] = regions.Stub{Stage: other.Slug, Readme: other.Readme()}
 		}
 	}
 	return stubs

@@ -28,14 +28,14 @@ import (
 // stages before it stay solved.
 func TestAStarterStubsItsStageAndTheLaterOnes(t *testing.T) {
 	stages := []stage.Stage{
-		{ID: "01", Dir: "exercises/01-one", Regions: []string{"one"}},
-		{ID: "02", Dir: "exercises/02-two", Regions: []string{"two", "two-b"}},
-		{ID: "03", Dir: "exercises/03-three", Regions: []string{"three"}},
+		{Slug: "one", Num: "01", Dir: "exercises/01-one", Regions: []string{"one"}},
+		{Slug: "two", Num: "02", Dir: "exercises/02-two", Regions: []string{"two", "two-b"}},
+		{Slug: "three", Num: "03", Dir: "exercises/03-three", Regions: []string{"three"}},
 	}
 	want := map[string]regions.Stub{
-		"two":   {Stage: "02", Readme: "exercises/02-two/README.md"},
-		"two-b": {Stage: "02", Readme: "exercises/02-two/README.md"},
-		"three": {Stage: "03", Readme: "exercises/03-three/README.md"},
+		"two":   {Stage: "two", Readme: "exercises/02-two/README.md"},
+		"two-b": {Stage: "two", Readme: "exercises/02-two/README.md"},
+		"three": {Stage: "three", Readme: "exercises/03-three/README.md"},
 	}
 	if got := StubsFrom(stages, stages[1]); !reflect.DeepEqual(got, want) {
 		t.Errorf("the starter of 02 stubs %v, want %v", got, want)

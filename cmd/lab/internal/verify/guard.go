@@ -86,7 +86,7 @@ func CmdMutantsGuard(l i18n.Lang, root string, stages []stage.Stage, report stri
 		if s.Dir != "" && !overlayable(s) {
 			continue // its check runs a command on the tree: no mutant can be checked in it
 		}
-		was, found := findScore(committed, s.ID)
+		was, found := findScore(committed, s.Slug)
 		if !found && s.Dir == "" {
 			continue // a package the report has never measured: make mutants does, when asked
 		}
@@ -95,16 +95,16 @@ func CmdMutantsGuard(l i18n.Lang, root string, stages []stage.Stage, report stri
 			return err
 		}
 		if found && was.Inputs == inputs {
-			fmt.Printf(l.Tr("  %-24s unchanged since the report\n", "  %-24s 自报告以来没有变化\n"), s.ID)
+			fmt.Printf(l.Tr("  %-24s unchanged since the report\n", "  %-24s 自报告以来没有变化\n"), s.Slug)
 			continue
 		}
 		if o.Budget > 0 && time.Since(start) > o.Budget {
 			problems = append(problems, fmt.Sprintf(l.Tr("%s changed and the guard's %s are spent: run `make mutants MUTANTS_STAGES=%s` and commit docs/mutation.*",
-				"%s 变了，而守卫的 %s 已用完：运行 `make mutants MUTANTS_STAGES=%s` 并提交 docs/mutation.*"), s.ID, o.Budget, s.ID))
+				"%s 变了，而守卫的 %s 已用完：运行 `make mutants MUTANTS_STAGES=%s` 并提交 docs/mutation.*"), s.Slug, o.Budget, s.Slug))
 			continue
 		}
 		fmt.Printf(l.Tr("  %-24s changed since the report: checking up to %d of its mutants\n",
-			"  %-24s 自报告以来有变化：检查它最多 %d 个变异体\n"), s.ID, o.Sample)
+			"  %-24s 自报告以来有变化：检查它最多 %d 个变异体\n"), s.Slug, o.Sample)
 		// With the row's kill matrix, the sample is drawn from the mutants
 		// that the change can have moved (kills.go), not from all of them.
 		var mr *measure
@@ -116,7 +116,7 @@ func CmdMutantsGuard(l i18n.Lang, root string, stages []stage.Stage, report stri
 			return err
 		}
 		problems = append(problems, lostKills(l, was, score)...)
-		stale = append(stale, s.ID)
+		stale = append(stale, s.Slug)
 	}
 	fmt.Printf(l.Tr("guard: %d s\n", "守卫：%d 秒\n"), int(time.Since(start).Seconds()))
 	if len(stale) > 0 && len(problems) == 0 {

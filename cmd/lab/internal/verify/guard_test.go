@@ -64,7 +64,7 @@ func TestTheGuardKnowsARowByWhatItsScoreDependsOn(t *testing.T) {
 	}
 	first := digest()
 	edit("p/p.go", "// One says one.", "// One says the word one.")
-	edit("exercises/01-one/stage.yaml", "write One", "write One, please")
+	edit("exercises/one/stage.yaml", "write One", "write One, please")
 	if got := digest(); got != first {
 		t.Errorf("a comment and a hint changed the digest: %s, then %s", first, got)
 	}
@@ -78,17 +78,17 @@ func TestTheGuardKnowsARowByWhatItsScoreDependsOn(t *testing.T) {
 		t.Error("a region that no longer holds One left the digest as it was")
 	}
 	moved := digest()
-	edit("exercises/01-one/stage.yaml", "run: TestOne", "run: TestOneAndMore")
+	edit("exercises/one/stage.yaml", "run: TestOne", "run: TestOneAndMore")
 	tests := digest()
 	if tests == moved {
 		t.Error("a change of the tests the stage runs left the digest as it was")
 	}
-	edit("exercises/01-one/stage.yaml", "hints:", "mistakes:\n- name: says two\n  edits:\n  - file: p/p.go\n    replace: return \"one\"\n    with: return \"two\"\nhints:")
+	edit("exercises/one/stage.yaml", "hints:", "mistakes:\n- name: says two\n  edits:\n  - file: p/p.go\n    replace: return \"one\"\n    with: return \"two\"\nhints:")
 	mistake := digest()
 	if mistake == tests {
 		t.Error("a mistake added to the stage's catalogue left the digest as it was")
 	}
-	edit("exercises/01-one/stage.yaml", "- name: says two\n", "- name: says two, not one\n  nameZh: 说成二\n")
+	edit("exercises/one/stage.yaml", "- name: says two\n", "- name: says two, not one\n  nameZh: 说成二\n")
 	if got := digest(); got != mistake {
 		t.Error("a mistake renamed, its edits the same, changed the digest")
 	}

@@ -134,7 +134,7 @@ func writeKills(path string, rows []rowKills) error {
 
 // rowOf is the name the matrix knows a stage's or a package's row by: the
 // one the report's row has (mutationScore.Stage).
-func rowOf(s stage.Stage) string { return s.ID }
+func rowOf(s stage.Stage) string { return s.Slug }
 
 func findKills(rows []rowKills, id string) *rowKills {
 	for i := range rows {

@@ -103,7 +103,7 @@ func TestOnlyWhatAChangeOfSpecsCanMoveIsCheckedAgain(t *testing.T) {
 func TestAMeasureWithAChangedRestChecksEverything(t *testing.T) {
 	prior := &rowKills{Rest: "r1", Specs: map[string]string{"./p A": "a1"}, Killed: map[string][]string{"f m1": {"./p A"}}}
 	names := []string{"f:3 m1", "f:9 m2"}
-	s := stage.Stage{ID: "01"}
+	s := stage.Stage{Slug: "01"}
 	for _, c := range []struct {
 		name string
 		m    measure
@@ -259,11 +259,11 @@ func TestARowsRestIsAllButItsSpecs(t *testing.T) {
 	if r, s := digests(); r != rest || s["./p TestOne"] == specs["./p TestOne"] || s["./p TestTwo"] != specs["./p TestTwo"] {
 		t.Errorf("TestOne's code changed: want its digest alone changed; rest %s then %s, specs %v then %v", rest, r, specs, s)
 	}
-	raw, err := os.ReadFile(filepath.Join(root, "exercises/01-one/stage.yaml"))
+	raw, err := os.ReadFile(filepath.Join(root, "exercises/one/stage.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	write("exercises/01-one/stage.yaml", strings.Replace(string(raw), "hints:", "mistakes:\n- name: says two\n  edits:\n  - file: p/p.go\n    replace: return \"one\"\n    with: return \"two\"\nhints:", 1))
+	write("exercises/one/stage.yaml", strings.Replace(string(raw), "hints:", "mistakes:\n- name: says two\n  edits:\n  - file: p/p.go\n    replace: return \"one\"\n    with: return \"two\"\nhints:", 1))
 	if r, _ := digests(); r != rest {
 		t.Error("a catalogue mistake added changed the rest")
 	}
@@ -294,7 +294,7 @@ func TestAMeasureLeavesEachVerdictInTheMatrix(t *testing.T) {
 	c.killers["f.go:3 killed alone"] = nil
 	keys := map[string]string{"f.go:1 kept": "f.go kept", "f.go:2 killed": "f.go killed", "f.go:3 killed alone": "f.go killed alone",
 		"f.go:4 survived": "f.go survived", "f.go:5 refused": "f.go refused", "f.go:6 unmade": "f.go unmade"}
-	m.record(stage.Stage{ID: "01"}, c, keys, map[string][]string{"f.go kept": {"./p B"}}, mutationScore{Survivors: []string{"f.go:4 survived"}})
+	m.record(stage.Stage{Slug: "01"}, c, keys, map[string][]string{"f.go kept": {"./p B"}}, mutationScore{Survivors: []string{"f.go:4 survived"}})
 	want := map[string][]string{"f.go kept": {"./p B"}, "f.go killed": {"./p A"}, "f.go killed alone": {}}
 	if !maps.EqualFunc(m.now.Killed, want, slices.Equal) {
 		t.Errorf("killed %v, want %v", m.now.Killed, want)

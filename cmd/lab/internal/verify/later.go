@@ -57,14 +57,14 @@ func catchLater(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, s
 			continue
 		}
 		fmt.Printf(l.Tr("  with the check of stage %s, where the code after them is written: %d survivors checked again\n",
-			"  用第 %s 阶段的检查（那里它们之后的代码已经写好）再查 %d 个存活的变异体\n"), t.ID, len(survivors))
+			"  用第 %s 阶段的检查（那里它们之后的代码已经写好）再查 %d 个存活的变异体\n"), t.Num, len(survivors))
 		killed, err := killedIn(l, root, stages, t, survivors)
 		if err != nil {
 			return nil, err
 		}
 		survivors = slices.DeleteFunc(survivors, func(m stage.Mistake) bool {
 			if killed[m.Name] {
-				caught[m.Name] = t.ID
+				caught[m.Name] = t.Slug
 				return true
 			}
 			return false
@@ -83,7 +83,7 @@ func killedIn(l i18n.Lang, root string, stages []stage.Stage, t stage.Stage, ms 
 	defer cleanup()
 	start := time.Now()
 	if clean, err := run.ChecksWith(l, root, dir, t, run.Quiet, false, run.BuildOpts{}); err != nil {
-		return nil, fmt.Errorf("%s: its check fails before any mutant is made: %s", t.ID, firstFailure(clean, err))
+		return nil, fmt.Errorf("%s: its check fails before any mutant is made: %s", t.Num, firstFailure(clean, err))
 	}
 	t = stoppingLoops(t, time.Since(start))
 	t.Mistakes = ms
@@ -103,7 +103,7 @@ func killedIn(l i18n.Lang, root string, stages []stage.Stage, t stage.Stage, ms 
 	c.eachAlone(l, root, dir, t, alone, func(i int, o outcome) {
 		if o.unmade == nil && o.err != nil && !base.IsSetupError(o.err) && compileErrors(o.rs) == "" {
 			killed[ms[i].Name] = true
-			fmt.Printf(l.Tr("  caught by stage %s  %s\n        by: %s\n", "  被第 %s 阶段发现  %s\n        发现它的：%s\n"), t.ID, ms[i].Name, firstFailure(o.rs, o.err))
+			fmt.Printf(l.Tr("  caught by stage %s  %s\n        by: %s\n", "  被第 %s 阶段发现  %s\n        发现它的：%s\n"), t.Num, ms[i].Name, firstFailure(o.rs, o.err))
 		}
 	})
 	return killed, nil

@@ -67,12 +67,12 @@ func (c *catalogueRun) failFast() bool { return !c.everySpec }
 
 // record counts the specs that failed with mistake m made.
 func (c *catalogueRun) record(s stage.Stage, m stage.Mistake, rs []gotest.Results) {
-	if c.failing[s.ID] == nil {
-		c.failing[s.ID] = map[string]int{}
+	if c.failing[s.Slug] == nil {
+		c.failing[s.Slug] = map[string]int{}
 	}
 	failed := specsOf(s, rs, "failed")
 	for _, name := range failed {
-		c.failing[s.ID][name]++
+		c.failing[s.Slug][name]++
 	}
 	c.killers[m.Name] = failed
 }
@@ -269,8 +269,8 @@ func overlayable(s stage.Stage) bool {
 }
 
 func (c *catalogueRun) cannotMake(l i18n.Lang, s stage.Stage, m stage.Mistake, err error) string {
-	fmt.Printf(l.Tr("  FAIL  mistake of stage %s %q cannot be made: %v\n", "  FAIL  第 %s 阶段的错误 %q 无法植入：%v\n"), s.ID, m.NameIn(l), err)
-	return fmt.Sprintf("stage %s: %v", s.ID, err)
+	fmt.Printf(l.Tr("  FAIL  mistake of stage %s %q cannot be made: %v\n", "  FAIL  第 %s 阶段的错误 %q 无法植入：%v\n"), s.Num, m.NameIn(l), err)
+	return fmt.Sprintf("stage %s: %v", s.Num, err)
 }
 
 // judge reads the check's outcome with mistake m made: it must fail, in a
@@ -278,18 +278,18 @@ func (c *catalogueRun) cannotMake(l i18n.Lang, s stage.Stage, m stage.Mistake, e
 func (c *catalogueRun) judge(l i18n.Lang, s stage.Stage, m stage.Mistake, rs []gotest.Results, err error, start time.Time) (problems []string) {
 	switch {
 	case compileErrors(rs) != "":
-		fmt.Printf(l.Tr("  FAIL  mistake of stage %s %q does not compile: %s\n", "  FAIL  第 %s 阶段的错误 %q 无法编译：%s\n"), s.ID, m.NameIn(l), compileErrors(rs))
-		return []string{fmt.Sprintf("stage %s: mistake %q does not compile, so it tests the compiler, not the check: %s", s.ID, m.Name, compileErrors(rs))}
+		fmt.Printf(l.Tr("  FAIL  mistake of stage %s %q does not compile: %s\n", "  FAIL  第 %s 阶段的错误 %q 无法编译：%s\n"), s.Num, m.NameIn(l), compileErrors(rs))
+		return []string{fmt.Sprintf("stage %s: mistake %q does not compile, so it tests the compiler, not the check: %s", s.Num, m.Name, compileErrors(rs))}
 	case err == nil:
-		fmt.Printf(l.Tr("  FAIL  the check of stage %s passes with the mistake %q\n", "  FAIL  第 %s 阶段的检查在有错误 %q 时仍然通过\n"), s.ID, m.NameIn(l))
-		return []string{fmt.Sprintf("stage %s: the check passes with the mistake %q: add a test that catches it", s.ID, m.Name)}
+		fmt.Printf(l.Tr("  FAIL  the check of stage %s passes with the mistake %q\n", "  FAIL  第 %s 阶段的检查在有错误 %q 时仍然通过\n"), s.Num, m.NameIn(l))
+		return []string{fmt.Sprintf("stage %s: the check passes with the mistake %q: add a test that catches it", s.Num, m.Name)}
 	case base.IsSetupError(err):
-		fmt.Printf(l.Tr("  FAIL  mistake of stage %s %q: the check could not run: %v\n", "  FAIL  第 %s 阶段的错误 %q：检查无法运行：%v\n"), s.ID, m.NameIn(l), err)
-		return []string{fmt.Sprintf("stage %s: mistake %q: %v", s.ID, m.Name, err)}
+		fmt.Printf(l.Tr("  FAIL  mistake of stage %s %q: the check could not run: %v\n", "  FAIL  第 %s 阶段的错误 %q：检查无法运行：%v\n"), s.Num, m.NameIn(l), err)
+		return []string{fmt.Sprintf("stage %s: mistake %q: %v", s.Num, m.Name, err)}
 	}
-	c.caught[s.ID]++
+	c.caught[s.Slug]++
 	c.record(s, m, rs)
-	fmt.Printf(l.Tr("  ok    the check of stage %s catches: %s (%.0fs)\n        failing: %s\n", "  ok    第 %s 阶段的检查发现了：%s（%.0f 秒）\n        未通过：%s\n"), s.ID, m.NameIn(l), time.Since(start).Seconds(), firstFailure(rs, err))
+	fmt.Printf(l.Tr("  ok    the check of stage %s catches: %s (%.0fs)\n        failing: %s\n", "  ok    第 %s 阶段的检查发现了：%s（%.0f 秒）\n        未通过：%s\n"), s.Num, m.NameIn(l), time.Since(start).Seconds(), firstFailure(rs, err))
 	return nil
 }
 
@@ -338,7 +338,7 @@ func (c *catalogueRun) checkOnOwnTree(l i18n.Lang, root string, stages []stage.S
 	// Without any mistake the check must pass here, or its failures with
 	// one would say nothing.
 	if rs, err := run.ChecksWith(l, root, dir, s, run.Quiet, false, run.BuildOpts{Slot: c.slot}); err != nil {
-		return []string{fmt.Sprintf("stage %s: its check fails on %s before any mistake is made: %s", s.ID, dir, firstFailure(rs, err))}, nil
+		return []string{fmt.Sprintf("stage %s: its check fails on %s before any mistake is made: %s", s.Num, dir, firstFailure(rs, err))}, nil
 	}
 	return c.check(l, root, dir, s), nil
 }
@@ -347,9 +347,9 @@ func (c *catalogueRun) scores(l i18n.Lang, stages []stage.Stage) string {
 	var lines []string
 	for _, s := range stages {
 		if len(s.Mistakes) == 0 {
-			lines = append(lines, fmt.Sprintf(l.Tr("  %s  %-22s no catalogue yet", "  %s  %-22s 还没有错误清单"), s.ID, s.Slug))
+			lines = append(lines, fmt.Sprintf(l.Tr("  %s  %-22s no catalogue yet", "  %s  %-22s 还没有错误清单"), s.Num, s.Slug))
 		} else {
-			lines = append(lines, fmt.Sprintf("  %s  %-22s %d / %d", s.ID, s.Slug, c.caught[s.ID], len(s.Mistakes)))
+			lines = append(lines, fmt.Sprintf("  %s  %-22s %d / %d", s.Num, s.Slug, c.caught[s.Slug], len(s.Mistakes)))
 		}
 	}
 	return strings.Join(lines, "\n")
@@ -368,7 +368,7 @@ func CmdMistakes(l i18n.Lang, root string, stages []stage.Stage, only []string) 
 	c := newCatalogueRun("")
 	var problems []string
 	for _, s := range todo {
-		fmt.Printf(l.Tr("stage %s (%s)\n", "第 %s 阶段（%s）\n"), s.ID, s.TitleIn(l))
+		fmt.Printf(l.Tr("stage %s (%s)\n", "第 %s 阶段（%s）\n"), s.Num, s.TitleIn(l))
 		found, err := c.checkOnOwnTree(l, root, stages, s)
 		if err != nil {
 			return err

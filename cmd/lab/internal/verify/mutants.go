@@ -31,6 +31,7 @@ package verify
 // from.
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -52,8 +53,7 @@ import (
 // A mutationScore is what the generic mutants of one stage, or of one
 // package of the reference, came to.
 type mutationScore struct {
-	Stage      string   `json:"stage"` // a stage's ID, or a package's directory
-	Slug       string   `json:"slug,omitempty"`
+	Stage      string   `json:"stage"` // a stage's slug, or a package's directory
 	Mutants    int      `json:"mutants"`
 	NotCompile int      `json:"notCompile"`
 	Killed     int      `json:"killed"`
@@ -106,9 +106,29 @@ func (m mutationScore) OwnScore() float64 {
 	return 1
 }
 
-// Name is the stage's ID and slug, or the package's directory.
+// Name is the stage's slug, or the package's directory: a row keeps its
+// name when stages are added, moved or removed around it.
 func (m mutationScore) Name() string {
-	return strings.TrimSpace(m.Stage + " " + m.Slug)
+	return m.Stage
+}
+
+// sortScores puts the stages' rows in the order of the stages, and the
+// packages' after them, by directory; the row of a stage that is no longer
+// in exercises/stages.yaml goes.
+func sortScores(scores []mutationScore, stages []stage.Stage) []mutationScore {
+	scores = slices.DeleteFunc(scores, func(m mutationScore) bool {
+		return !strings.Contains(m.Stage, "/") && !slices.ContainsFunc(stages, func(s stage.Stage) bool { return s.Slug == m.Stage })
+	})
+	place := func(m mutationScore) int {
+		if i := slices.IndexFunc(stages, func(s stage.Stage) bool { return s.Slug == m.Stage }); i >= 0 {
+			return i
+		}
+		return len(stages)
+	}
+	slices.SortStableFunc(scores, func(a, b mutationScore) int {
+		return cmp.Or(cmp.Compare(place(a), place(b)), strings.Compare(a.Stage, b.Stage))
+	})
+	return scores
 }
 
 // CmdMutants is `lab mutants [<stage>|<package>…]`: the generic mutants of
@@ -147,7 +167,7 @@ func CmdMutants(l i18n.Lang, root string, stages []stage.Stage, only []string, r
 			// Its check runs a command on the tree (make manifests, helm):
 			// build overlays cannot feed it, so its catalogue, which lab
 			// verify makes in the tree, is its only check.
-			score = mutationScore{Stage: s.ID, Slug: s.Slug, NotMeasured: "its check runs " + strings.Join(s.Before, ", ") + " on the tree first"}
+			score = mutationScore{Stage: s.Slug, NotMeasured: "its check runs " + strings.Join(s.Before, ", ") + " on the tree first"}
 		} else if score, err = mutateSuite(l, root, stages, s, 0, mr); err != nil {
 			return err
 		}
@@ -156,7 +176,7 @@ func CmdMutants(l i18n.Lang, root string, stages []stage.Stage, only []string, r
 		}
 		if mr.partial {
 			// The report's time is what measuring the row whole takes.
-			was, _ := findScore(scores, s.ID)
+			was, _ := findScore(scores, s.Slug)
 			score.Seconds = was.Seconds
 			fmt.Printf(l.Tr("  %s: measured in %d s (mutants checked again: %d; kills kept: %d); measured whole, it took %d s\n",
 				"  %s：用 %d 秒测完（重新检查的变异体：%d 个；沿用的发现：%d 个）；整行测量要 %d 秒\n"),
@@ -172,9 +192,9 @@ func CmdMutants(l i18n.Lang, root string, stages []stage.Stage, only []string, r
 		if len(score.Unsure) > 0 {
 			fmt.Printf(l.Tr("  not sure: %s\n", "  不确定：%s\n"), unsure(l, score))
 		}
-		scores = slices.DeleteFunc(scores, func(o mutationScore) bool { return o.Stage == s.ID })
+		scores = slices.DeleteFunc(scores, func(o mutationScore) bool { return o.Stage == s.Slug })
 		scores = append(scores, score)
-		slices.SortFunc(scores, func(a, b mutationScore) int { return strings.Compare(a.Stage, b.Stage) })
+		scores = sortScores(scores, stages)
 		// Written after each stage: a long run that stops keeps what it found.
 		if err := writeScores(report, scores); err != nil {
 			return err
@@ -224,7 +244,7 @@ func mutationSuites(root string, stages []stage.Stage, only []string) ([]stage.S
 }
 
 func packageSuite(pkg string) stage.Stage {
-	return stage.Stage{ID: pkg, Tests: []stage.Test{{Package: "./" + pkg}}}
+	return stage.Stage{Slug: pkg, Tests: []stage.Test{{Package: "./" + pkg}}}
 }
 
 // testedPackages are the directories under api/ and internal/ that have
@@ -263,10 +283,10 @@ func testedPackages(root string) ([]string, error) {
 // limit of those that compile (0: all).
 func mutateSuite(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, limit int, mr *measure) (mutationScore, error) {
 	if s.Dir == "" {
-		fmt.Printf(l.Tr("package %s\n", "包 %s\n"), s.ID)
+		fmt.Printf(l.Tr("package %s\n", "包 %s\n"), s.Slug)
 		return mutatePackage(l, root, s, limit, mr)
 	}
-	fmt.Printf(l.Tr("stage %s (%s)\n", "第 %s 阶段（%s）\n"), s.ID, s.TitleIn(l))
+	fmt.Printf(l.Tr("stage %s (%s)\n", "第 %s 阶段（%s）\n"), s.Num, s.TitleIn(l))
 	start := time.Now()
 	score, err := mutateStage(l, root, stages, s, limit, mr)
 	if err != nil || len(score.survivors) == 0 {
@@ -285,12 +305,12 @@ func mutateSuite(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, 
 func mutateStage(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, limit int, mr *measure) (mutationScore, error) {
 	dir, cleanup, err := solvedTree(l, root, stages, s)
 	if err != nil {
-		return mutationScore{Stage: s.ID}, err
+		return mutationScore{Stage: s.Slug}, err
 	}
 	defer cleanup()
 	ms, err := mutants.Of(dir, s.Regions)
 	if err != nil {
-		return mutationScore{Stage: s.ID}, err
+		return mutationScore{Stage: s.Slug}, err
 	}
 	return checkMutants(l, root, dir, s, ms, limit, mr)
 }
@@ -311,12 +331,12 @@ func solvedTree(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage) (
 func mutatePackage(l i18n.Lang, root string, s stage.Stage, limit int, mr *measure) (mutationScore, error) {
 	dir, cleanup, err := scratchTree(root, "")
 	if err != nil {
-		return mutationScore{Stage: s.ID}, err
+		return mutationScore{Stage: s.Slug}, err
 	}
 	defer cleanup()
-	ms, err := mutants.InPackage(dir, s.ID)
+	ms, err := mutants.InPackage(dir, s.Slug)
 	if err != nil {
-		return mutationScore{Stage: s.ID}, err
+		return mutationScore{Stage: s.Slug}, err
 	}
 	return checkMutants(l, root, dir, s, ms, limit, mr)
 }
@@ -325,7 +345,7 @@ func mutatePackage(l i18n.Lang, root string, s stage.Stage, limit int, mr *measu
 // at dir, running every spec with each one made.
 func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mutant, limit int, mr *measure) (mutationScore, error) {
 	start := time.Now()
-	score := mutationScore{Stage: s.ID, Slug: s.Slug, Survivors: []string{}, Unfailed: []string{}}
+	score := mutationScore{Stage: s.Slug, Survivors: []string{}, Unfailed: []string{}}
 	if len(all) == 0 && len(s.Mistakes) == 0 {
 		return score, nil
 	}
@@ -347,10 +367,10 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 	})
 	c := newCatalogueRun("")
 	c.everySpec = true
-	c.failing[s.ID] = map[string]int{}
+	c.failing[s.Slug] = map[string]int{}
 	clean, err := run.ChecksWith(l, root, dir, s, run.Quiet, false, run.BuildOpts{})
 	if err != nil {
-		return score, fmt.Errorf("%s: its check fails before any mutant is made: %s", s.ID, firstFailure(clean, err))
+		return score, fmt.Errorf("%s: its check fails before any mutant is made: %s", s.Num, firstFailure(clean, err))
 	}
 	specs := specsOf(s, clean, "passed")
 	score.Specs = len(specs)
@@ -389,7 +409,7 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 		score.NotCompile += len(mr.now.NotCompiled)
 		for _, killers := range kept {
 			for _, spec := range killers {
-				c.failing[s.ID][spec]++ // an unchanged spec fails as it did
+				c.failing[s.Slug][spec]++ // an unchanged spec fails as it did
 			}
 		}
 	}
@@ -441,7 +461,7 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 		}
 	})
 	for _, spec := range specs {
-		if c.failing[s.ID][spec] > 0 {
+		if c.failing[s.Slug][spec] > 0 {
 			continue
 		}
 		// A spec that changed may fail a mutant whose kill was kept without

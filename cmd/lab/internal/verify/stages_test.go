@@ -39,7 +39,7 @@ func TestEveryStageREADMENamesTheFunctionsToWrite(t *testing.T) {
 	for _, s := range stages {
 		readme, err := os.ReadFile(filepath.Join(root, s.Readme()))
 		if err != nil || len(strings.TrimSpace(string(readme))) == 0 {
-			t.Errorf("stage %s has no README (%s)", s.ID, s.Readme())
+			t.Errorf("stage %s has no README (%s)", s.Num, s.Readme())
 			continue
 		}
 		for _, fn := range stageFunctions(t, root, s) {
@@ -50,7 +50,7 @@ func TestEveryStageREADMENamesTheFunctionsToWrite(t *testing.T) {
 				fn = method
 			}
 			if !strings.Contains(string(readme), fn) {
-				t.Errorf("%s does not name %s, which stage %s asks the attendee to write", s.Readme(), fn, s.ID)
+				t.Errorf("%s does not name %s, which stage %s asks the attendee to write", s.Readme(), fn, s.Num)
 			}
 		}
 	}
@@ -81,20 +81,20 @@ func TestEveryFunctionOfAStageHasItsSpecs(t *testing.T) {
 		}
 		for _, f := range s.Functions {
 			if !want[f.Name] {
-				t.Errorf("stage %s: the table names %s, which is not a function (or region) of the stage", s.ID, f.Name)
+				t.Errorf("stage %s: the table names %s, which is not a function (or region) of the stage", s.Num, f.Name)
 			}
 			delete(want, f.Name)
 			if len(f.Specs) == 0 {
-				t.Errorf("stage %s: no spec checks %s", s.ID, f.Name)
+				t.Errorf("stage %s: no spec checks %s", s.Num, f.Name)
 			}
 			for _, spec := range f.Specs {
 				if !strings.Contains(sources.String(), spec) {
-					t.Errorf("stage %s: %s is checked by %q, which is in none of its tests", s.ID, f.Name, spec)
+					t.Errorf("stage %s: %s is checked by %q, which is in none of its tests", s.Num, f.Name, spec)
 				}
 			}
 		}
 		for name := range want {
-			t.Errorf("stage %s: %s has no row in stage.yaml's functions", s.ID, name)
+			t.Errorf("stage %s: %s has no row in stage.yaml's functions", s.Num, name)
 		}
 	}
 }
@@ -147,12 +147,12 @@ func TestEveryMistakeEditsTheReferenceAsItIs(t *testing.T) {
 			for _, e := range m.Edits {
 				src, err := os.ReadFile(filepath.Join(root, e.File))
 				if err != nil {
-					t.Errorf("stage %s, mistake %q: %v", s.ID, m.Name, err)
+					t.Errorf("stage %s, mistake %q: %v", s.Num, m.Name, err)
 					continue
 				}
 				edits++
 				if n := strings.Count(string(src), e.Replace); n != 1 {
-					t.Errorf("stage %s, mistake %q: what it replaces in %s is there %d times, not once: write the edit against the file as it is now", s.ID, m.Name, e.File, n)
+					t.Errorf("stage %s, mistake %q: what it replaces in %s is there %d times, not once: write the edit against the file as it is now", s.Num, m.Name, e.File, n)
 				}
 			}
 		}

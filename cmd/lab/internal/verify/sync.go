@@ -164,7 +164,7 @@ func CmdSync(l i18n.Lang, root string, stages []stage.Stage, report string) erro
 			if s.Dir != "" && !overlayable(s) {
 				continue
 			}
-			was, found := findScore(committed, s.ID)
+			was, found := findScore(committed, s.Slug)
 			if !found && s.Dir == "" {
 				continue
 			}
@@ -174,7 +174,7 @@ func CmdSync(l i18n.Lang, root string, stages []stage.Stage, report string) erro
 			}
 			if !found || was.Inputs != inputs {
 				changed = append(changed, s)
-				fmt.Printf(l.Tr("  %-24s changed (measured in %d s last time)\n", "  %-24s 有变化（上次测量用了 %d 秒）\n"), s.ID, was.Seconds)
+				fmt.Printf(l.Tr("  %-24s changed (measured in %d s last time)\n", "  %-24s 有变化（上次测量用了 %d 秒）\n"), s.Slug, was.Seconds)
 			}
 		}
 		if len(changed) == 0 {
@@ -190,7 +190,7 @@ func CmdSync(l i18n.Lang, root string, stages []stage.Stage, report string) erro
 	var ids []string
 	for _, s := range changed {
 		if s.Dir != "" {
-			ids = append(ids, s.ID)
+			ids = append(ids, s.Slug)
 		}
 	}
 	if len(ids) > 0 {
@@ -213,7 +213,7 @@ func CmdSync(l i18n.Lang, root string, stages []stage.Stage, report string) erro
 	if len(changed) > 0 {
 		var rows []string
 		for _, s := range changed {
-			rows = append(rows, s.ID)
+			rows = append(rows, s.Slug)
 		}
 		if err := step(fmt.Sprintf("lab mutants %s", strings.Join(rows, " ")), func() error {
 			if err := CmdMutants(l, root, stages, rows, report, false); err != nil {
@@ -245,8 +245,8 @@ func CmdSync(l i18n.Lang, root string, stages []stage.Stage, report string) erro
 	for _, s := range changed {
 		for _, t := range s.Tests {
 			dir := strings.TrimPrefix(t.Package, "./")
-			if out, _ := base.Output(root, "git", "grep", "-l", "cronlab.dev/cronlab/test/tracing", "--", dir); strings.TrimSpace(out) != "" && !slices.Contains(traced, s.ID) {
-				traced = append(traced, s.ID)
+			if out, _ := base.Output(root, "git", "grep", "-l", "cronlab.dev/cronlab/test/tracing", "--", dir); strings.TrimSpace(out) != "" && !slices.Contains(traced, s.Slug) {
+				traced = append(traced, s.Slug)
 			}
 		}
 	}

@@ -98,14 +98,14 @@ func CmdVerify(l i18n.Lang, root string, stages []stage.Stage, only []string, re
 	var parts []verifyPart
 	for _, s := range todo {
 		prev, ok := stage.Previous(stages, s)
-		parts = append(parts, verifyPart{Kind: "starter", Stage: s.ID, Catalogue: ok && stage.Selected(todo, prev)})
+		parts = append(parts, verifyPart{Kind: "starter", Stage: s.Slug, Catalogue: ok && stage.Selected(todo, prev)})
 	}
 	// The catalogues that no starter of this run serves: the last stage's,
 	// and the first one's when the stage after it is not verified.
 	for _, s := range todo {
 		next, ok := stage.Next(stages, s)
 		if len(s.Mistakes) > 0 && (!ok || !stage.Selected(todo, next)) {
-			parts = append(parts, verifyPart{Kind: "catalogue", Stage: s.ID})
+			parts = append(parts, verifyPart{Kind: "catalogue", Stage: s.Slug})
 		}
 	}
 	jobs := verifyJobs()
@@ -265,13 +265,13 @@ func runPart(l i18n.Lang, root string, stages []stage.Stage, p verifyPart, refer
 		return r
 	}
 	if p.Kind == "catalogue" {
-		fmt.Printf("stage %s: its mistakes\n", s.ID)
+		fmt.Printf("stage %s: its mistakes\n", s.Num)
 		r.Problems, err = catalogue.checkOnOwnTree(l, root, stages, s)
 	} else {
 		r.Problems, err = verifyStarter(l, root, stages, s, p.Catalogue, referenceTested, catalogue)
 	}
 	if err != nil {
-		r.Err = fmt.Sprintf("stage %s: %v", s.ID, err)
+		r.Err = fmt.Sprintf("stage %s: %v", s.Num, err)
 	}
 	return r
 }
@@ -282,17 +282,17 @@ func runPart(l i18n.Lang, root string, stages []stage.Stage, p verifyPart, refer
 // it is what an attendee has who has just done that stage.
 func verifyStarter(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, withCatalogue, referenceTested bool, catalogue *catalogueRun) (problems []string, err error) {
 	start := time.Now()
-	fmt.Printf("stage %s (%s)\n", s.ID, s.Title)
+	fmt.Printf("stage %s (%s)\n", s.Num, s.Title)
 	defer func() { fmt.Printf("        (%.0fs)\n", time.Since(start).Seconds()) }()
 	if referenceTested {
 		if err := run.ListChecks(root, s); err != nil {
 			fmt.Println("  FAIL  the stage's tests exist")
-			return []string{fmt.Sprintf("stage %s: %v", s.ID, err)}, nil
+			return []string{fmt.Sprintf("stage %s: %v", s.Num, err)}, nil
 		}
 		fmt.Println("  ok    the stage's tests exist (make test ran them on the reference)")
 	} else if rs, err := run.ChecksWith(l, root, root, s, run.Quiet, false, run.BuildOpts{Slot: catalogue.slot}); err != nil {
 		fmt.Println("  FAIL  the reference passes the stage's tests")
-		return []string{fmt.Sprintf("stage %s: the reference fails its own tests: %v", s.ID, err)}, nil
+		return []string{fmt.Sprintf("stage %s: the reference fails its own tests: %v", s.Num, err)}, nil
 	} else {
 		fmt.Println("  ok    the reference passes the stage's tests")
 		problems = append(problems, tableProblems(s, rs)...)
@@ -309,14 +309,14 @@ func verifyStarter(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage
 	out, err := base.Output(dir, "go", "vet", "./...")
 	doneVet()
 	if err != nil {
-		return []string{fmt.Sprintf("stage %s: the starter does not compile or vet:\n%s", s.ID, out)}, nil
+		return []string{fmt.Sprintf("stage %s: the starter does not compile or vet:\n%s", s.Num, out)}, nil
 	}
 	fmt.Println("  ok    the starter compiles and vets (go vet ./..., tests included)")
 	// go vet ./... has vetted every package of this tree: the checks on it
 	// need not vet their packages again.
 	vetted := run.BuildOpts{NoVet: true, Slot: catalogue.slot}
 	if _, err := run.ChecksWith(l, root, dir, s, run.Quiet, true, vetted); err == nil {
-		problems = append(problems, fmt.Sprintf("stage %s: the stage's tests pass on the starter, so they do not test the stage", s.ID))
+		problems = append(problems, fmt.Sprintf("stage %s: the stage's tests pass on the starter, so they do not test the stage", s.Num))
 	} else {
 		fmt.Println("  ok    the stage's tests fail on the starter")
 	}
@@ -329,7 +329,7 @@ func verifyStarter(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage
 	if _, ok := stage.Next(stages, s); !ok && referenceTested {
 		rs, err := run.ChecksWith(l, root, root, s, run.Quiet, false, run.BuildOpts{Slot: catalogue.slot})
 		if err != nil {
-			return append(problems, fmt.Sprintf("stage %s: the reference fails its own tests: %v", s.ID, err)), nil
+			return append(problems, fmt.Sprintf("stage %s: the reference fails its own tests: %v", s.Num, err)), nil
 		}
 		problems = append(problems, tableProblems(s, rs)...)
 	}
@@ -341,9 +341,9 @@ func verifyStarter(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage
 	// caught for the wrong reason: the catalogue waits for a good starter.
 	prevResults, err := run.ChecksWith(l, root, dir, prev, run.Quiet, false, vetted)
 	if err != nil {
-		return append(problems, fmt.Sprintf("stage %s: the tests of stage %s fail on its starter, so stage %s depends on code of stage %s or later: %v", s.ID, prev.ID, prev.ID, s.ID, err)), nil
+		return append(problems, fmt.Sprintf("stage %s: the tests of stage %s fail on its starter, so stage %s depends on code of stage %s or later: %v", s.Num, prev.Num, prev.Num, s.Num, err)), nil
 	}
-	fmt.Printf("  ok    the tests of stage %s pass on it\n", prev.ID)
+	fmt.Printf("  ok    the tests of stage %s pass on it\n", prev.Num)
 	// Those are the tests of stage prev on its solution: each row of its
 	// table of functions must name specs that ran.
 	problems = append(problems, tableProblems(prev, prevResults)...)
@@ -361,7 +361,7 @@ func tableProblems(s stage.Stage, rs []gotest.Results) []string {
 	var problems []string
 	for i, fr := range functions.Verdicts(s, ".", rs) {
 		if fr.Ran == 0 {
-			problems = append(problems, fmt.Sprintf("stage %s: no spec of %s ran (stage.yaml's functions)", s.ID, fr.Name))
+			problems = append(problems, fmt.Sprintf("stage %s: no spec of %s ran (stage.yaml's functions)", s.Num, fr.Name))
 		}
 		for _, part := range s.Functions[i].Specs {
 			if part == "BeforeSuite" {
@@ -375,12 +375,12 @@ func tableProblems(s stage.Stage, rs []gotest.Results) []string {
 				}
 			}
 			if !ran {
-				problems = append(problems, fmt.Sprintf("stage %s: %s is checked by %q, which names no spec that ran (stage.yaml's functions)", s.ID, fr.Name, part))
+				problems = append(problems, fmt.Sprintf("stage %s: %s is checked by %q, which names no spec that ran (stage.yaml's functions)", s.Num, fr.Name, part))
 			}
 		}
 	}
 	if len(problems) == 0 {
-		fmt.Printf("  ok    every function of stage %s has specs that ran\n", s.ID)
+		fmt.Printf("  ok    every function of stage %s has specs that ran\n", s.Num)
 	}
 	return problems
 }

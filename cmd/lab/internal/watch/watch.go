@@ -209,7 +209,7 @@ func CmdWatch(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, fol
 	}()
 	moved := make(chan string)
 	if follow {
-		go followBranch(ctx, s.ID, time.Second, currentBranch, moved)
+		go followBranch(ctx, s.Slug, time.Second, currentBranch, moved)
 	}
 	news := ""
 	for {
@@ -225,7 +225,7 @@ func CmdWatch(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, fol
 			return err
 		}
 		news = fmt.Sprintf(l.Tr("the clone is now on lab/%s: watching stage %s instead of %s",
-			"克隆现在位于 lab/%s：改为监视第 %s 阶段（原为第 %s 阶段）"), id, next.ID, s.ID)
+			"克隆现在位于 lab/%s：改为监视第 %s 阶段（原为第 %s 阶段）"), id, next.Num, s.Num)
 		s = next
 	}
 }
@@ -267,7 +267,7 @@ func followBranch(ctx context.Context, id string, interval time.Duration, branch
 func watchStage(ctx context.Context, l i18n.Lang, root string, s stage.Stage, keys <-chan string, moved <-chan string, news string) (string, error) {
 	files := watchedFiles(root, s)
 	if len(files) == 0 {
-		return "", fmt.Errorf(l.Tr("stage %s has no files to watch", "第 %s 阶段没有要监视的文件"), s.ID)
+		return "", fmt.Errorf(l.Tr("stage %s has no files to watch", "第 %s 阶段没有要监视的文件"), s.Num)
 	}
 	var w watcher
 	// File events from the Windows side do not reach WSL2 (docs/laptops.md).
@@ -291,7 +291,7 @@ func watchStage(ctx context.Context, l i18n.Lang, root string, s stage.Stage, ke
 		}
 		fmt.Printf(l.Tr("bin/lab watch %s: %s\nwatching %d files (%s); Enter checks again, h and Enter shows a hint, Ctrl-C stops\n",
 			"bin/lab watch %s：%s\n正在监视 %d 个文件（%s）；回车重新检查，h 加回车显示提示，Ctrl-C 退出\n"),
-			s.ID, s.TitleIn(l), len(files), w.Kind(l))
+			s.Num, s.TitleIn(l), len(files), w.Kind(l))
 		if news != "" {
 			fmt.Println(news)
 			news = ""

@@ -132,15 +132,15 @@ func expectSave(t *testing.T, w watcher, file string) {
 	}
 }
 
-// Watch follows the clone: `bin/lab start 06` in another terminal moves it
-// to lab/06, and the loop ends with the stage to watch next. A branch that
+// Watch follows the clone: `bin/lab start 06 (or scheduling)` in another terminal moves it
+// to lab/scheduling, and the loop ends with the stage to watch next. A branch that
 // is no stage's (main, a saved one) leaves it where it is.
 func TestWatchFollowsTheClonesBranch(t *testing.T) {
 	branches := make(chan string, 10)
-	for _, b := range []string{"lab/05", "main", "lab/05-saved-20261125", "lab/06", "lab/06"} {
+	for _, b := range []string{"lab/secondary-resources", "main", "lab/secondary-resources-saved-20261125", "lab/scheduling", "lab/scheduling"} {
 		branches <- b
 	}
-	last := "lab/06"
+	last := "lab/scheduling"
 	branch := func() string {
 		select {
 		case b := <-branches:
@@ -152,18 +152,18 @@ func TestWatchFollowsTheClonesBranch(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	moved := make(chan string)
-	go followBranch(ctx, "05", time.Millisecond, branch, moved)
+	go followBranch(ctx, "secondary-resources", time.Millisecond, branch, moved)
 	select {
 	case id := <-moved:
-		if id != "06" {
-			t.Errorf("moved to %q, want 06", id)
+		if id != "scheduling" {
+			t.Errorf("moved to %q, want scheduling", id)
 		}
 	case <-time.After(5 * time.Second):
-		t.Fatal("the move to lab/06 was not seen")
+		t.Fatal("the move to lab/scheduling was not seen")
 	}
 	select {
 	case id := <-moved:
-		t.Errorf("moved again, to %q, while the branch stayed lab/06", id)
+		t.Errorf("moved again, to %q, while the branch stayed lab/scheduling", id)
 	case <-time.After(50 * time.Millisecond):
 	}
 

@@ -395,14 +395,25 @@
   }
 
   function stageTitle(st) {
-    return t('stageTitle', st.id, (state.lang === 'zh' && st.titleZh) || st.title);
+    return t('stageTitle', st.num || st.id, (state.lang === 'zh' && st.titleZh) || st.title);
+  }
+
+  // Messages name a stage by its slug (scheduling); people read its number
+  // (06), which is its place in today's list. nums is filled from the
+  // snapshot's stages each time the matrix is drawn.
+  const nums = new Map();
+  function num(id) {
+    return nums.get(id) || id;
   }
 
   function drawMatrix(s) {
     const table = $('#matrix');
     table.style.setProperty('--stages', String(s.stages.length));
     const head = el('tr', {}, el('th', { className: 'name', scope: 'col', text: t('attendee') }), el('th', { className: 'flags', scope: 'col' }));
-    for (const st of s.stages) head.append(el('th', { scope: 'col', title: stageTitle(st), dataset: { stage: st.id }, text: st.id }));
+    for (const st of s.stages) {
+      nums.set(st.id, st.num || st.id);
+      head.append(el('th', { scope: 'col', title: stageTitle(st), dataset: { stage: st.id }, text: num(st.id) }));
+    }
     table.tHead.replaceChildren(head);
 
     // Who left stays on the board (what they did is still the class's),
@@ -524,7 +535,7 @@
       }
       item.button.textContent = t('done');
       const meta = el('div', { className: 'meta' }, el('strong', { className: 'who', text: h.name }));
-      if (h.stage) meta.append(el('span', { className: 'stage', text: t('stage', h.stage) }));
+      if (h.stage) meta.append(el('span', { className: 'stage', text: t('stage', num(h.stage)) }));
       meta.append(el('span', { className: 'ago', text: t('ago', minutesSince(h.at)) }));
       item.body.replaceChildren(meta, el('p', { className: 'text', text: h.text }));
       nodes.push(item.li);
@@ -540,7 +551,7 @@
       const bar = el('span', { className: 'bar' });
       bar.style.width = `${Math.round(share * 100)}%`;
       const meta = el('div', { className: 'meta' },
-        el('span', { className: 'count', text: t('ofOnStage', f.attendees, f.of, f.stage) }));
+        el('span', { className: 'count', text: t('ofOnStage', f.attendees, f.of, num(f.stage)) }));
       if (f.hint) meta.append(el('span', { className: 'hint', text: t('hint', f.hint) }));
       meta.append(el('span', { className: 'pkg', text: f.package }));
       return el('li', {
@@ -637,7 +648,7 @@
     const li = el('li', { className: kind, dataset: { kind: e.kind, seq: String(e.seq) } });
     const head = el('div', { className: 'head' },
       el('time', { datetime: e.at, text: clock(e.at) }),
-      el('span', { className: 'stage', text: e.stage ? t('stage', e.stage) : '' }));
+      el('span', { className: 'stage', text: e.stage ? t('stage', num(e.stage)) : '' }));
     li.append(head);
     if (e.kind === 'check') {
       const result = checkResult(e);
