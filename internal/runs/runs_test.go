@@ -255,3 +255,54 @@ func TestJobReference(t *testing.T) {
 			"JobReference = %+v，应为 %+v", got, want))
 	}
 }
+
+// Recorded says whether a finished Job's end is in the stored status
+// already, so that history cleanup may delete it (docs/reliability.md,
+// "A crash between two writes").
+func TestRecorded(t *testing.T) {
+	at := func(min int) *metav1.Time { return &metav1.Time{Time: tenAM.Add(time.Duration(min) * time.Minute)} }
+	job := func(uid string, how kbatchv1.JobConditionType, done *metav1.Time) *kbatchv1.Job {
+		j := &kbatchv1.Job{ObjectMeta: metav1.ObjectMeta{Name: uid, UID: types.UID(uid)}}
+		if how != "" {
+			j.Status.Conditions = []kbatchv1.JobCondition{{Type: how, Status: corev1.ConditionTrue}}
+		}
+		j.Status.CompletionTime = done
+		return j
+	}
+	active := func(j *kbatchv1.Job) []corev1.ObjectReference { return []corev1.ObjectReference{JobReference(j)} }
+	done := job("done", kbatchv1.JobComplete, at(1))
+	failed := job("failed", kbatchv1.JobFailed, nil)
+	tests := []struct {
+		name   string
+		status batchv1.CronJobStatus
+		job    *kbatchv1.Job
+		want   bool
+	}{
+		{"a success that lastSuccessfulTime holds", batchv1.CronJobStatus{LastSuccessfulTime: at(1)}, done, true},
+		{"an older success than lastSuccessfulTime", batchv1.CronJobStatus{LastSuccessfulTime: at(5)}, done, true},
+		{"a success later than lastSuccessfulTime", batchv1.CronJobStatus{LastSuccessfulTime: at(0)}, done, false},
+		{"a success and no lastSuccessfulTime yet", batchv1.CronJobStatus{}, done, false},
+		{"a success that lastSuccessfulTime holds, still listed as active", batchv1.CronJobStatus{LastSuccessfulTime: at(1), Active: active(done)}, done, false},
+		{"a failure no longer listed as active", batchv1.CronJobStatus{Active: active(job("other", "", nil))}, failed, true},
+		{"a failure still listed as active", batchv1.CronJobStatus{Active: active(failed)}, failed, false},
+		{"a success without a completion time: nothing to record", batchv1.CronJobStatus{}, job("untimed", kbatchv1.JobComplete, nil), true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Recorded(tc.status, tc.job); got != tc.want {
+				t.Error(say.Both("Recorded = %v, want %v", "Recorded = %v，应为 %v", got, tc.want))
+			}
+		})
+	}
+}
+
+func TestActiveHas(t *testing.T) {
+	j := &kbatchv1.Job{ObjectMeta: metav1.ObjectMeta{Name: "listed", UID: "listed-uid"}}
+	cj := &batchv1.CronJob{Status: batchv1.CronJobStatus{Active: []corev1.ObjectReference{JobReference(j)}}}
+	if !ActiveHas(cj, "listed-uid") {
+		t.Error(say.Both("ActiveHas of the listed Job's UID = false, want true", "对已列出的 Job 的 UID，ActiveHas = false，应为 true"))
+	}
+	if ActiveHas(cj, "another-uid") {
+		t.Error(say.Both("ActiveHas of another UID = true, want false", "对另一个 UID，ActiveHas = true，应为 false"))
+	}
+}
