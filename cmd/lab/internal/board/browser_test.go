@@ -76,23 +76,23 @@ func (c *fakeClock) Set(t time.Time) {
 
 // The workshop's 17 stages, with made-up titles.
 var browserStages = []StageInfo{
-	{"01", "Tools and the cluster", "工具与集群"},
-	{"02", "The CronJob type", "CronJob 类型"},
-	{"03", "Validation", "校验"},
-	{"04", "The first Reconcile", "第一个调和函数"},
-	{"05", "Listing child Jobs", "列出子 Job"},
-	{"06", "Creating Jobs on schedule", "按计划创建 Job"},
-	{"07", "Concurrency policy", "并发策略"},
-	{"08", "History limits", "历史记录限制"},
-	{"09", "Status", "状态"},
-	{"10", "Events", "事件"},
-	{"11", "Metrics", "指标"},
-	{"12", "Webhooks", "Webhook"},
-	{"13", "Conversion", "版本转换"},
-	{"14", "Leader election", "领导者选举"},
-	{"15", "Stale caches", "陈旧的缓存"},
-	{"16", "The Helm chart", "Helm chart"},
-	{"17", "End to end", "端到端测试"},
+	{"layout", "01", "Tools and the cluster", "工具与集群"},
+	{"api", "02", "The CronJob type", "CronJob 类型"},
+	{"list-watch", "03", "Validation", "校验"},
+	{"reconcile-loop", "04", "The first Reconcile", "第一个调和函数"},
+	{"secondary-resources", "05", "Listing child Jobs", "列出子 Job"},
+	{"scheduling", "06", "Creating Jobs on schedule", "按计划创建 Job"},
+	{"envtest", "07", "Concurrency policy", "并发策略"},
+	{"helm-chart", "08", "History limits", "历史记录限制"},
+	{"q1-no-webhook", "09", "Status", "状态"},
+	{"q2-go-vs-yaml", "10", "Events", "事件"},
+	{"q3-owns-vs-watches", "11", "Metrics", "指标"},
+	{"q4-level-based", "12", "Webhooks", "Webhook"},
+	{"q6-direct-reads", "13", "Conversion", "版本转换"},
+	{"q5-next-reconcile", "14", "Leader election", "领导者选举"},
+	{"stale-cache", "15", "Stale caches", "陈旧的缓存"},
+	{"client-go", "16", "The Helm chart", "Helm chart"},
+	{"multiversion", "17", "End to end", "端到端测试"},
 }
 
 // The specs of the stages where the class is; a stage has six.
@@ -124,10 +124,14 @@ func specName(stage, i int) string {
 // fails most points to 06.7, as a real stage's later hint would.
 func specHint(stage, i int) string {
 	if stage == 6 && i == 2 {
-		return "06.7"
+		return sid(6) + ".7"
 	}
-	return fmt.Sprintf("%02d.%d", stage, i+1)
+	return fmt.Sprintf("%s.%d", sid(stage), i+1)
 }
+
+// sid is the id of the stage at place n (1 to 17): its slug, which the
+// messages name it by; the page shows its number.
+func sid(n int) string { return browserStages[n-1].ID }
 
 // learner is one attendee of the replayed class: where they are when the
 // morning ends, and how they got there.
@@ -273,7 +277,7 @@ func (c *classroom) send(m *member, r *classwire.Result, h *classwire.Hand) {
 // check --json reports it; started is when bin/lab start began the stage,
 // on the laptop's clock.
 func checkResult(stage int, started time.Time, failing []int, compileErrors, hintsSeen int) *classwire.Result {
-	r := &classwire.Result{Stage: fmt.Sprintf("%02d", stage), Passed: failing == nil && compileErrors == 0, StageStarted: started,
+	r := &classwire.Result{Stage: sid(stage), Passed: failing == nil && compileErrors == 0, StageStarted: started,
 		HintsSeen: hintsSeen, CompileErrors: compileErrors, Specs: []classwire.Spec{}, Functions: []classwire.Function{}}
 	for i := range specsPerStage {
 		s := classwire.Spec{Package: "./internal/controller", Name: specName(stage, i), Status: "passed"}
@@ -328,7 +332,7 @@ func (c *classroom) replay() {
 			events = append(events, event{c.at(when), m, func() { c.send(m, r, nil) }})
 		}
 		if m.hand != "" {
-			h := &classwire.Hand{Stage: fmt.Sprintf("%02d", m.stage), Text: m.hand}
+			h := &classwire.Hand{Stage: sid(m.stage), Text: m.hand}
 			events = append(events, event{c.at(morning.Minutes() - 2), m, func() { c.send(m, nil, h) }})
 		}
 		if m.leaves {
@@ -609,19 +613,19 @@ func TestBoardInABrowser(t *testing.T) {
 		}
 
 		bao := row("bao") // on stage 05, one spec failing of six
-		if c := bao.Cells["04"]; c.State != "passed" || c.Mark != "✓" {
+		if c := bao.Cells[sid(4)]; c.State != "passed" || c.Mark != "✓" {
 			t.Errorf("bao passed stage 04; its cell shows %+v", c)
 		}
-		if c := bao.Cells["05"]; c.State != "failing" || c.Mark != "5/6" || !c.Current || c.On != fmt.Sprintf("%d min", 9+11) {
+		if c := bao.Cells[sid(5)]; c.State != "failing" || c.Mark != "5/6" || !c.Current || c.On != fmt.Sprintf("%d min", 9+11) {
 			t.Errorf("bao is on stage 05 for 20 min, 5 of 6 specs passing; the cell shows %+v", c)
 		}
-		if c := bao.Cells["06"]; c.State != "none" || c.Mark != "" || c.Current {
+		if c := bao.Cells[sid(6)]; c.State != "none" || c.Mark != "" || c.Current {
 			t.Errorf("bao has not started stage 06; the cell shows %+v", c)
 		}
-		if c := row("kemal").Cells["06"]; c.State != "failing" || c.Mark != "does not compile" {
+		if c := row("kemal").Cells[sid(6)]; c.State != "failing" || c.Mark != "does not compile" {
 			t.Errorf("kemal's code does not compile; the cell shows %+v", c)
 		}
-		if c := row("chen").Cells["07"]; c.State != "passed" || !c.Current {
+		if c := row("chen").Cells[sid(7)]; c.State != "passed" || !c.Current {
 			t.Errorf("chen passed the stage they are on; the cell shows %+v", c)
 		}
 
@@ -639,7 +643,7 @@ func TestBoardInABrowser(t *testing.T) {
 		if dara.Reasons == nil || !slices.Contains(strings.Fields(*dara.Reasons), "repeat") || dara.Flag != "stuck" {
 			t.Errorf("dara fails the same spec in every check: want a stuck flag with repeat, got %v %q", dara.Reasons, dara.Flag)
 		}
-		wantWhy := "same spec failing 3 checks in a row: " + specName(6, 2) + " (hint 06.7)"
+		wantWhy := "same spec failing 3 checks in a row: " + specName(6, 2) + " (hint scheduling.7)"
 		if !strings.Contains(dara.Why, wantWhy) {
 			t.Errorf("dara's reasons say %q, want them to say %q", dara.Why, wantWhy)
 		}
@@ -729,7 +733,7 @@ func TestBoardInABrowser(t *testing.T) {
 		}
 		f := failing[0]
 		want := fmt.Sprintf("%d of %d on stage %02d", count[top], on[top[0]], top[0])
-		if f.Spec != specName(top[0], top[1]) || f.Stage != fmt.Sprintf("%02d", top[0]) || !strings.Contains(f.Text, want) ||
+		if f.Spec != specName(top[0], top[1]) || f.Stage != sid(top[0]) || !strings.Contains(f.Text, want) ||
 			!strings.Contains(f.Text, "hint "+specHint(top[0], top[1])) {
 			t.Errorf("the room fails %q most (%s); #failing's top entry is %+v", specName(top[0], top[1]), want, f)
 		}
@@ -743,7 +747,7 @@ func TestBoardInABrowser(t *testing.T) {
 	{ // timeline
 		dara := room.byName("dara")
 		row := fmt.Sprintf(`#matrix tr[data-attendee="%d"]`, dara.id)
-		run(chromedp.Click(chromedp.CSS(row+` td[data-stage="02"]`), chromedp.NodeVisible), chromedp.WaitVisible(chromedp.ID("timeline")))
+		run(chromedp.Click(chromedp.CSS(row+fmt.Sprintf(` td[data-stage="%s"]`, sid(2))), chromedp.NodeVisible), chromedp.WaitVisible(chromedp.ID("timeline")))
 		waitFor("dara's timeline loaded", `document.querySelectorAll('#timeline-entries > li').length > 0`, 5*time.Second)
 		var tl struct {
 			Name    string   `json:"name"`
@@ -766,7 +770,7 @@ func TestBoardInABrowser(t *testing.T) {
 		// kemal's latest check does not compile; the rest ran, its broken
 		// functions stubbed, and none of it failed: not "0 failed of 6".
 		kemal := room.byName("kemal")
-		run(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#matrix tr[data-attendee="%d"] td[data-stage="02"]`, kemal.id)), chromedp.NodeVisible),
+		run(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#matrix tr[data-attendee="%d"] td[data-stage="%s"]`, kemal.id, sid(2))), chromedp.NodeVisible),
 			chromedp.WaitVisible(chromedp.ID("timeline")))
 		waitFor("kemal's timeline loaded", `document.getElementById('timeline-name').textContent === 'kemal' && document.querySelectorAll('#timeline-entries > li').length > 0`, 5*time.Second)
 		var latest struct {
@@ -783,7 +787,7 @@ func TestBoardInABrowser(t *testing.T) {
 
 	{ // live update
 		emil := room.byName("emil")
-		cell := fmt.Sprintf(`document.querySelector('#matrix tr[data-attendee="%d"] td[data-stage="04"]').dataset.state`, emil.id)
+		cell := fmt.Sprintf(`document.querySelector('#matrix tr[data-attendee="%d"] td[data-stage="%s"]').dataset.state`, emil.id, sid(4))
 		var before string
 		eval(cell, &before)
 		if before != "failing" {
@@ -810,7 +814,7 @@ func TestBoardInABrowser(t *testing.T) {
 			t.Errorf("after done, the board still has hands raised: %+v", got)
 		}
 		// gus's timeline says who lowered it.
-		run(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#matrix tr[data-attendee="%d"] td[data-stage="02"]`, gus.id)), chromedp.NodeVisible),
+		run(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#matrix tr[data-attendee="%d"] td[data-stage="%s"]`, gus.id, sid(2))), chromedp.NodeVisible),
 			chromedp.WaitVisible(chromedp.ID("timeline")))
 		waitFor("gus's timeline loaded", `document.getElementById('timeline-name').textContent === 'gus' && !!document.querySelector('#timeline-entries > li.hand')`, 5*time.Second)
 		var hand string
