@@ -79,9 +79,9 @@ func CmdCheck(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, v r
 	}
 	if err != nil {
 		h := hints.ForCheck(l, s, rs)
-		fmt.Printf(l.Tr("\nNot yet. %s\n  hint: %s\n  more: %s, and bin/lab hint (the next hint, a level at a time)\n",
-			"\n还没有通过。%s\n  提示：%s\n  更多：%s，以及 bin/lab hint（下一条提示，一次一级）\n"),
-			err, strings.TrimLeft(i18n.Indent(i18n.Wrap(h.Text(l), 92), "        "), " "), s.ReadmeIn(l, root))
+		fmt.Printf(l.Tr("\nNot yet. %s\n  hint: %s\n  more: %s, and %s (the next hint, a level at a time)\n",
+			"\n还没有通过。%s\n  提示：%s\n  更多：%s，以及 %s（下一条提示，一次一级）\n"),
+			err, strings.TrimLeft(i18n.Indent(i18n.Wrap(h.Text(l), 92), "        "), " "), s.ReadmeIn(l, root), l.Cmd("bin/lab hint"))
 		// The hint printed here counts as shown: `lab hint` goes on from it.
 		if r := p.Stages[s.Slug]; h.ID != "" && !slices.Contains(r.HintsShown, h.ID) {
 			r.HintsShown = append(r.HintsShown, h.ID)
@@ -97,13 +97,13 @@ func CmdCheck(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, v r
 			fmt.Printf("    %s\n", t.Command())
 		}
 		if v != run.FullText {
-			fmt.Printf(l.Tr("  all of the tests' output: bin/lab check -v %s\n", "  测试的全部输出：bin/lab check -v %s\n"), s.Num)
+			fmt.Printf(l.Tr("  all of the tests' output: %s\n", "  测试的全部输出：%s\n"), l.Cmd("bin/lab check -v "+s.Num))
 		}
 		os.Exit(1)
 	}
 	toBoard(l, root, s, rs, err, p)
 	if next, ok := stage.Next(stages, s); ok {
-		fmt.Printf(l.Tr("\nStage %s passes. Next: bin/lab start %s  (%s)\n", "\n第 %s 阶段通过。下一步：bin/lab start %s  （%s）\n"), s.Num, next.Num, next.TitleIn(l))
+		fmt.Printf(l.Tr("\nStage %s passes. Next: %s  (%s)\n", "\n第 %s 阶段通过。下一步：%s  （%s）\n"), s.Num, l.Cmd("bin/lab start "+next.Num), next.TitleIn(l))
 	} else {
 		fmt.Printf(l.Tr("\nStage %s passes: that was the last stage. bin/lab list shows where you stand.\n",
 			"\n第 %s 阶段通过：这是最后一个阶段。bin/lab list 显示你的整体进度。\n"), s.Num)

@@ -181,7 +181,7 @@ func CmdHint(l i18n.Lang, root string, s stage.Stage) error {
 	r.HintsShown = append(r.HintsShown, h.ID)
 	p.Stages[s.Slug] = r
 	if _, ok := NextHint(s, r); ok {
-		fmt.Printf(l.Tr("\nAnother hint: bin/lab hint %s (in bin/lab watch: h and Enter)\n", "\n下一条提示：bin/lab hint %s（在 bin/lab watch 中：按 h 再按回车）\n"), s.Num)
+		fmt.Printf(l.Tr("\nAnother hint: %s (in bin/lab watch: h and Enter)\n", "\n下一条提示：%s（在 bin/lab watch 中：按 h 再按回车）\n"), l.Cmd("bin/lab hint "+s.Num))
 	}
 	return p.Save(root)
 }

@@ -33,6 +33,7 @@ limitations under the License.
 package i18n
 
 import (
+	"os"
 	"strings"
 )
 
@@ -92,6 +93,17 @@ func Choose(args []string, getenv func(string) string) (Lang, []string, error) {
 		}
 	}
 	return "en", rest, nil
+}
+
+// Cmd is a bin/lab command to suggest in l: as it is when the locale
+// already speaks l, else with --lang, so that an attendee who chose the
+// language with the flag (bin/lab --lang zh check) is shown commands that
+// answer in it too.
+func (l Lang) Cmd(cmd string) string {
+	if locale, _, _ := Choose(nil, os.Getenv); locale != l {
+		return cmd + " --lang " + string(l)
+	}
+	return cmd
 }
 
 // Width is how many columns a terminal gives s: two for a wide

@@ -51,3 +51,24 @@ func TestChooseLang(t *testing.T) {
 		}
 	}
 }
+
+// A command the tool suggests carries --lang when the locale alone would
+// answer in the other language: chosen by the flag, the language stays.
+func TestASuggestedCommandKeepsTheLanguageTheFlagChose(t *testing.T) {
+	t.Setenv("LC_ALL", "")
+	t.Setenv("LC_MESSAGES", "")
+	t.Setenv("LANG", "C.UTF-8")
+	if got := Chinese.Cmd("bin/lab hint"); got != "bin/lab hint --lang zh" {
+		t.Errorf("Chinese on an English locale: %q", got)
+	}
+	if got := English.Cmd("bin/lab hint"); got != "bin/lab hint" {
+		t.Errorf("English on an English locale: %q", got)
+	}
+	t.Setenv("LANG", "zh_CN.UTF-8")
+	if got := Chinese.Cmd("bin/lab check -v 04"); got != "bin/lab check -v 04" {
+		t.Errorf("Chinese on a Chinese locale: %q", got)
+	}
+	if got := English.Cmd("bin/lab hint"); got != "bin/lab hint --lang en" {
+		t.Errorf("English on a Chinese locale: %q", got)
+	}
+}

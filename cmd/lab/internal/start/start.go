@@ -203,8 +203,8 @@ func switchTo(l i18n.Lang, root string, s stage.Stage, branch string, c carry.Ca
 	for _, w := range toWrite(l, root, ref, s) {
 		fmt.Printf("           %s\n", w)
 	}
-	fmt.Print(l.Tr("  check: bin/lab check   (bin/lab check -v shows the tests' whole output)\n",
-		"  检查：bin/lab check   （bin/lab check -v 显示测试的全部输出）\n"))
+	fmt.Printf(l.Tr("  check: %s   (%s shows the tests' whole output)\n",
+		"  检查：%s   （%s 显示测试的全部输出）\n"), l.Cmd("bin/lab check"), l.Cmd("bin/lab check -v"))
 	if conflicted := c.Conflicted; len(conflicted) > 0 {
 		fmt.Printf(l.Tr("\nYour code and this stage's starter changed the same lines in: %s.\n"+
 			"They are marked <<<<<<< your code ... ======= ... >>>>>>> the starter, in your working tree and not\n"+
