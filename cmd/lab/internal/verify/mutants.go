@@ -244,7 +244,7 @@ func mutationSuites(root string, stages []stage.Stage, only []string) ([]stage.S
 }
 
 func packageSuite(pkg string) stage.Stage {
-	return stage.Stage{Slug: pkg, Tests: []stage.Test{{Package: "./" + pkg}}}
+	return stage.Stage{Slug: pkg, Num: pkg, Tests: []stage.Test{{Package: "./" + pkg}}} // Num: the screen names a package by its path
 }
 
 // testedPackages are the directories under api/ and internal/ that have
