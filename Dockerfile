@@ -17,7 +17,7 @@ COPY internal/ internal/
 
 # GOARCH has no default, so the binary is built for the platform of the
 # builder unless TARGETARCH is given (docker buildx sets it per platform).
-RUN CGO_ENABLED=0 GOOS=${TARGETOS:-linux} GOARCH=${TARGETARCH} go build -a -o manager cmd/main.go
+RUN CGO_ENABLED=0 GOOS=${TARGETOS:-linux} GOARCH=${TARGETARCH} go build -a -o manager ./cmd
 
 # distroless/static runs a static binary with no shell and as a non-root user.
 # The time zone database is compiled into the manager (time/tzdata), so the

@@ -319,7 +319,7 @@ cross-build: ## Build every binary and test binary (e2e included) for macOS (arm
 
 .PHONY: build
 build: manifests generate fmt vet ## Build manager binary.
-	go build -o bin/manager cmd/main.go
+	go build -o bin/manager ./cmd
 
 # run and run-webhooks start the built manager, not `go run`: Ctrl-C reaches
 # every process of the terminal, and go run passes it on to the manager a
