@@ -234,7 +234,7 @@ migrate-storage: ## Rewrite every CronJob in the CRD's storage version and trim 
 
 CHAOS_ARGS ?=
 .PHONY: chaos
-chaos: build install ## Faults at the top of a minute on the local cluster (make cluster first): no run duplicated or lost (docs/reliability.md); CHAOS_ARGS: -n, -faults, -after.
+chaos: build install ## Faults at the top of a minute on the local cluster (make cluster first): no run duplicated or lost (docs/reliability.md); CHAOS_ARGS: -n, -faults, -after, -together.
 	@$(KUBECTL) cluster-info >/dev/null 2>&1 || { echo "No cluster reachable: start one with 'make cluster' (no Docker needed)."; exit 1; }
 	go run ./hack/chaos -manager bin/manager -out bin/chaos $(CHAOS_ARGS)
 

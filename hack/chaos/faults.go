@@ -49,9 +49,9 @@ type manager struct {
 	leading time.Time // zero until it logged that it acquired the lease
 }
 
-// startManager starts cronlab's manager with leader election in namespace
-// ns, webhooks off, metrics and probes off so that two fit on one machine;
-// its log goes to dir/<name>.log. It runs through a link named
+// startManager starts cronlab's manager scoped to namespace ns, with its
+// leader election there, webhooks off, metrics and probes off so that
+// several fit on one machine; its log goes to dir/<name>.log. It runs through a link named
 // cronlab-<name>: client-go sends the program's name as its user agent, and
 // the API server names the writer of every change after it (managedFields),
 // which is how the audit tells the managers' writes apart (staleWrites).
@@ -70,7 +70,7 @@ func startManager(binary, dir, name, ns string) (*manager, error) {
 		return nil, err
 	}
 	m := &manager{name: name, done: make(chan struct{})}
-	m.cmd = exec.Command(link, "--leader-elect", "--leader-election-namespace="+ns,
+	m.cmd = exec.Command(link, "--namespace="+ns, "--leader-elect", "--leader-election-namespace="+ns,
 		"--metrics-bind-address=0", "--health-probe-bind-address=0")
 	m.cmd.Env = append(os.Environ(), "ENABLE_WEBHOOKS=false")
 	r, w, err := os.Pipe()
@@ -229,7 +229,10 @@ func (p process) start() error {
 // and kube-scheduler exit by design when they lose their lease, which a
 // frozen kube-apiserver or etcd makes them do. kwokctl's processes have no
 // supervisor of their own.
-type supervisor struct{ procs []process }
+type supervisor struct {
+	mu    sync.Mutex // trials run together (-together) each supervise
+	procs []process
+}
 
 func newSupervisor(components ...string) (*supervisor, error) {
 	s := &supervisor{}
@@ -246,6 +249,8 @@ func newSupervisor(components ...string) (*supervisor, error) {
 // restartExited starts the components that are no longer running, and
 // names them.
 func (s *supervisor) restartExited() ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	var restarted []string
 	for _, p := range s.procs {
 		if _, err := localcluster.Process(p.component); err == nil {

@@ -33,16 +33,19 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -59,21 +62,28 @@ type options struct {
 	manager, out      string
 	hold              time.Duration // how long a freeze lasts
 	after             time.Duration // how long to watch after the fault
+	// together runs the faults at the same time instead of one after the
+	// other: each trial has its own namespace and managers scoped to it, so
+	// faults that disturb only their own managers cannot see each other.
+	together bool
 }
 
 // A fault is what is done at the top of a minute, and which managers run.
 type fault struct {
 	name, what string
 	managers   int // cronlab managers with leader election; 0: upstream's controller
+	// shared: the fault disturbs what every trial shares (the API server,
+	// etcd, kube-controller-manager), so it cannot run beside another.
+	shared bool
 }
 
 var faults = []fault{
-	{"kill", "the manager is killed (SIGKILL) a second into the minute and started again 5 s later", 1},
-	{"leader", "two managers; the leader is killed (SIGKILL) a second into the minute", 2},
-	{"apiserver", "kube-apiserver is frozen (SIGSTOP) a second into the minute, then continued", 1},
-	{"etcd", "etcd is frozen (SIGSTOP) a second into the minute, then continued", 1},
-	{"freeze", "two managers; the leader is frozen (SIGSTOP) past its lease, the other takes over, then the first continues", 2},
-	{"upstream-kill", "kube-controller-manager (upstream's CronJob controller) is killed a second into the minute and started again 5 s later", 0},
+	{"kill", "the manager is killed (SIGKILL) a second into the minute and started again 5 s later", 1, false},
+	{"leader", "two managers; the leader is killed (SIGKILL) a second into the minute", 2, false},
+	{"apiserver", "kube-apiserver is frozen (SIGSTOP) a second into the minute, then continued", 1, true},
+	{"etcd", "etcd is frozen (SIGSTOP) a second into the minute, then continued", 1, true},
+	{"freeze", "two managers; the leader is frozen (SIGSTOP) past its lease, the other takes over, then the first continues", 2, false},
+	{"upstream-kill", "kube-controller-manager (upstream's CronJob controller) is killed a second into the minute and started again 5 s later", 0, true},
 }
 
 func main() {
@@ -87,6 +97,7 @@ func main() {
 	flag.StringVar(&o.out, "out", "bin/chaos", "where the logs, raw data and the table go")
 	flag.DurationVar(&o.hold, "hold", 20*time.Second, "how long a frozen process stays frozen (the freeze fault holds the leader past its 15 s lease)")
 	flag.DurationVar(&o.after, "after", 2*time.Minute, "how long to watch after a fault")
+	flag.BoolVar(&o.together, "together", false, "run the faults at the same time, each in its namespace (only kill, leader and freeze, which disturb their own managers alone)")
 	flag.Parse()
 	o.faults = strings.Split(which, ",")
 	if err := run(context.Background(), o); err != nil {
@@ -143,19 +154,20 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	var rows []row
+	var chosen []fault
 	for _, name := range o.faults {
 		f, ok := findFault(name)
 		if !ok {
 			return fmt.Errorf("no fault %q", name)
 		}
-		r, err := runFault(ctx, o, cfg, c, f, sup)
-		if err != nil {
-			return fmt.Errorf("fault %s: %w", f.name, err)
+		if o.together && f.shared {
+			return fmt.Errorf("-together: the fault %s disturbs what every trial shares, so it cannot run beside another; run it alone (-faults %s, without -together)", f.name, f.name)
 		}
-		rows = append(rows, r)
-		progress("%s: due %d, started %d, duplicates %d, lost %d, foreign Jobs touched %d, recovery p50 %s max %s, status converged after %s, writes by a stale leader %s",
-			r.Fault, r.Due, r.Started, r.Duplicates, r.Lost, r.ForeignTouched, r.RecoveryP50, r.RecoveryMax, converged(r.Converged), stale(r))
+		chosen = append(chosen, f)
+	}
+	rows, err := runFaults(ctx, o, cfg, c, chosen, sup)
+	if err != nil {
+		return err
 	}
 	table := markdown(rows, o)
 	fmt.Println()
@@ -173,6 +185,37 @@ func run(ctx context.Context, o options) error {
 		}
 	}
 	return nil
+}
+
+// runFaults runs the faults one after the other, or all at once with
+// -together, and returns their rows in the order they were named.
+func runFaults(ctx context.Context, o options, cfg *rest.Config, c client.Client, faults []fault, sup *supervisor) ([]row, error) {
+	rows := make([]row, len(faults))
+	errs := make([]error, len(faults))
+	one := func(i int) {
+		r, err := runFault(ctx, o, cfg, c, faults[i], sup)
+		if err != nil {
+			errs[i] = fmt.Errorf("fault %s: %w", faults[i].name, err)
+			return
+		}
+		rows[i] = r
+		progress("%s: due %d, started %d, duplicates %d, lost %d, foreign Jobs touched %d, recovery p50 %s max %s, status converged after %s, writes by a stale leader %s",
+			r.Fault, r.Due, r.Started, r.Duplicates, r.Lost, r.ForeignTouched, r.RecoveryP50, r.RecoveryMax, converged(r.Converged), stale(r))
+	}
+	if !o.together {
+		for i := range faults {
+			if one(i); errs[i] != nil {
+				return nil, errs[i]
+			}
+		}
+		return rows, nil
+	}
+	var wg sync.WaitGroup
+	for i := range faults {
+		wg.Go(func() { one(i) })
+	}
+	wg.Wait()
+	return rows, errors.Join(errs...)
 }
 
 func findFault(name string) (fault, bool) {
