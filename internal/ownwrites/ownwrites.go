@@ -238,9 +238,10 @@ func (c *rememberingClient) Delete(ctx context.Context, obj client.Object, opts 
 	return err
 }
 
-// Status and SubResource("status") are the same writer: a client that wraps
-// this one, as the trace recorder does (internal/trace/record), may ask for
-// either.
+// Status and SubResource("status") are the same writer, and both must be
+// ours: the Reconciler writes with r.Status().Patch, where the embedded
+// client's Status would call its own SubResource, not this one (Go has no
+// virtual methods); a client that wraps this one may ask for either.
 func (c *rememberingClient) Status() client.SubResourceWriter {
 	return c.SubResource("status")
 }

@@ -297,8 +297,9 @@ func TestTheClientRemembersTheWritesThatHappened(t *testing.T) {
 		t.Error(say.Both("a status patch that failed is remembered", "记住了一次失败的状态补丁"))
 	}
 
-	// Status() and SubResource("status") are the same writer: a client that
-	// wraps this one, as the trace recorder, asks for the second.
+	// Status() and SubResource("status") are the same writer: the
+	// Reconciler asks for the first, a client that wraps this one may ask
+	// for the second.
 	for i, status := range []client.SubResourceWriter{c.Status(), c.SubResource("status")} {
 		before := cj.DeepCopy()
 		cj.Status.LastScheduleTime = &metav1.Time{Time: time.Date(2030, time.January, 7, 10, i, 0, 0, time.UTC)}
