@@ -110,7 +110,7 @@ board-screenshot: ## The same test, writing the board's page as docs/img/board.p
 	BOARD_SCREENSHOT=$(CURDIR)/docs/img/board.png go test -tags browser -count=1 -run TestBoardInABrowser -v ./cmd/lab/internal/board/
 
 .PHONY: test-recipes
-test-recipes: setup-envtest controller-gen ## docs/maintaining.md's recipe 4 on a scratch clone of HEAD: a stage added between scheduling and envtest touches its folder and the list only, passes lab verify, keeps every other stage's branch, hints and mutation row (about 2 minutes; not in CI).
+test-recipes: setup-envtest controller-gen ## docs/maintaining.md's recipe 4 on a scratch clone of HEAD: a stage added between scheduling and envtest touches its folder and the list only, passes lab dev verify, keeps every other stage's branch, hints and mutation row (about 2 minutes; not in CI).
 	go test -tags recipes -count=1 -run TestTheRecipeAddsAStageBetweenTwo -v ./cmd/lab/internal/verify/
 
 .PHONY: test-trace-browser
@@ -262,15 +262,15 @@ board-load-ci: lab ## What CI runs: 30 attendees every 2 s for 40 s, the board S
 
 .PHONY: mutants
 mutants: lab ## The mistakes nobody listed: each stage's generic mutants (or MUTANTS_STAGES="04 06"), checked; writes docs/mutation.md and the kill matrix docs/mutation-kills.json. Long, but after a change of specs alone a row checks only what it can move.
-	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" bin/lab mutants $(MUTANTS_STAGES)
+	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" bin/lab dev mutants $(MUTANTS_STAGES)
 
 .PHONY: sync
-sync: lab setup-envtest ## After a change to the lab, committed: the generated files, translations, two languages, lab verify and the mutation rows it reaches, the answers' pictures; then what is left for a person (docs/maintaining.md).
-	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" bin/lab sync
+sync: lab setup-envtest ## After a change to the lab, committed: the generated files, translations, two languages, lab dev verify and the mutation rows it reaches, the answers' pictures; then what is left for a person (docs/maintaining.md).
+	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" bin/lab dev sync
 
 .PHONY: mutants-guard
 mutants-guard: lab ## What CI runs: the rows of docs/mutation.md whose stage or package changed since, checked again on a sample; fails when a score dropped. MUTANTS_GUARD_ARGS: --sample, --budget.
-	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" bin/lab mutants --guard $(MUTANTS_GUARD_ARGS)
+	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" bin/lab dev mutants --guard $(MUTANTS_GUARD_ARGS)
 
 ##@ A class without internet
 
@@ -291,7 +291,7 @@ class-kit-check: ## CI: a kit for this machine, then a fresh clone set up from i
 
 .PHONY: lab-verify
 lab-verify: lab ## For every stage: the starter compiles and vets, its tests fail, the reference passes them.
-	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" bin/lab verify $(LAB_VERIFY_ARGS)
+	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" bin/lab dev verify $(LAB_VERIFY_ARGS)
 
 ##@ Build
 

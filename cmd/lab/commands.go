@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/apiserver"
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
@@ -54,9 +53,9 @@ type call struct {
 
 	run, fresh, verbose, json, referenceTested bool
 
-	guard   verify.GuardOptions // lab mutants --guard
+	guard   verify.GuardOptions // lab dev mutants --guard
 	guarded bool
-	// fullMeasure is lab mutants --full: every mutant checked again.
+	// fullMeasure is lab dev mutants --full: every mutant checked again.
 	fullMeasure bool
 
 	board board.Options // lab board
@@ -68,11 +67,16 @@ type call struct {
 	trace traceview.Options // lab trace
 }
 
-// A command is one word of `lab <command>`: the flags it takes and the
-// package that does it. A new command is a row here, a paragraph in usage
-// and usageZh, and a Cmd function in the package it belongs to.
+// A command is one word of `lab <command>` (or, for the maintainers', of
+// `lab dev <command>`: dev.go): the flags it takes and the package that
+// does it. A new command is a row here, a line in usage and usageZh and a
+// paragraph in reference and referenceZh (for a maintainers' command, a row
+// in devCommands and its line and paragraph in dev.go), and a Cmd function
+// in the package it belongs to.
 type command struct {
-	name  string
+	name string
+	// dev: a maintainers' command, typed after lab dev.
+	dev   bool
 	flags func(fs *flag.FlagSet, c *call)
 	run   func(c call) error
 	// anywhere: the command needs no clone (c.root and c.stages are
@@ -136,23 +140,6 @@ var commands = []command{
 	}},
 	{name: "branches", run: func(c call) error { return start.CmdBranches(c.l, c.root, c.stages) }},
 	{name: "doctor", run: func(c call) error { return doctor.CmdDoctor(c.l, c.root) }},
-	{name: "mistakes", run: func(c call) error { return verify.CmdMistakes(c.l, c.root, c.stages, c.args) }},
-	{name: "mutants",
-		flags: func(fs *flag.FlagSet, c *call) {
-			fs.BoolVar(&c.guarded, "guard", false, "check again only what changed since the report, and fail if a score dropped")
-			fs.BoolVar(&c.fullMeasure, "full", false, "check every mutant of each row named, not only what changed since the kill matrix (docs/mutation-kills.json)")
-			fs.IntVar(&c.guard.Sample, "sample", 12, "with --guard: the most mutants checked of one changed stage or package (0: all)")
-			fs.DurationVar(&c.guard.Budget, "budget", 10*time.Minute, "with --guard: how long it may run")
-		},
-		run: func(c call) error {
-			if c.guarded {
-				if len(c.args) > 0 {
-					return fmt.Errorf("lab mutants --guard takes no stage: it checks what changed since the report")
-				}
-				return verify.CmdMutantsGuard(c.l, c.root, c.stages, verify.MutantsReport(c.root), c.guard)
-			}
-			return verify.CmdMutants(c.l, c.root, c.stages, c.args, verify.MutantsReport(c.root), c.fullMeasure)
-		}},
 	{name: "board",
 		flags: func(fs *flag.FlagSet, c *call) {
 			fs.StringVar(&c.board.Addr, "addr", ":8080", "where the board listens (host:port)")
@@ -177,16 +164,9 @@ var commands = []command{
 		},
 		run: func(c call) error { return traceview.CmdTrace(c.l, c.args, c.trace) }},
 	{name: "perturb", run: func(c call) error { return perturb.CmdPerturb(c.l, c.root, c.args) }},
-	{name: "sync", run: func(c call) error { return verify.CmdSync(c.l, c.root, c.stages, verify.MutantsReport(c.root)) }},
 	{name: "stop", run: func(c call) error { return apiserver.CmdStop(c.l, c.root) }},
-	{name: "verify",
-		flags: referenceTested,
-		run:   func(c call) error { return verify.CmdVerify(c.l, c.root, c.stages, c.args, c.referenceTested) }},
-	// Started by the tool itself: verify's parts (internal/verify) and the
-	// shared API server (internal/apiserver).
-	{name: "verify-part",
-		flags: referenceTested,
-		run:   func(c call) error { return verify.CmdVerifyPart(c.l, c.root, c.stages, c.args, c.referenceTested) }},
+	// Started by the tool itself: the class queue's sender (internal/class)
+	// and the shared API server (internal/apiserver).
 	{name: "class-send", run: func(c call) error {
 		if len(c.args) != 1 {
 			return fmt.Errorf("usage: lab class-send DIR")
@@ -205,10 +185,22 @@ func referenceTested(fs *flag.FlagSet, c *call) {
 	fs.BoolVar(&c.referenceTested, "reference-tested", false, "make test has just passed here")
 }
 
-func commandNamed(name string) (command, bool) {
-	for _, cmd := range commands {
-		if cmd.name == name {
-			return cmd, true
+// word is what follows bin/lab to run cmd: "check", "dev verify".
+func (cmd command) word() string {
+	if cmd.dev {
+		return "dev " + cmd.name
+	}
+	return cmd.name
+}
+
+// commandNamed is the command whose word is word, among the attendees' and
+// instructors' commands and the maintainers'.
+func commandNamed(word string) (command, bool) {
+	for _, table := range [][]command{commands, devCommands} {
+		for _, cmd := range table {
+			if cmd.word() == word {
+				return cmd, true
+			}
 		}
 	}
 	return command{}, false

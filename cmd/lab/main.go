@@ -17,7 +17,8 @@ limitations under the License.
 // Command lab runs the cronlab workshop: it lists the stages, makes a
 // starter branch for a stage from the reference code, checks an attendee's
 // work with the stage's tests, gives hints, shows the reference solution,
-// and verifies that every stage works. The operator never imports it.
+// and, for its maintainers, verifies that every stage works. The operator
+// never imports it.
 //
 //	bin/lab list [--run]
 //	bin/lab start [--fresh] <stage>
@@ -28,9 +29,6 @@ limitations under the License.
 //	bin/lab solution <stage>
 //	bin/lab branches
 //	bin/lab doctor
-//	bin/lab mistakes [<stage>...]
-//	bin/lab mutants [--full] [<stage>...]
-//	bin/lab mutants --guard [--sample N] [--budget D]
 //	bin/lab join <board-url> <class-code> [--name <pseudonym>]
 //	bin/lab hand [--down] "<text>"
 //	bin/lab leave
@@ -40,7 +38,14 @@ limitations under the License.
 //	bin/lab trace [--html file] [--svg file] <trace>
 //	bin/lab perturb <kind>
 //	bin/lab stop
-//	bin/lab verify [--reference-tested] [<stage>...]
+//
+// and, for the lab's maintainers and CI (dev.go):
+//
+//	bin/lab dev sync
+//	bin/lab dev verify [--reference-tested] [<stage>...]
+//	bin/lab dev mistakes [<stage>...]
+//	bin/lab dev mutants [--full] [<stage>...]
+//	bin/lab dev mutants --guard [--sample N] [--budget D]
 //
 // (make lab builds bin/lab.) This package is only the command line: it
 // chooses the language, finds the clone, parses each command's flags and
@@ -54,6 +59,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
 	"cronlab.dev/cronlab/cmd/lab/internal/base"
@@ -63,8 +69,9 @@ import (
 )
 
 // usage is what bin/lab prints with no command: what an attendee types, on
-// one screen. The instructors' and the maintainers' commands are named in a
-// line each, and every command's whole paragraph is in reference, for
+// one screen. The instructors' commands are named in a line, and the
+// maintainers' bin/lab dev in another (dev.go); every command's whole
+// paragraph is in reference (the maintainers' in devReference), for
 // bin/lab help <command>, <command> -h, and the help topics.
 const usage = `usage: bin/lab <command> [stage]   (--lang zh, or a Chinese locale such as LANG=zh_CN.UTF-8: 中文)
 
@@ -91,7 +98,7 @@ In a class:
 New here? bin/lab doctor, then bin/lab start 01 (exercises/README.md; docs/workshop.md).
 bin/lab help <command> says more of one command; bin/lab help all, of every one.
 Instructors: board, class, branches (bin/lab help instructor; docs/class.md).
-Maintainers: sync, verify, mistakes, mutants (bin/lab help maintainer; docs/maintaining.md).
+Maintainers: bin/lab dev (docs/maintaining.md).
 `
 
 const usageZh = `用法：bin/lab <命令> [阶段]   （--lang en 显示英文；--lang zh 或 LANG=zh_CN.UTF-8 显示中文）
@@ -119,11 +126,12 @@ const usageZh = `用法：bin/lab <命令> [阶段]   （--lang en 显示英文�
 第一次来？先运行 bin/lab doctor，再运行 bin/lab start 01（docs/workshop.zh-CN.md）。
 bin/lab help <命令> 详细介绍一个命令；bin/lab help all 介绍全部命令。
 讲师：board、class、branches（bin/lab help instructor；docs/class.zh-CN.md）。
-维护者：sync、verify、mistakes、mutants（bin/lab help maintainer；docs/maintaining.zh-CN.md）。
+维护者：bin/lab dev（docs/maintaining.zh-CN.md）。
 `
 
-// reference is every command's paragraph, each begun by two spaces and
-// the command's name (usageOf finds one by it).
+// reference is every attendee's and instructor's command's paragraph,
+// each begun by two spaces and the command's name (usageOf finds one by
+// it); the maintainers' are in devReference (dev.go).
 const reference = `usage: lab <command> [stage]   (--lang zh, or a Chinese locale such as LANG=zh_CN.UTF-8: 中文)
 a stage is its number or its name: bin/lab start 05 is bin/lab start secondary-resources
 
@@ -146,16 +154,6 @@ a stage is its number or its name: bin/lab start 05 is bin/lab start secondary-r
   solution <stage>  show the reference code of the stage, as a diff against its starter
   branches          make every lab/<stage> branch, for an instructor to push
   doctor            check what the workshop needs on this machine, and say how to fix what is missing
-  mistakes [<stage>…]
-                    only the catalogue of mistakes: make each in a copy of the reference and
-                    show whether the stage's check catches it
-  mutants [<stage>…] the mistakes nobody listed: mutants made by rule from the reference (a statement
-                    left out, a condition negated, a boundary moved...), each checked like a mistake;
-                    the scores go to docs/mutation.json and docs/mutation.md (make mutants), which
-                    specs kill each one to docs/mutation-kills.json: when only specs changed since,
-                    only what they can move is checked again (--full: every mutant);
-                    --guard checks again (a sample of) what changed since that report, and fails
-                    when a mutant it killed survives (CI)
   join <board-url> <class-code> [--name <pseudonym>]
                     join the instructor's class board: from then on every check and watch sends its
                     result there in the background (what is sent: docs/class.md); bin/lab status
@@ -186,18 +184,8 @@ a stage is its number or its name: bin/lab start 05 is bin/lab start secondary-r
                     under the same disturbance (docs/trace.md); without a kind, the list
   stop              stop the API server that checks share (it also stops itself after 30 idle minutes;
                     LAB_SHARED_APISERVER=off makes every test start its own)
-  sync              after a change to the lab (a spec, a hint, a mistake, a stage's code), committed: make
-                    the generated files again, check the translations and the tests' two languages, lab
-                    verify the stages it reaches, measure their rows of docs/mutation.md again, draw the
-                    answers' pictures again if their traces may have changed; then list what is left for
-                    a person (docs/maintaining.md)
-  verify [<stage>…] for every stage (or those named): the starter compiles and vets, its tests fail;
-                    the reference passes them, the previous stage passes on the starter, and
-                    the stage's check fails on each mistake of its catalogue (stage.yaml).
-                    --reference-tested: make test has just passed here, so only check that
-                    the stage's tests exist on the reference (CI)
-                    LAB_VERIFY_JOBS=N: N parts at once, each with its own API server
-                    (default: 2, or 1 on one core)
+
+The maintainers' commands (sync, verify, mistakes, mutants) are bin/lab dev's: bin/lab help dev.
 `
 
 const referenceZh = `用法：lab <命令> [阶段]   （--lang en 显示英文；--lang zh 或 LANG=zh_CN.UTF-8 显示中文）
@@ -221,14 +209,6 @@ const referenceZh = `用法：lab <命令> [阶段]   （--lang en 显示英文�
   solution <阶段>   显示本阶段的参考代码（相对起始代码的 diff）
   branches          创建所有 lab/<阶段> 分支，供讲师推送
   doctor            检查本机是否具备工作坊所需的一切，并说明如何补上缺少的部分
-  mistakes [<阶段>…]
-                    只运行常见错误清单：在参考实现的副本中逐个制造错误，看本阶段的检查能否发现
-  mutants [<阶段>…]  没有人列出的错误：按规则从参考实现生成的变异体（漏掉一条语句、条件取反、边界移动一位……），
-                    像错误清单一样逐个检查；得分写入 docs/mutation.json 和 docs/mutation.md（make mutants），
-                    每个变异体被哪些测试用例发现写入 docs/mutation-kills.json：此后若只有测试用例变了，
-                    只重新检查它们可能改变的部分（--full：检查每个变异体）；
-                    --guard 只重新检查自该报告以来有变化的部分（抽样），若报告中被发现的变异体
-                    如今存活则失败（CI）
   join <看板网址> <班级代码> [--name <化名>]
                     加入讲师的班级看板：从此每次 check 和 watch 都在后台把结果发送到那里
                     （发送的内容见 docs/class.zh-CN.md）；看板连不上时，bin/lab status 会说有多少结果在等待
@@ -255,16 +235,8 @@ const referenceZh = `用法：lab <命令> [阶段]   （--lang en 显示英文�
                     并把结束状态与参考实现在同样扰动下的结束状态比较（docs/trace.zh-CN.md）；不指定种类时列出全部
   stop              停止各次检查共用的 API 服务器（空闲 30 分钟后它也会自行停止；
                     LAB_SHARED_APISERVER=off 让每个测试各自启动自己的 API 服务器）
-  sync              对实验的改动（测试用例、提示、错误清单、阶段的代码）提交之后：重新生成生成的文件，
-                    检查译文和测试的两种语言，对改动触及的阶段运行 lab verify，重新测量它们在
-                    docs/mutation.md 中的行，如果解答的追踪记录可能变了就重画解答图；最后列出还需要
-                    人来做的事（docs/maintaining.zh-CN.md）
-  verify [<阶段>…]  对每个阶段（或指定的阶段）验证：起始代码能编译并通过 vet，其测试失败；
-                    参考实现通过这些测试，上一阶段的测试在起始代码上通过，
-                    本阶段的检查能发现常见错误清单（stage.yaml）中的每个错误。
-                    --reference-tested：make test 刚在这里通过，只检查参考实现上有本阶段的测试（CI 用）
-                    LAB_VERIFY_JOBS=N：同时运行 N 个部分，各用自己的 API 服务器
-                    （默认 2，单核机器上为 1）
+
+维护者的命令（sync、verify、mistakes、mutants）属于 bin/lab dev：见 bin/lab help dev。
 `
 
 func main() {
@@ -274,39 +246,23 @@ func main() {
 		fmt.Fprintf(os.Stderr, "lab: %s\nlab：%s\n", i18n.Message(i18n.English, err), i18n.Message(i18n.Chinese, err))
 		os.Exit(2)
 	}
-	if len(args) == 0 {
-		fmt.Fprint(os.Stderr, l.Tr(usage, usageZh))
-		os.Exit(2)
-	}
-	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		text, ok := help(l, args[1:])
-		if !ok {
-			fmt.Fprintf(os.Stderr, l.Tr("lab help: no command or topic %q\n\n", "lab help：没有 %q 这个命令或主题\n\n"), args[1])
-			fmt.Fprint(os.Stderr, text)
-			os.Exit(2)
-		}
-		fmt.Print(text)
-		return
-	}
-	cmd, ok := commandNamed(args[0])
+	cmd, rest, status, ok := route(l, args, os.Stdout, os.Stderr)
 	if !ok {
-		fmt.Fprintf(os.Stderr, l.Tr("lab: no command %q\n\n", "lab：没有命令 %q\n\n"), args[0])
-		fmt.Fprint(os.Stderr, l.Tr(usage, usageZh))
-		os.Exit(2)
+		os.Exit(status)
 	}
 	c := call{l: l}
-	fs := flag.NewFlagSet("lab "+cmd.name, flag.ContinueOnError)
+	fs := flag.NewFlagSet("lab "+cmd.word(), flag.ContinueOnError)
 	if cmd.flags != nil {
 		cmd.flags(fs, &c)
 	}
 	fs.SetOutput(io.Discard) // its messages are English only: ours follow
-	c.args, err = parseInterspersed(fs, args[1:])
+	c.args, err = parseInterspersed(fs, rest)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Print(usageOf(l, cmd.name))
+		fmt.Print(usageOf(l, cmd.word()))
 		return
 	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "lab %s: %s\n%s", cmd.name, flagError(l, err), usageOf(l, cmd.name))
+		fmt.Fprintf(os.Stderr, "lab %s: %s\n%s", cmd.word(), flagError(l, err), usageOf(l, cmd.word()))
 		os.Exit(2)
 	}
 	if cmd.anywhere {
@@ -330,6 +286,66 @@ func main() {
 	if err := cmd.run(c); err != nil {
 		base.Fail(l, err)
 	}
+}
+
+// route finds what args ask for. When it is a command to run, route
+// returns it with the arguments after its word (bin/lab check 04, bin/lab
+// dev verify 04), and ok. Otherwise it has printed what was asked (help,
+// exit status 0) or the screen that says what to type instead (2): a word
+// that is a maintainer's command now, typed without dev, is told its new
+// form, so that old habits and scripts learn it.
+func route(l i18n.Lang, args []string, stdout, stderr io.Writer) (cmd command, rest []string, status int, ok bool) {
+	isHelp := func(word string) bool { return word == "-h" || word == "--help" || word == "help" }
+	fail := func(format string, a ...any) (command, []string, int, bool) {
+		fmt.Fprintf(stderr, format, a...)
+		return command{}, nil, 2, false
+	}
+	switch {
+	case len(args) == 0:
+		return fail("%s", l.Tr(usage, usageZh))
+	case isHelp(args[0]):
+		text, known := help(l, args[1:])
+		if !known {
+			return fail(l.Tr("lab help: no command or topic %q\n\n%s", "lab help：没有 %q 这个命令或主题\n\n%s"),
+				strings.Join(args[1:], " "), text)
+		}
+		fmt.Fprint(stdout, text)
+		return command{}, nil, 0, false
+	case args[0] == "dev" && len(args) == 1: // as bin/lab alone
+		return fail("%s", l.Tr(devUsage, devUsageZh))
+	case args[0] == "dev" && isHelp(args[1]):
+		fmt.Fprint(stdout, l.Tr(devUsage, devUsageZh))
+		return command{}, nil, 0, false
+	case args[0] == "dev":
+		if cmd, found := commandNamed("dev " + args[1]); found {
+			return cmd, args[2:], 0, true
+		}
+		return fail(l.Tr("lab dev: no command %q\n\n%s", "lab dev：没有命令 %q\n\n%s"), args[1], l.Tr(devUsage, devUsageZh))
+	}
+	if cmd, found := commandNamed(args[0]); found {
+		return cmd, args[1:], 0, true
+	}
+	if cmd, found := commandNamed("dev " + args[0]); found {
+		return fail(l.Tr("lab: %s is a maintainer's command now: %s\n", "lab：%s 现在是维护者的命令：%s\n"),
+			cmd.name, l.Cmd(shellWords(append([]string{"bin/lab", "dev"}, args...))))
+	}
+	return fail(l.Tr("lab: no command %q\n\n%s", "lab：没有命令 %q\n\n%s"), args[0], l.Tr(usage, usageZh))
+}
+
+// plainWord is a word that a shell reads as it is written.
+var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./:=@%+,-]+$`)
+
+// shellWords is a command line that a shell reads back as words: a word
+// with a character a shell would read otherwise is single-quoted.
+func shellWords(words []string) string {
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = w
+		if !plainWord.MatchString(w) {
+			quoted[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(quoted, " ")
 }
 
 // parseInterspersed parses fs's flags wherever they are among args, before
@@ -362,20 +378,29 @@ func flagError(l i18n.Lang, err error) string {
 }
 
 // topics are the groups of commands that bin/lab help names, for the
-// readers the attendees' screen leaves out.
+// readers the attendees' screen leaves out: the instructors, and the
+// maintainers (bin/lab help dev; maintainer is its name of before).
 var topics = map[string][]string{
 	"instructor": {"board", "class", "branches"},
-	"maintainer": {"sync", "verify", "mistakes", "mutants"},
 }
 
-// help is what bin/lab help [<command>|<topic>|all] prints, and whether it
-// knew what it was asked.
+// help is what bin/lab help [<command>|<topic>|all|dev [<command>]]
+// prints, and whether it knew what it was asked.
 func help(l i18n.Lang, args []string) (string, bool) {
 	if len(args) == 0 {
 		return l.Tr(usage, usageZh), true
 	}
-	if args[0] == "all" {
+	switch args[0] {
+	case "all":
 		return l.Tr(reference, referenceZh), true
+	case "dev", "maintainer":
+		if len(args) == 1 {
+			return l.Tr(devReference, devReferenceZh), true
+		}
+		if cmd, ok := commandNamed("dev " + args[1]); ok {
+			return usageOf(l, cmd.word()), true
+		}
+		return l.Tr(devUsage, devUsageZh), false
 	}
 	if names, ok := topics[args[0]]; ok {
 		var b strings.Builder
@@ -388,21 +413,30 @@ func help(l i18n.Lang, args []string) (string, bool) {
 		}
 		return b.String(), true
 	}
-	if cmd, ok := commandNamed(args[0]); ok {
-		return usageOf(l, cmd.name), true
+	// A maintainer's command named as before (bin/lab help verify) is
+	// shown in its new form.
+	for _, word := range []string{args[0], "dev " + args[0]} {
+		if cmd, ok := commandNamed(word); ok {
+			return usageOf(l, cmd.word()), true
+		}
 	}
 	return l.Tr(usage, usageZh), false
 }
 
-// usageOf is the paragraph of the reference that is about one command.
-func usageOf(l i18n.Lang, name string) string {
+// usageOf is the paragraph of the reference that is about one command,
+// named by its word (check, dev verify).
+func usageOf(l i18n.Lang, word string) string {
+	text, name, prefix := l.Tr(reference, referenceZh), word, "lab "
+	if n, ok := strings.CutPrefix(word, "dev "); ok {
+		text, name, prefix = l.Tr(devReference, devReferenceZh), n, "lab dev "
+	}
 	var out []string
 	in := false
-	for _, line := range strings.Split(l.Tr(reference, referenceZh), "\n") {
+	for _, line := range strings.Split(text, "\n") {
 		switch {
 		case strings.HasPrefix(line, "  "+name+" ") || line == "  "+name:
 			in = true
-		case strings.HasPrefix(line, "  ") && !strings.HasPrefix(line, "   "):
+		case !strings.HasPrefix(line, "   "): // another paragraph, or none
 			in = false
 		}
 		if in {
@@ -410,8 +444,8 @@ func usageOf(l i18n.Lang, name string) string {
 		}
 	}
 	if len(out) == 0 {
-		return fmt.Sprintf(l.Tr("usage: lab %s\n", "用法：lab %s\n"), name)
+		return fmt.Sprintf(l.Tr("usage: lab %s\n", "用法：lab %s\n"), word)
 	}
-	out[0] = "  lab " + strings.TrimPrefix(out[0], "  ")
+	out[0] = "  " + prefix + strings.TrimPrefix(out[0], "  ")
 	return l.Tr("usage:\n", "用法：\n") + strings.Join(out, "\n") + "\n"
 }

@@ -180,6 +180,14 @@ func literal(e ast.Expr) (string, bool) {
 			return reference, true
 		case "referenceZh":
 			return referenceZh, true
+		case "devUsage":
+			return devUsage, true
+		case "devUsageZh":
+			return devUsageZh, true
+		case "devReference":
+			return devReference, true
+		case "devReferenceZh":
+			return devReferenceZh, true
 		}
 	}
 	return "", false
@@ -225,36 +233,62 @@ func TestEachCommandParsesItsOwnFlags(t *testing.T) {
 	}
 }
 
-// The reference and the table of commands agree: every command that an
+// internal are the commands the tool starts itself: nobody types them, and
+// no screen names them.
+var startedByTheTool = map[string]bool{"dev verify-part": true, "serve-apiserver": true, "class-send": true}
+
+// The references and the tables of commands agree: every command that an
 // attendee, instructor or maintainer types has its paragraph, in both
-// languages, and every paragraph is a command.
+// languages, the maintainers' in bin/lab help dev and not in bin/lab help
+// all, and every paragraph is a command.
 func TestTheReferenceNamesEveryCommand(t *testing.T) {
-	internal := map[string]bool{"verify-part": true, "serve-apiserver": true, "class-send": true}
-	for _, cmd := range commands {
+	for _, cmd := range append(append([]command{}, commands...), devCommands...) {
 		for _, l := range []i18n.Lang{i18n.English, i18n.Chinese} {
-			got := usageOf(l, cmd.name)
-			if internal[cmd.name] != !strings.Contains(got, "  lab "+cmd.name) {
-				t.Errorf("lab %s, %s: usage %q", cmd.name, l, got)
+			got := usageOf(l, cmd.word())
+			if startedByTheTool[cmd.word()] != !strings.Contains(got, "  lab "+cmd.word()+" ") {
+				t.Errorf("lab %s, %s: usage %q", cmd.word(), l, got)
 			}
 		}
 	}
-	for _, text := range []string{reference, referenceZh} {
-		for _, line := range strings.Split(text, "\n") {
+	for _, ref := range []struct {
+		text string
+		dev  bool
+	}{{reference, false}, {referenceZh, false}, {devReference, true}, {devReferenceZh, true}} {
+		for _, line := range strings.Split(ref.text, "\n") {
 			if strings.HasPrefix(line, "  ") && !strings.HasPrefix(line, "   ") {
-				if _, ok := commandNamed(strings.Fields(line)[0]); !ok {
-					t.Errorf("the reference has a paragraph for %q, which is no command", strings.Fields(line)[0])
+				cmd, ok := commandNamed(strings.Fields(line)[0])
+				if ref.dev {
+					cmd, ok = commandNamed("dev " + strings.Fields(line)[0])
+				}
+				if !ok || startedByTheTool[cmd.word()] {
+					t.Errorf("a reference (dev: %v) has a paragraph for %q, which is no command of it", ref.dev, line)
 				}
 			}
+		}
+	}
+	if len(devCommands) < 5 {
+		t.Fatalf("%d maintainers' commands: the table is broken", len(devCommands))
+	}
+	for _, cmd := range devCommands {
+		if !cmd.dev {
+			t.Errorf("%s is in devCommands without dev: bin/lab dev %s would not find it", cmd.name, cmd.name)
+		}
+		if _, clash := commandNamed(cmd.name); clash {
+			t.Errorf("%s is both an attendee's word and a maintainer's", cmd.name)
+		}
+	}
+	for _, cmd := range commands {
+		if cmd.dev {
+			t.Errorf("%s is in the attendees' table with dev set", cmd.name)
 		}
 	}
 }
 
 // bin/lab with no command fits one screen, in both languages: a line for
-// each command an attendee types, none for the instructors' and the
-// maintainers' (each of those is named once, in its topic's line, which
-// bin/lab help <topic> opens).
+// each command an attendee types, none for the instructors' (named once,
+// in their topic's line, which bin/lab help <topic> opens) and none for
+// the maintainers', whose last line points to bin/lab dev.
 func TestTheUsageIsTheAttendeesScreen(t *testing.T) {
-	internal := map[string]bool{"verify-part": true, "serve-apiserver": true, "class-send": true}
 	others := map[string]string{}
 	for topic, names := range topics {
 		for _, name := range names {
@@ -269,15 +303,19 @@ func TestTheUsageIsTheAttendeesScreen(t *testing.T) {
 		if n := strings.Count(text, "\n"); n > 30 {
 			t.Errorf("%s: the usage is %d lines; one screen is 30", l, n)
 		}
+		lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+		if last := lines[len(lines)-1]; last != l.Tr("Maintainers: bin/lab dev (docs/maintaining.md).", "维护者：bin/lab dev（docs/maintaining.zh-CN.md）。") {
+			t.Errorf("%s: the usage's last line is %q, not the one that points maintainers to bin/lab dev", l, last)
+		}
 		listed := map[string]bool{}
-		for _, line := range strings.Split(text, "\n") {
+		for _, line := range lines {
 			if strings.HasPrefix(line, "  ") && !strings.HasPrefix(line, "   ") {
 				listed[strings.Fields(line)[0]] = true
 			}
 		}
 		for _, cmd := range commands {
 			switch topic, other := others[cmd.name]; {
-			case internal[cmd.name]:
+			case startedByTheTool[cmd.word()]:
 				if listed[cmd.name] || strings.Contains(text, " "+cmd.name+" ") {
 					t.Errorf("%s: the usage names %s, which the tool runs itself", l, cmd.name)
 				}
@@ -298,6 +336,11 @@ func TestTheUsageIsTheAttendeesScreen(t *testing.T) {
 				}
 			}
 		}
+		for _, cmd := range devCommands {
+			if regexp.MustCompile(`\b` + cmd.name + `\b`).MatchString(text) {
+				t.Errorf("%s: the usage names %s, a maintainer's command", l, cmd.name)
+			}
+		}
 		if got, ok := help(l, []string{"check"}); !ok || got != usageOf(l, "check") {
 			t.Errorf("%s: bin/lab help check: %q", l, got)
 		}
@@ -310,12 +353,86 @@ func TestTheUsageIsTheAttendeesScreen(t *testing.T) {
 	}
 }
 
+// The maintainers' commands live under bin/lab dev: bin/lab dev lists
+// them, bin/lab help dev (and maintainer, its name of before) has their
+// paragraphs and bin/lab help all has none of them, and each word typed
+// as before (bin/lab verify) is refused with its new form, exit status 2,
+// in both languages.
+func TestTheMaintainersCommandsLiveUnderDev(t *testing.T) {
+	typed := []string{"sync", "verify", "mistakes", "mutants"}
+	for _, l := range []i18n.Lang{i18n.English, i18n.Chinese} {
+		var out, errs strings.Builder
+		if _, _, status, ok := route(l, []string{"dev"}, &out, &errs); ok || status != 2 || out.Len() > 0 {
+			t.Errorf("%s: bin/lab dev: ok %v, status %d, stdout %q; want its screen on stderr, status 2", l, ok, status, out.String())
+		}
+		screen := errs.String()
+		if !strings.Contains(screen, l.Tr("docs/maintaining.md", "docs/maintaining.zh-CN.md")) ||
+			!strings.Contains(screen, l.Tr("usage: bin/lab dev <command>", "用法：bin/lab dev <命令>")) {
+			t.Errorf("%s: bin/lab dev's screen does not say how to use it nor point to the recipes:\n%s", l, screen)
+		}
+		if n := strings.Count(screen, "\n"); n > 15 {
+			t.Errorf("%s: bin/lab dev's screen is %d lines; it is meant short", l, n)
+		}
+		for _, word := range []string{"-h", "help"} {
+			out.Reset()
+			if _, _, status, ok := route(l, []string{"dev", word}, &out, io.Discard); ok || status != 0 || out.String() != screen {
+				t.Errorf("%s: bin/lab dev %s: status %d, stdout %q; want bin/lab dev's screen, status 0", l, word, status, out.String())
+			}
+		}
+		devRef, ok := help(l, []string{"dev"})
+		if !ok {
+			t.Errorf("%s: bin/lab help dev was not taken", l)
+		}
+		if old, ok := help(l, []string{"maintainer"}); !ok || old != devRef {
+			t.Errorf("%s: bin/lab help maintainer is not bin/lab help dev", l)
+		}
+		all, _ := help(l, []string{"all"})
+		for _, name := range typed {
+			if !regexp.MustCompile(`(?m)^  ` + name + `\b`).MatchString(screen) {
+				t.Errorf("%s: bin/lab dev does not list %s:\n%s", l, name, screen)
+			}
+			if !strings.Contains(devRef, "\n  "+name+" ") {
+				t.Errorf("%s: bin/lab help dev has no paragraph for %s", l, name)
+			}
+			if strings.Contains(all, "\n  "+name+" ") {
+				t.Errorf("%s: bin/lab help all, the attendees' reference, has a paragraph for %s", l, name)
+			}
+			if got, ok := help(l, []string{"dev", name}); !ok || !strings.Contains(got, "  lab dev "+name) {
+				t.Errorf("%s: bin/lab help dev %s: %q", l, name, got)
+			}
+			cmd, rest, status, ok := route(l, []string{"dev", name, "04"}, io.Discard, io.Discard)
+			if !ok || cmd.word() != "dev "+name || !reflect.DeepEqual(rest, []string{"04"}) {
+				t.Errorf("%s: bin/lab dev %s 04 runs %q with %q (status %d, ok %v)", l, name, cmd.word(), rest, status, ok)
+			}
+			out.Reset()
+			errs.Reset()
+			if _, _, status, ok := route(l, []string{name}, &out, &errs); ok || status != 2 || out.Len() > 0 {
+				t.Errorf("%s: bin/lab %s: ok %v, status %d; want it refused with status 2", l, name, ok, status)
+			}
+			want := l.Tr("lab: "+name+" is a maintainer's command now: bin/lab dev "+name,
+				"lab："+name+" 现在是维护者的命令：bin/lab dev "+name)
+			if !strings.HasPrefix(errs.String(), want) {
+				t.Errorf("%s: bin/lab %s said %q; want %q", l, name, errs.String(), want)
+			}
+		}
+	}
+	// An old script's arguments come along, as a shell would read them back.
+	var errs strings.Builder
+	route(i18n.English, []string{"mutants", "--guard", "--budget", "5m", "it's"}, io.Discard, &errs)
+	if want := `bin/lab dev mutants --guard --budget 5m 'it'\''s'`; !strings.Contains(errs.String(), want) {
+		t.Errorf("bin/lab mutants --guard ... said %q; want %q in it", errs.String(), want)
+	}
+	if _, _, status, ok := route(i18n.English, []string{"dev", "check"}, io.Discard, io.Discard); ok || status != 2 {
+		t.Errorf("bin/lab dev check ran (status %d): check is an attendee's command", status)
+	}
+}
+
 // englishOnly are the places where the tool prints English whatever the
 // language, and why: what its maintainers and CI read, and the document
 // that `lab check --json` writes for tools.
 var englishOnly = map[string]string{
-	"internal/verify":                       "lab verify, lab mistakes and lab mutants report to CI and the lab's maintainers",
-	"internal/mutants":                      "generic mutants: lab mutants, for the maintainers",
+	"internal/verify":                       "lab dev verify, lab dev mistakes and lab dev mutants report to CI and the lab's maintainers",
+	"internal/mutants":                      "generic mutants: lab dev mutants, for the maintainers",
 	"bench":                                 "make bench-lab, for the maintainers",
 	"boardload":                             "make board-load: the class board's load and fault run, for the maintainers and CI",
 	"classrun":                              "make class-cluster: a class on one cluster, run and measured, for the maintainers and CI",
@@ -327,10 +444,10 @@ var englishOnly = map[string]string{
 	"internal/stage/hint.go":                "errors in writing a stage.yaml: the maintainers'",
 	"internal/stage/mistake.go":             "errors in writing a stage.yaml's catalogue: the maintainers'",
 	"region %s is in stage %s and stage %s": "an error in writing stage.yaml: the maintainers'",
-	"lab mutants --guard takes no stage: it checks what changed since the report": "lab mutants is the maintainers'",
-	"usage: lab serve-apiserver DIR CRD-HASH":                                     "the tool starts its own server with it; nobody types it",
-	"    bin/lab join http://%s %s --name %s\n":                                   "a command to type, with the placeholder in the run's language",
-	"event: changed\ndata: {\"version\":%d}\n\n":                                  "the server-sent events protocol, read by the board's page",
+	"lab dev mutants --guard takes no stage: it checks what changed since the report": "lab dev mutants is the maintainers'",
+	"usage: lab serve-apiserver DIR CRD-HASH":                                         "the tool starts its own server with it; nobody types it",
+	"    bin/lab join http://%s %s --name %s\n":                                       "a command to type, with the placeholder in the run's language",
+	"event: changed\ndata: {\"version\":%d}\n\n":                                      "the server-sent events protocol, read by the board's page",
 	": still here\n\n": "a server-sent events comment that keeps the stream open",
 	"    export KUBECONFIG=$PWD/%s.kubeconfig\n    bin/lab doctor\n    make run NAMESPACE=%s\n": "commands to type",
 	"usage: lab class-send DIR":               "the tool starts its own sender with it; nobody types it",

@@ -85,10 +85,10 @@ type Server struct {
 }
 
 // Open is the clone's shared server, the one an attendee's checks use; a
-// part of lab verify uses the server of its own slot (Of).
+// part of lab dev verify uses the server of its own slot (Of).
 func Open(root string) Server { return Of(root, "") }
 
-// Of is the shared server of a slot of lab verify: each part of verify that
+// Of is the shared server of a slot of lab dev verify: each part of verify that
 // runs at once with others has its own (slot "" is the clone's, Open).
 func Of(root, slot string) Server {
 	return Server{dir: filepath.Join(base.StateDir(root), "apiserver"+slot), root: root}

@@ -27,7 +27,7 @@ package functions
 // BeforeSuite for a suite's setup. The table is kept honest by tests: every
 // function of the stage's regions has a row, and each name is in the stage's
 // tests (TestEveryFunctionOfAStageHasItsSpecs); each row names specs that the
-// reference runs (lab verify).
+// reference runs (lab dev verify).
 
 import (
 	"fmt"

@@ -83,7 +83,7 @@ func (m Mutant) Key() string {
 	return fmt.Sprintf("%s %s (%s): %s -> %s", m.File, m.Op, m.Func, m.Was, m.Now)
 }
 
-// Mistake is the mutant as a catalogue entry: lab verify makes and checks
+// Mistake is the mutant as a catalogue entry: lab dev verify makes and checks
 // it as it does the hand-written ones, in the same build overlays.
 func (m Mutant) Mistake() stage.Mistake {
 	return stage.Mistake{Name: m.Name(), Edits: []stage.Edit{{File: m.File, Replace: m.whole, With: m.mutated}}}

@@ -30,14 +30,14 @@ import (
 )
 
 // BuildOpts says how a check's tests are built: with a build overlay that
-// replaces source files (go build -overlay: lab verify's mistakes), into a
+// replaces source files (go build -overlay: lab dev verify's mistakes), into a
 // directory of their own. Zero: the tree as it is, into bin/lab-state/tests.
 type BuildOpts struct {
 	Overlay string
 	Out     string
 	NoVet   bool     // vetted already, or a mistakes' schema (vet would read every mistake at once)
 	Env     []string // for the test binaries
-	// Slot is a part of lab verify's slot: the shared API server of its
+	// Slot is a part of lab dev verify's slot: the shared API server of its
 	// own ("" for an attendee's check: the clone's one server).
 	Slot string
 }

@@ -123,7 +123,7 @@ func failuresByName(r gotest.Results) map[string]gotest.Failure {
 	return m
 }
 
-// lab verify builds a mistake as a build overlay: the test binary has the
+// lab dev verify builds a mistake as a build overlay: the test binary has the
 // edit, the file on disk does not, so the next mistake can build meanwhile.
 func TestAMistakeBuildsAsAnOverlayAndLeavesTheTreeAlone(t *testing.T) {
 	l := i18n.English

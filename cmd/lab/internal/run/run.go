@@ -52,7 +52,7 @@ func Checks(l i18n.Lang, root, dir string, s stage.Stage, v Verbosity) ([]gotest
 
 // ChecksToFail runs the checks of a tree on which they must fail (a
 // starter, a mistake), and stops at the first failure: which one fails
-// first is all lab verify reports, and the failures after it would only
+// first is all lab dev verify reports, and the failures after it would only
 // wait out their timeouts.
 func ChecksToFail(l i18n.Lang, root, dir string, s stage.Stage, slot string) ([]gotest.Results, error) {
 	return ChecksWith(l, root, dir, s, Quiet, true, BuildOpts{Slot: slot})

@@ -30,7 +30,7 @@ import (
 // write instead.
 type Mistake struct {
 	Name string `json:"name"`
-	// NameZh is the name in Chinese, which `lab mistakes --lang zh` shows;
+	// NameZh is the name in Chinese, which `lab dev mistakes --lang zh` shows;
 	// the English one names the mistake in CI's reports.
 	NameZh string `json:"nameZh"`
 	Edits  []Edit `json:"edits"`

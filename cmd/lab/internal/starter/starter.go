@@ -82,7 +82,7 @@ func packageName(path string, src []byte) string {
 // Tree makes the starter of stage s in a git worktree and commits it
 // there. It returns the worktree, the starter commit, and a function that
 // removes the worktree. The worktree is a new temporary directory, or at,
-// if at is set: lab verify makes every starter at the same place, because
+// if at is set: lab dev verify makes every starter at the same place, because
 // Go keys what it compiled by the package's directory; there, each starter
 // compiles and vets again only the packages that differ from the last one.
 func Tree(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, at string) (dir, commit string, cleanup func(), err error) {

@@ -14,12 +14,12 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package verify is lab verify, lab mistakes and lab mutants, the guarantee
+// Package verify is lab dev verify, lab dev mistakes and lab dev mutants, the guarantee
 // behind the stages: every starter compiles and vets, its tests fail on it
 // and pass on the reference, the stage before still passes on it, and the
 // stage's check catches every mistake of its catalogue (stage.yaml). Verify
-// runs in parts, several at once, each a lab verify-part process with its
-// own trees and API server (its slot). lab mutants (mutants.go) checks the
+// runs in parts, several at once, each a lab dev verify-part process with its
+// own trees and API server (its slot). lab dev mutants (mutants.go) checks the
 // mistakes nobody listed, made by rule from the stages' regions, and writes
 // docs/mutation.md, and which specs kill each mutant (kills.go), so that
 // after a change of specs only what it can move is checked again; lab

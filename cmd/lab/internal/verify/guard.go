@@ -16,7 +16,7 @@ limitations under the License.
 
 package verify
 
-// lab mutants --guard: what CI runs instead of the whole mutation run, which
+// lab dev mutants --guard: what CI runs instead of the whole mutation run, which
 // takes about 100 minutes on two cores (exercises/README.md). Each row of
 // the committed report keeps a digest of what its score depends on (the
 // stage's regions, tests and catalogue of mistakes, the Go code of the files
@@ -60,7 +60,7 @@ type GuardOptions struct {
 	Budget time.Duration
 }
 
-// CmdMutantsGuard is `lab mutants --guard`: every row of the committed
+// CmdMutantsGuard is `lab dev mutants --guard`: every row of the committed
 // report whose inputs changed since it was written is checked again; it
 // fails when one of them lost a mutant it used to kill.
 func CmdMutantsGuard(l i18n.Lang, root string, stages []stage.Stage, report string, o GuardOptions) error {

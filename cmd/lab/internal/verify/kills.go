@@ -37,7 +37,7 @@ package verify
 //
 // This assumes that a spec's outcome depends on its own code and the rest,
 // not on what another spec left behind; the specs share an API server, so a
-// maintainer who doubts it runs the row whole (lab mutants --full).
+// maintainer who doubts it runs the row whole (lab dev mutants --full).
 
 import (
 	"bytes"
@@ -102,8 +102,8 @@ func readKills(path string) ([]rowKills, error) {
 	}
 	var rows []rowKills
 	if err := json.Unmarshal(raw, &rows); err != nil {
-		return nil, i18n.Errorf("%s: %v: delete it, and lab mutants measures every row whole and writes it again",
-			"%s：%v：删掉它，lab mutants 会整行测量每一行，并重新写出它", path, err)
+		return nil, i18n.Errorf("%s: %v: delete it, and lab dev mutants measures every row whole and writes it again",
+			"%s：%v：删掉它，lab dev mutants 会整行测量每一行，并重新写出它", path, err)
 	}
 	return rows, nil
 }
@@ -504,13 +504,13 @@ func runsSuite(fn *ast.FuncDecl) bool {
 	return found
 }
 
-// A measure is what lab mutants knows of a row before checking it, and
+// A measure is what lab dev mutants knows of a row before checking it, and
 // what it leaves in the matrix for the next time.
 type measure struct {
 	ref   string    // the commit the trees are made from
 	prior *rowKills // the row's matrix; nil: every mutant is checked
-	full  bool      // lab mutants --full: every mutant, matrix or not
-	guard bool      // lab mutants --guard: a sample of what plan sends back, nothing written
+	full  bool      // lab dev mutants --full: every mutant, matrix or not
+	guard bool      // lab dev mutants --guard: a sample of what plan sends back, nothing written
 	now   rowKills  // written by checkMutants
 	// kept is how many kills were kept from the matrix without checking
 	// them again (0: the row was measured whole); checked how many mutants
@@ -617,8 +617,8 @@ func gone(was, now map[string]string) []string {
 // cannot say fail nothing, and what settles it.
 func unsure(l i18n.Lang, score mutationScore) string {
 	// Worded so that English needs no agreement in number.
-	return fmt.Sprintf(l.Tr("changed since the row was last measured whole, and failing none of the mutants checked again, these may fail one whose kill was kept (bin/lab mutants --full %s says): %s",
-		"这些测试用例自这一行上次整行测量以来改过，在重查的变异体上一个都没失败，它们可能会让某个沿用了发现结论的变异体失败（bin/lab mutants --full %s 能确定）：%s"),
+	return fmt.Sprintf(l.Tr("changed since the row was last measured whole, and failing none of the mutants checked again, these may fail one whose kill was kept (bin/lab dev mutants --full %s says): %s",
+		"这些测试用例自这一行上次整行测量以来改过，在重查的变异体上一个都没失败，它们可能会让某个沿用了发现结论的变异体失败（bin/lab dev mutants --full %s 能确定）：%s"),
 		score.Stage, strings.Join(score.Unsure, "; "))
 }
 

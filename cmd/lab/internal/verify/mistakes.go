@@ -19,7 +19,7 @@ package verify
 // The catalogue of attendee mistakes. A stage's check is only as good as
 // the mistakes it catches, so each stage.yaml lists realistic ones, made on
 // the reference: a reversed comparison, Patch for Status().Patch, a missing
-// owner reference, a spec that asserts nothing. `lab verify` makes each
+// owner reference, a spec that asserts nothing. `lab dev verify` makes each
 // mistake in a scratch copy of the reference and fails when the stage's
 // check still passes. (Not to be confused with the mutants_test.go files of
 // stages 07 and 15: those are Reconcilers with bugs that the attendee's own
@@ -45,16 +45,16 @@ import (
 // scores.
 type catalogueRun struct {
 	caught map[string]int
-	// slot is the verify part's slot (lab verify's parts run at once, each
+	// slot is the verify part's slot (lab dev verify's parts run at once, each
 	// in trees and with an API server of its own); "" in a single process.
 	slot string
 	// everySpec runs every spec with each mistake made, not only up to the
 	// first failure, and failing counts, by stage, the mistakes each spec
-	// failed on (lab mutants: a spec that no mistake fails teaches nothing).
+	// failed on (lab dev mutants: a spec that no mistake fails teaches nothing).
 	everySpec bool
 	failing   map[string]map[string]int
 	// killers are, with everySpec, the specs that failed with each mistake
-	// caught, by its name (lab mutants keeps them: kills.go).
+	// caught, by its name (lab dev mutants keeps them: kills.go).
 	killers map[string][]string
 }
 
@@ -62,7 +62,7 @@ func newCatalogueRun(slot string) *catalogueRun {
 	return &catalogueRun{caught: map[string]int{}, slot: slot, failing: map[string]map[string]int{}, killers: map[string][]string{}}
 }
 
-// failFast: verify needs only the first failure; lab mutants all of them.
+// failFast: verify needs only the first failure; lab dev mutants all of them.
 func (c *catalogueRun) failFast() bool { return !c.everySpec }
 
 // record counts the specs that failed with mistake m made.
@@ -355,7 +355,7 @@ func (c *catalogueRun) scores(l i18n.Lang, stages []stage.Stage) string {
 	return strings.Join(lines, "\n")
 }
 
-// CmdMistakes is `lab mistakes`: the catalogues of the stages named (or of
+// CmdMistakes is `lab dev mistakes`: the catalogues of the stages named (or of
 // every stage), without the rest of verify.
 func CmdMistakes(l i18n.Lang, root string, stages []stage.Stage, only []string) error {
 	if err := starter.EnsureControllerGen(root); err != nil {
@@ -400,7 +400,7 @@ func scratchTree(root, slot string) (dir string, cleanup func(), err error) {
 	return dir, func() { _, _ = base.Output(root, "git", "worktree", "remove", "--force", dir) }, nil
 }
 
-// verifyTree is where lab verify makes its starters, one after the other.
+// verifyTree is where lab dev verify makes its starters, one after the other.
 func verifyTree(root, slot string) string {
 	return filepath.Join(base.StateDir(root), "verify-tree"+slot)
 }

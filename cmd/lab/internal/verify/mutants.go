@@ -16,7 +16,7 @@ limitations under the License.
 
 package verify
 
-// lab mutants: the catalogue's check, run on the mistakes nobody listed.
+// lab dev mutants: the catalogue's check, run on the mistakes nobody listed.
 // Each stage's generic mutants (package mutants) are made on the tree where
 // the stage is solved and the later ones are still stubs, as for the
 // catalogue, and checked with the stage's own check: first all together in
@@ -72,7 +72,7 @@ type mutationScore struct {
 	Unsure  []string `json:"unsure,omitempty"`
 	Seconds int      `json:"seconds"`
 	// Inputs is the digest of what the score depends on (suiteInputs),
-	// by which lab mutants --guard knows a row that is out of date.
+	// by which lab dev mutants --guard knows a row that is out of date.
 	Inputs string `json:"inputs,omitempty"`
 	// Sampled is how many of the mutants that compile were checked, when
 	// not all of them were (the guard's sample).
@@ -131,7 +131,7 @@ func sortScores(scores []mutationScore, stages []stage.Stage) []mutationScore {
 	return scores
 }
 
-// CmdMutants is `lab mutants [<stage>|<package>…]`: the generic mutants of
+// CmdMutants is `lab dev mutants [<stage>|<package>…]`: the generic mutants of
 // the stages and packages named (or of every stage with Go regions and
 // every package of the reference with tests), checked; the scores are
 // merged into report (JSON), and its Markdown twin is written beside it.
@@ -433,7 +433,7 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 		}
 	}
 	c.eachAlone(l, root, dir, s, alone, func(i int, o outcome) {
-		if i < catalogue { // lab verify judges the catalogue; here it only counts
+		if i < catalogue { // lab dev verify judges the catalogue; here it only counts
 			if o.unmade == nil {
 				c.judge(l, s, s.Mistakes[i], o.rs, o.err, o.start)
 			}

@@ -65,7 +65,7 @@ func TestTheMutationReportKeepsWhatItFound(t *testing.T) {
 		"## Equivalent mutants\n\nSet aside, for no test could tell them from the reference; why each one is, is said in\n`test/mutation/equivalents.yaml`.\n\n### internal/schedule\n\n- `schedule.go remove statement (f): x = y`\n",
 		"### scheduling\n\n- `status.go:1 negate condition (startDueRun): a -> !(a)`",
 		"## Specs that never fail\n\nEach one passed with every mutant and every catalogue mistake made: it wants a mistake that it\ncatches, or to go. One marked (not sure) changed since its row was last measured whole and failed none of\n" +
-			"the mutants checked again: it may fail one whose kill was kept (`bin/lab mutants --full <row>` says).\n\n### scheduling\n\n" +
+			"the mutants checked again: it may fail one whose kill was kept (`bin/lab dev mutants --full <row>` says).\n\n### scheduling\n\n" +
 			"- `./internal/controller Stage 06 › asserts nothing`\n- `./internal/controller Stage 06 › changed` (not sure)\n",
 	} {
 		if !strings.Contains(string(md), line) {
@@ -80,7 +80,7 @@ func TestTheMutationReportKeepsWhatItFound(t *testing.T) {
 	}
 }
 
-// TestMutantsNameStagesAndPackages: lab mutants takes stages (by number or
+// TestMutantsNameStagesAndPackages: lab dev mutants takes stages (by number or
 // name; a row is named by the slug) and package
 // directories; with none, every stage and every tested package; a package
 // without tests is refused with the list of those it could take.

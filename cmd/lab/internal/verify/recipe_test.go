@@ -20,7 +20,7 @@ package verify
 
 // The recipe of docs/maintaining.md that adds a stage, walked by a test on
 // a scratch clone: a small stage between scheduling and envtest, made by
-// the documented steps. It takes about two minutes (lab verify of the new
+// the documented steps. It takes about two minutes (lab dev verify of the new
 // stage runs stage 06's envtest specs on its starter, and the new row is
 // measured), so it is not in make test: make test-recipes runs it.
 
@@ -184,19 +184,19 @@ func TestTheRecipeAddsAStageBetweenTwo(t *testing.T) {
 	shell(t, clone, "go", "test", "./test/say/", "./cmd/lab/internal/stage/", "./cmd/lab/internal/hints/")
 	shell(t, clone, "make", "verify-translations")
 	shell(t, clone, "go", "build", "-o", "bin/lab", "./cmd/lab")
-	out := shell(t, clone, filepath.Join(clone, "bin", "lab"), "verify", "backoff")
+	out := shell(t, clone, filepath.Join(clone, "bin", "lab"), "dev", "verify", "backoff")
 	for _, want := range []string{"the tests of stage 06 pass on it", "the check of stage 07 catches: a delay that never stops growing", "1 stage(s) verified"} {
 		if !strings.Contains(out, want) {
-			t.Errorf("lab verify backoff said\n%s\nwithout %q", out, want)
+			t.Errorf("lab dev verify backoff said\n%s\nwithout %q", out, want)
 		}
 	}
 
 	// Step 8: its row measured and committed, the guard lists no row that
 	// it did not list before the stage came.
 	staleWas := guardLists(t, clone, before)
-	out = shell(t, clone, filepath.Join(clone, "bin", "lab"), "mutants", "backoff")
+	out = shell(t, clone, filepath.Join(clone, "bin", "lab"), "dev", "mutants", "backoff")
 	if !strings.Contains(out, "backoff: ") || !strings.Contains(out, " 0 survived") {
-		t.Errorf("lab mutants backoff said\n%s", out)
+		t.Errorf("lab dev mutants backoff said\n%s", out)
 	}
 	shell(t, clone, "git", "-c", "user.name=recipe", "-c", "user.email=recipe@cronlab.dev", "commit", "-q", "-am", "its mutation row")
 	t.Logf("rows the guard lists before the stage: %v", staleWas)
@@ -205,7 +205,7 @@ func TestTheRecipeAddsAStageBetweenTwo(t *testing.T) {
 	}
 }
 
-// guardLists are the rows that lab mutants --guard, given no time, says
+// guardLists are the rows that lab dev mutants --guard, given no time, says
 // changed since the report, at commit at (the clone's HEAD if "").
 func guardLists(t *testing.T, clone, at string) []string {
 	t.Helper()
@@ -214,7 +214,7 @@ func guardLists(t *testing.T, clone, at string) []string {
 		shell(t, clone, "git", "checkout", "-q", at)
 		defer shell(t, clone, "git", "checkout", "-q", head)
 	}
-	cmd := exec.Command(filepath.Join(clone, "bin", "lab"), "mutants", "--guard", "--budget", "1ns")
+	cmd := exec.Command(filepath.Join(clone, "bin", "lab"), "dev", "mutants", "--guard", "--budget", "1ns")
 	cmd.Dir = clone
 	out, _ := cmd.CombinedOutput() // it fails when a row changed: what it lists is the point
 	var rows []string
@@ -224,7 +224,7 @@ func guardLists(t *testing.T, clone, at string) []string {
 		}
 	}
 	if !strings.Contains(string(out), "guard: ") {
-		t.Fatalf("lab mutants --guard did not run:\n%s", out)
+		t.Fatalf("lab dev mutants --guard did not run:\n%s", out)
 	}
 	return rows
 }

@@ -133,8 +133,8 @@ func stageFunctions(t *testing.T, root string, s stage.Stage) []string {
 
 // Every edit of every mistake in the catalogue finds what it replaces, once,
 // in the reference as it is: a spec or a function rewritten (a sentence
-// added to an assertion) must take its mistakes along, or lab verify cannot
-// make them, and lab mutants counts them as never made.
+// added to an assertion) must take its mistakes along, or lab dev verify cannot
+// make them, and lab dev mutants counts them as never made.
 func TestEveryMistakeEditsTheReferenceAsItIs(t *testing.T) {
 	root := filepath.Join("..", "..", "..", "..")
 	stages, err := stage.Load(root)

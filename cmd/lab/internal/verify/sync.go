@@ -16,7 +16,7 @@ limitations under the License.
 
 package verify
 
-// lab sync: the one command after a change to the lab. A spec, a hint, a
+// lab dev sync: the one command after a change to the lab. A spec, a hint, a
 // mistake of a catalogue or a stage's code has files that follow from it
 // (the generated YAML, the mutation report, the answers' pictures) and
 // rules that a test holds (every sentence in two languages, every
@@ -36,14 +36,14 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/stage"
 )
 
-// CmdSync is `lab sync`.
+// CmdSync is `lab dev sync`.
 func CmdSync(l i18n.Lang, root string, stages []stage.Stage, report string) error {
-	// lab verify and lab mutants make their trees from the last commit: a
+	// lab dev verify and lab dev mutants make their trees from the last commit: a
 	// change not yet committed would be measured as if it were not there.
 	if dirty, _ := base.Output(root, "git", "status", "--porcelain", "--untracked-files=no"); strings.TrimSpace(dirty) != "" {
 		return fmt.Errorf(l.Tr(
-			"lab sync reads the last commit, as lab verify and lab mutants do, and these files have changes that are not committed:\n%scommit them (you can amend the commit afterwards), then run lab sync again",
-			"lab sync 读取的是最近一次提交，lab verify 和 lab mutants 也是如此；而这些文件有尚未提交的改动：\n%s请先提交（之后可以修改这次提交），再运行 lab sync"), dirty)
+			"lab dev sync reads the last commit, as lab dev verify and lab dev mutants do, and these files have changes that are not committed:\n%scommit them (you can amend the commit afterwards), then run lab dev sync again",
+			"lab dev sync 读取的是最近一次提交，lab dev verify 和 lab dev mutants 也是如此；而这些文件有尚未提交的改动：\n%s请先提交（之后可以修改这次提交），再运行 lab dev sync"), dirty)
 	}
 	var left []string // what a person still has to do
 	var times []string
@@ -64,8 +64,8 @@ func CmdSync(l i18n.Lang, root string, stages []stage.Stage, report string) erro
 		changed, _ := base.Output(root, "git", "status", "--porcelain")
 		if changed = strings.TrimSpace(changed); changed != "" {
 			// The checks below read the commit, which lacks these.
-			return fmt.Errorf(l.Tr("these files were made again:\n%s\ncommit them (git add -A; git commit --amend), then run lab sync again",
-				"这些文件重新生成了：\n%s\n请提交它们（git add -A; git commit --amend），然后再运行一次 lab sync"), changed)
+			return fmt.Errorf(l.Tr("these files were made again:\n%s\ncommit them (git add -A; git commit --amend), then run lab dev sync again",
+				"这些文件重新生成了：\n%s\n请提交它们（git add -A; git commit --amend），然后再运行一次 lab dev sync"), changed)
 		}
 		fmt.Println(l.Tr("all up to date", "都是最新的"))
 		return nil
@@ -186,7 +186,7 @@ func CmdSync(l i18n.Lang, root string, stages []stage.Stage, report string) erro
 	}
 
 	// 5. The stages among them: each starter compiles and fails its check,
-	// the reference passes it, its catalogue is caught (lab verify).
+	// the reference passes it, its catalogue is caught (lab dev verify).
 	var ids []string
 	for _, s := range changed {
 		if s.Dir != "" {
@@ -194,11 +194,11 @@ func CmdSync(l i18n.Lang, root string, stages []stage.Stage, report string) erro
 		}
 	}
 	if len(ids) > 0 {
-		if err := step(fmt.Sprintf("lab verify %s", strings.Join(ids, " ")), func() error {
+		if err := step(fmt.Sprintf("lab dev verify %s", strings.Join(ids, " ")), func() error {
 			if err := CmdVerify(l, root, stages, ids, false); err != nil {
 				fmt.Println(err)
-				left = append(left, fmt.Sprintf(l.Tr("make lab verify %s pass (above: what failed and how to fix it)",
-					"让 lab verify %s 通过（上面写了什么失败以及如何修复）"), strings.Join(ids, " ")))
+				left = append(left, fmt.Sprintf(l.Tr("make lab dev verify %s pass (above: what failed and how to fix it)",
+					"让 lab dev verify %s 通过（上面写了什么失败以及如何修复）"), strings.Join(ids, " ")))
 			}
 			return nil
 		}); err != nil {
@@ -215,7 +215,7 @@ func CmdSync(l i18n.Lang, root string, stages []stage.Stage, report string) erro
 		for _, s := range changed {
 			rows = append(rows, s.Slug)
 		}
-		if err := step(fmt.Sprintf("lab mutants %s", strings.Join(rows, " ")), func() error {
+		if err := step(fmt.Sprintf("lab dev mutants %s", strings.Join(rows, " ")), func() error {
 			if err := CmdMutants(l, root, stages, rows, report, false); err != nil {
 				return err
 			}

@@ -26,7 +26,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/labtest"
 )
 
-// TestSyncRefusesAChangeNotCommitted: lab verify and lab mutants read the
+// TestSyncRefusesAChangeNotCommitted: lab dev verify and lab dev mutants read the
 // last commit, so a sync over uncommitted changes would measure the tree
 // without them and call it up to date. It refuses, naming the files and
 // saying what to do, before it runs anything.
@@ -38,7 +38,7 @@ func TestSyncRefusesAChangeNotCommitted(t *testing.T) {
 	for _, l := range []i18n.Lang{i18n.English, i18n.Chinese} {
 		err := CmdSync(l, root, stages, filepath.Join(root, "docs", "mutation.json"))
 		if err == nil || !strings.Contains(err.Error(), "p/p.go") || !strings.Contains(err.Error(), l.Tr("commit them", "请先提交")) {
-			t.Errorf("%s: lab sync over an uncommitted change: %v", l, err)
+			t.Errorf("%s: lab dev sync over an uncommitted change: %v", l, err)
 		}
 	}
 }

@@ -16,7 +16,7 @@ limitations under the License.
 
 package verify
 
-// lab verify, the instructor's guarantee, run by CI: every starter builds
+// lab dev verify, the instructor's guarantee, run by CI: every starter builds
 // and vets, its stage's tests fail on it and pass on the reference, and
 // they fail on every mistake of the stage's catalogue.
 //
@@ -24,7 +24,7 @@ package verify
 // (for the API server, for a timeout that a failing test runs into): one
 // check at a time used little more than one of two cores. So the work is
 // cut into parts (one stage's starter, one catalogue), and verify runs
-// several parts at once, each in a `lab verify-part` process of its own
+// several parts at once, each in a `lab dev verify-part` process of its own
 // with a slot of its own: its own starter tree and its own shared API
 // server, so that parts never see each other's objects. Their outputs are
 // printed in the order of the stages.
@@ -76,7 +76,7 @@ type partReport struct {
 	Err      string         `json:"err,omitempty"`
 }
 
-// CmdVerify is `lab verify`. referenceTested says that the reference has
+// CmdVerify is `lab dev verify`. referenceTested says that the reference has
 // just passed every test (CI runs `make test` first): then verify only
 // checks that each stage's tests exist, which saves a third of its time.
 func CmdVerify(l i18n.Lang, root string, stages []stage.Stage, only []string, referenceTested bool) error {
@@ -159,7 +159,7 @@ func runPartsHere(l i18n.Lang, root string, stages []stage.Stage, parts []verify
 	return reports
 }
 
-// runPartsAtOnce runs each part in a `lab verify-part` process, jobs at a
+// runPartsAtOnce runs each part in a `lab dev verify-part` process, jobs at a
 // time, and prints their outputs in the parts' order as they finish.
 func runPartsAtOnce(l i18n.Lang, root string, parts []verifyPart, referenceTested bool, jobs int) []partReport {
 	self, err := apiserver.LabExecutable()
@@ -175,7 +175,7 @@ func runPartsAtOnce(l i18n.Lang, root string, parts []verifyPart, referenceTeste
 		p := parts[i]
 		file := filepath.Join(dir, fmt.Sprintf("part-%d.json", i))
 		raw, _ := json.Marshal(p)
-		args := []string{"verify-part", string(raw), file}
+		args := []string{"dev", "verify-part", string(raw), file}
 		if referenceTested {
 			args = append(args, "--reference-tested")
 		}
@@ -237,11 +237,11 @@ func stopServer(l i18n.Lang, s apiserver.Server) {
 	}
 }
 
-// CmdVerifyPart is `lab verify-part PART REPORT`, started by verify: it
+// CmdVerifyPart is `lab dev verify-part PART REPORT`, started by verify: it
 // does one part and writes what it found to the file REPORT.
 func CmdVerifyPart(l i18n.Lang, root string, stages []stage.Stage, args []string, referenceTested bool) error {
 	if len(args) != 2 {
-		return fmt.Errorf("usage: lab verify-part PART-JSON REPORT-FILE")
+		return fmt.Errorf("usage: lab dev verify-part PART-JSON REPORT-FILE")
 	}
 	var p verifyPart
 	if err := json.Unmarshal([]byte(args[0]), &p); err != nil {
