@@ -94,11 +94,11 @@ trace-pictures: setup-envtest ## Draw the answers' pictures (docs/answers/img/*.
 	rm -rf $(LOCALBIN)/trace-pictures
 	CRONLAB_TRACE_DIR=$(LOCALBIN)/trace-pictures KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" \
 		go test -count=1 $(TRACE_PACKAGES)
-	go run ./cmd/lab/tracepictures -write -traces $(LOCALBIN)/trace-pictures
+	go run ./cmd/lab/hack/tracepictures -write -traces $(LOCALBIN)/trace-pictures
 
 .PHONY: verify-traces
 verify-traces: ## After make test: each answer's picture is the drawing of its committed trace, and the trace the same test just recorded does what it shows.
-	go run ./cmd/lab/tracepictures -check -traces $(LOCALBIN)/lab-state/traces
+	go run ./cmd/lab/hack/tracepictures -check -traces $(LOCALBIN)/lab-state/traces
 
 .PHONY: test-board-browser
 test-board-browser: ## The class board in headless Chromium: 30 attendees replayed, matrix, stuck flags, a raised hand, a live update within a second (needs chromium: apt-get install chromium).
@@ -241,24 +241,24 @@ chaos: build install ## Faults at the top of a minute on the local cluster (make
 .PHONY: class-cluster
 class-cluster: build lab install ## A class on one cluster (make cluster first): 30 attendees' scoped managers, a */1 CronJob each, for 3 minutes; isolation checks; writes docs/bench/class-cluster.md (long).
 	@$(KUBECTL) cluster-info >/dev/null 2>&1 || { echo "No cluster reachable: start one with 'make cluster' (no Docker needed)."; exit 1; }
-	go run ./cmd/lab/classrun -manager bin/manager -lab bin/lab -kubectl $(KUBECTL) -attendees 30 -for 3m -out docs/bench/class-cluster.md
+	go run ./cmd/lab/hack/classrun -manager bin/manager -lab bin/lab -kubectl $(KUBECTL) -attendees 30 -for 3m -out docs/bench/class-cluster.md
 
 .PHONY: class-cluster-ci
 class-cluster-ci: build lab install ## What CI runs: the isolation checks and 3 attendees for 2 minutes; fails on a refusal that did not happen, a run missed or started twice, or a foreign Job.
 	@$(KUBECTL) cluster-info >/dev/null 2>&1 || { echo "No cluster reachable: start one with 'make cluster' (no Docker needed)."; exit 1; }
-	go run ./cmd/lab/classrun -manager bin/manager -lab bin/lab -kubectl $(KUBECTL) -attendees 3 -for 2m
+	go run ./cmd/lab/hack/classrun -manager bin/manager -lab bin/lab -kubectl $(KUBECTL) -attendees 3 -for 2m
 
 .PHONY: bench-lab
 bench-lab: setup-envtest ## Time `bin/lab check` after a one-line edit, with and without the shared API server, in a clone of HEAD (BENCH_LAB_ARGS: -stages, -runs, -make-test).
-	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" go run ./cmd/lab/bench $(BENCH_LAB_ARGS)
+	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" go run ./cmd/lab/hack/bench $(BENCH_LAB_ARGS)
 
 .PHONY: board-load
 board-load: lab ## The class board under load: 200 attendees checking every 5 s for 5 min, the board SIGKILLed halfway and restarted; writes docs/bench/board-load.md (long).
-	go run ./cmd/lab/boardload -lab bin/lab -attendees 200 -every 5s -for 5m -out docs/bench/board-load.md
+	go run ./cmd/lab/hack/boardload -lab bin/lab -attendees 200 -every 5s -for 5m -out docs/bench/board-load.md
 
 .PHONY: board-load-ci
 board-load-ci: lab ## What CI runs: 30 attendees every 2 s for 40 s, the board SIGKILLed at 20 s; fails on a lost or doubly counted result.
-	go run ./cmd/lab/boardload -lab bin/lab -attendees 30 -every 2s -for 40s -kill-at 20s
+	go run ./cmd/lab/hack/boardload -lab bin/lab -attendees 30 -every 2s -for 40s -kill-at 20s
 
 .PHONY: mutants
 mutants: lab ## The mistakes nobody listed: each stage's generic mutants (or MUTANTS_STAGES="04 06"), checked; writes docs/mutation.md and the kill matrix docs/mutation-kills.json. Long, but after a change of specs alone a row checks only what it can move.

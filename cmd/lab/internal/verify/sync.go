@@ -272,7 +272,7 @@ func CmdSync(l i18n.Lang, root string, stages []stage.Stage, report string) erro
 	// the drawing (traceview's words, its layout) changes the pictures
 	// without any trace changing.
 	if err := step(l.Tr("the answers' pictures drawn again from their traces (tracepictures -redraw)", "从追踪记录重画解答图（tracepictures -redraw）"), func() error {
-		if out, err := base.Output(root, "go", "run", "./cmd/lab/tracepictures", "-redraw"); err != nil {
+		if out, err := base.Output(root, "go", "run", "./cmd/lab/hack/tracepictures", "-redraw"); err != nil {
 			return fmt.Errorf("%w\n%s", err, base.LastLines(out, 20))
 		}
 		if changed, _ := base.Output(root, "git", "status", "--porcelain", "docs/answers/img"); strings.TrimSpace(changed) != "" {

@@ -75,7 +75,7 @@ func parseFlags(args []string) (config, error) {
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
-	c.command = "go run ./cmd/lab/classrun " + strings.Join(args, " ")
+	c.command = "go run ./cmd/lab/hack/classrun " + strings.Join(args, " ")
 	c.startupBudget = 90*time.Second + time.Duration(c.attendees)*2*time.Second
 	switch {
 	case fs.NArg() > 0:

@@ -24,11 +24,11 @@ import (
 
 // The answers' pictures are the drawings of their committed traces: a
 // change to how traces are drawn must draw them again (make trace-pictures
-// or, with the traces kept, go run ./cmd/lab/tracepictures -write -traces
+// or, with the traces kept, go run ./cmd/lab/hack/tracepictures -write -traces
 // bin/trace-pictures). make verify-traces also checks that the reference
 // still does what they show, which needs the tests' fresh traces.
 func TestThePicturesAreDrawingsOfTheirTraces(t *testing.T) {
-	if err := os.Chdir(filepath.Join("..", "..", "..")); err != nil {
+	if err := os.Chdir(filepath.Join("..", "..", "..", "..")); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range pictures {

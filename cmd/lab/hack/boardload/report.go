@@ -205,7 +205,7 @@ func loadAverage() string {
 func commandLine() string {
 	name := os.Args[0]
 	if strings.Contains(name, "go-build") { // the temporary binary of go run
-		name = "go run ./cmd/lab/boardload"
+		name = "go run ./cmd/lab/hack/boardload"
 	}
 	parts := []string{name}
 	for _, a := range os.Args[1:] {

@@ -99,7 +99,7 @@ func main() {
 	}
 	if failed {
 		fmt.Fprintln(os.Stderr, "\nThe pictures of docs/answers no longer match the reference: look at what changed, then make trace-pictures and commit them "+
-			"(when only the drawing changed, not the reference: go run ./cmd/lab/tracepictures -redraw).")
+			"(when only the drawing changed, not the reference: go run ./cmd/lab/hack/tracepictures -redraw).")
 		os.Exit(1)
 	}
 }
