@@ -110,7 +110,7 @@ board-screenshot: ## The same test, writing the board's page as docs/img/board.p
 	BOARD_SCREENSHOT=$(CURDIR)/docs/img/board.png go test -tags browser -count=1 -run TestBoardInABrowser -v ./cmd/lab/internal/board/
 
 .PHONY: test-recipes
-test-recipes: setup-envtest controller-gen ## docs/maintaining.md's recipe 4 on a scratch clone of HEAD: a stage added between scheduling and envtest touches its folder and the list only, passes lab dev verify, keeps every other stage's branch, hints and mutation row (about 2 minutes; not in CI).
+test-recipes: setup-envtest controller-gen ## docs/maintaining.md's recipe 4 on a scratch clone of HEAD: a stage added between scheduling and envtest touches its folder and the list only, passes lab dev verify, keeps every other stage's branch, hints and mutation row (about 2 minutes; CI runs it).
 	go test -tags recipes -count=1 -run TestTheRecipeAddsAStageBetweenTwo -v ./cmd/lab/internal/verify/
 
 .PHONY: test-trace-browser
