@@ -51,7 +51,7 @@ import (
 // status. One Reconciler serves every CronJob in the cluster; controller-runtime
 // calls Reconcile with the name of one CronJob at a time.
 type CronJobReconciler struct {
-	// Client reads from the manager's cache (fast, maybe a little stale) and
+	// Client reads from the manager's cache (fast: the watches keep it) and
 	// writes to the API server.
 	client.Client
 	// APIReader reads from the API server itself, past the cache: slower,

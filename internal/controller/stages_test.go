@@ -741,7 +741,7 @@ func mustLoad(name string) *time.Location {
 	return loc
 }
 
-// The guards against a cache that lags (region stale-guards, written in
+// The guards against a cache that lags (region catch-up, written in
 // stage 15): the starters before it trust the cache, and these specs show
 // where that trust fails.
 var _ = Describe("Stage 15: the guards against a cache that lags", Label("lab-stale-cache"), func() {

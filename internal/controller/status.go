@@ -90,7 +90,7 @@ func (r *CronJobReconciler) observeJobs(ctx context.Context, cronJob *batchv1.Cr
 
 // lab:end
 
-// lab:begin stale-guards
+// lab:begin catch-up
 
 // catchUp stops a reconcile whose cache does not show this manager's own
 // last writes yet (OwnWrites): their events are on the way and bring the

@@ -16,7 +16,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// The functions of region stale-guards (internal/controller/status.go) as
+// The functions of region catch-up (internal/controller/status.go) as
 // the starters before stage 15 have them: each trusts that the cache shows
 // the cluster as it is. bin/lab puts these bodies and doc comments in place
 // of the reference's (stage.yaml's trusting:); the build tag keeps this
