@@ -765,6 +765,27 @@ var _ = Describe("Stage 15: the guards against a cache that lags", Label("lab-st
 				"API 服务器上还在的活跃 Job 既不是丢失的，也不是意外的：不记录事件"))
 	})
 
+	It("adopts a running Job it does not list, with UnexpectedJob, only while the API server has it", func() {
+		cj := h.createCronJob("adopt", "@hourly", at(10, 0, 0))
+		h.createJob("adopt-running", cj)
+		jobs := h.cachedJobs(cj)
+		// The cache still lists a running Job that the API server deleted a
+		// moment ago (d-lag), as Replace leaves behind.
+		deleted := jobs[0].DeepCopy()
+		deleted.Name, deleted.UID = "adopt-deleted", "00000000-0000-0000-0000-0000000000cc"
+		jobs = append(jobs, *deleted)
+
+		Expect(h.r.observeJobs(ctx, cj, jobs)).To(Succeed(),
+			say.Both("observeJobs returned an error while the API server answers",
+				"API 服务器能应答，observeJobs 却返回了错误"))
+		Expect(activeNames(cj)).To(ConsistOf("adopt-running"),
+			say.Both("status.active after observeJobs: the running Job the API server has joins it, the deleted one the cache still lists does not: adoptRunningJob asks jobGone first",
+				"observeJobs 之后的 status.active：API 服务器上有的运行中 Job 加入，缓存里还列着的已删除 Job 不加入：adoptRunningJob 先问 jobGone"))
+		Expect(h.events()).To(ConsistOf("Warning UnexpectedJob Saw a job that the controller did not create or forgot: adopt-running"),
+			say.Both("one UnexpectedJob, for the Job that adoptRunningJob adopts, and none for the deleted one",
+				"一个 UnexpectedJob，给 adoptRunningJob 接管的那个 Job；已删除的那个没有"))
+	})
+
 	It("asks the API server only about the Jobs in status.active that the cache does not list", func() {
 		cj := h.createCronJob("asks", "@hourly", at(10, 0, 0))
 		running, done := h.createJob("asks-running", cj), h.createJob("asks-done", cj)
