@@ -51,21 +51,16 @@ import (
 // status. One Reconciler serves every CronJob in the cluster; controller-runtime
 // calls Reconcile with the name of one CronJob at a time.
 type CronJobReconciler struct {
-	// Client reads from the manager's cache (fast, maybe a little stale) and
+	// Client reads from the manager's cache (fast: the watches keep it) and
 	// writes to the API server.
 	client.Client
-	// APIReader reads from the API server itself. It is used only where a
-	// stale cache would make the Reconciler do something wrong: to read the
-	// CronJob again when its cached copy predates a status write
-	// (refreshIfStale), to confirm that a Job is really gone, or to look at
-	// a Job that already existed. With OwnWrites, the lags of our own
-	// writes are waited for instead; these reads remain for the writes it
-	// does not remember (after a restart, on a new leader, after Timeout).
+	// APIReader reads from the API server itself, past the cache: slower,
+	// and used only where the cache's answer is not enough (createJob,
+	// and the functions of status.go that catchUp calls).
 	APIReader client.Reader
 	Scheme    *runtime.Scheme
-	// OwnWrites remembers this manager's writes that the cache may not show
-	// yet (internal/ownwrites); with nil, Reconcile does not wait for them,
-	// and asks the API server where the cache disagrees, as after a restart.
+	// OwnWrites remembers this manager's own writes (internal/ownwrites),
+	// for catchUp; nil remembers none.
 	OwnWrites *ownwrites.Memory
 	// Recorder writes Events, which `kubectl describe cronjob` shows.
 	Recorder events.EventRecorder
@@ -120,20 +115,20 @@ func (r *CronJobReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 
-	// 2. List the Jobs it controls. If the cache does not show our own last
-	// writes yet, stop: their events are on the way and bring the next
-	// reconcile. If the Jobs show that the cached CronJob is older than a
-	// status write we do not remember, read it from the API server: every
-	// decision below starts from the status.
+	// 2. List the Jobs it controls, then catch up: catchUp may bring the
+	// CronJob up to date with them, or ask to come back a little later
+	// (retryIn), which ends this reconcile. Every decision below starts
+	// from the status, and before is the status the API server has.
 	jobs, err := r.listChildJobs(ctx, &cronJob)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	if retryIn, waiting := r.OwnWrites.Waiting(&cronJob, jobs); waiting {
-		return ctrl.Result{RequeueAfter: retryIn}, nil
-	}
-	if err := r.refreshIfStale(ctx, &cronJob, jobs); err != nil {
+	retryIn, err := r.catchUp(ctx, &cronJob, jobs)
+	if err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if retryIn > 0 {
+		return ctrl.Result{RequeueAfter: retryIn}, nil
 	}
 	before := cronJob.DeepCopy()
 

@@ -505,8 +505,8 @@ var _ = Describe("CronJob Reconciler", func() {
 		})
 	})
 
-	Describe("a cache that lags behind (see stage 15, the stale cache)", func() {
-		It("does not replace the Job it just created when the cached CronJob predates its own status write", Label("lab-scheduling"), func() {
+	Describe("a cache that lags behind (see stage 15, the stale cache)", Label("lab-stale-cache"), func() {
+		It("does not replace the Job it just created when the cached CronJob predates its own status write", func() {
 			cj := h.createCronJob("ulag", "*/5 * * * *", at(10, 0, 0), func(cj *batchv1.CronJob) {
 				cj.Spec.ConcurrencyPolicy = batchv1.ReplaceConcurrent
 			})
@@ -563,10 +563,12 @@ var _ = Describe("CronJob Reconciler", func() {
 				GinkgoHelper()
 				h.r.Client = c
 				_, err := h.r.Reconcile(ctx, reconcileRequest(h.ns, "replaced"))
-				Expect(err).NotTo(HaveOccurred())
+				Expect(err).NotTo(HaveOccurred(), say.Both("a cache that has not caught up yet is no error",
+					"缓存还没追上并不是错误"))
 				Expect(h.events()).To(BeEmpty(), say.Both("no MissingJob, no UnexpectedJob, no second create",
 					"没有 MissingJob，没有 UnexpectedJob，也没有第二次创建"))
-				Expect(jobNames(h.jobs())).To(HaveLen(1))
+				Expect(jobNames(h.jobs())).To(HaveLen(1), say.Both("the Jobs on the API server: the new one alone, no second create",
+					"API 服务器上的 Job：只有新的那个，没有第二次创建"))
 				Expect(h.get(cj).ResourceVersion).To(Equal(written), say.Both("the API server's copy already says it all: nothing to write",
 					"API 服务器上的副本已经说明了一切：没有要写的"))
 			}
@@ -590,11 +592,17 @@ var _ = Describe("CronJob Reconciler", func() {
 			newer := h.createJob("namesake-job", cj)
 			cj = h.get(cj)
 			cj.Status.Active = []corev1.ObjectReference{{Kind: "Job", Namespace: h.ns, Name: "namesake-job", UID: "00000000-0000-0000-0000-000000000000"}}
-			Expect(k8sClient.Status().Update(ctx, cj)).To(Succeed())
+			Expect(k8sClient.Status().Update(ctx, cj)).To(Succeed(), say.Both(
+				"the spec's own setup: writing a status.active whose entry has the name of a Job and another UID",
+				"测试用例自己的准备步骤：写入一个 status.active，其中的条目用某个 Job 的名字和另一个 UID"))
 
 			h.mustReconcileAt(at(10, 30, 0), cj)
-			Expect(h.get(cj).Status.Active).To(ConsistOf(HaveField("UID", newer.UID)))
-			Expect(h.events()).To(ContainElement("Normal MissingJob Active job went missing: namesake-job"))
+			Expect(h.get(cj).Status.Active).To(ConsistOf(HaveField("UID", newer.UID)), say.Both(
+				"status.active after the reconcile: the Job of that name now, not the entry of another UID (jobGone compares UIDs)",
+				"调和之后的 status.active：现在叫这个名字的 Job，而不是那个 UID 不同的条目（jobGone 比较 UID）"))
+			Expect(h.events()).To(ContainElement("Normal MissingJob Active job went missing: namesake-job"), say.Both(
+				"the entry whose Job is gone is reported with MissingJob",
+				"Job 已经不在的那个条目用 MissingJob 报告"))
 		})
 	})
 

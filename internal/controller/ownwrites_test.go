@@ -34,7 +34,7 @@ import (
 // and the specs of "after Replace, while the cache catches up" change:
 // instead of asking the API server what the cache lacks, a reconcile that
 // sees part of its own run waits for the rest, which comes with its event.
-var _ = Describe("A Reconciler that remembers its own writes", func() {
+var _ = Describe("A Reconciler that remembers its own writes", Label("lab-stale-cache"), func() {
 	var h *harness
 	var cj, stale *batchv1.CronJob
 	var replaced kbatchv1.Job
@@ -66,15 +66,16 @@ var _ = Describe("A Reconciler that remembers its own writes", func() {
 		GinkgoHelper()
 		h.r.Client = view
 		res, err := h.r.Reconcile(ctx, reconcileRequest(h.ns, "remembers"))
-		Expect(err).NotTo(HaveOccurred())
+		Expect(err).NotTo(HaveOccurred(), say.Both("waiting for its own writes is no error", "等待自己的写入并不是错误"))
 		Expect(res.RequeueAfter).To(Equal(ownwrites.Timeout), say.Both(
 			"a reconcile that waits for its own writes comes back when it stops waiting, in case their event is lost",
 			"等待自己写入的调和在等待结束时重新入队，以防这些写入的事件丢失"))
 		Expect(reads).To(BeZero(), say.Both("it asks the API server nothing: the missing event is on its way",
 			"它什么都不问 API 服务器：缺的那个事件正在路上"))
-		Expect(h.events()).To(BeEmpty())
+		Expect(h.events()).To(BeEmpty(), say.Both("it records no Event: nothing is missing or unexpected, only late",
+			"它不记录事件：没有什么丢失或意外，只是晚到"))
 		Expect(h.get(cj).ResourceVersion).To(Equal(written), say.Both("it writes nothing", "它什么都不写"))
-		Expect(jobNames(h.jobs())).To(HaveLen(1))
+		Expect(jobNames(h.jobs())).To(HaveLen(1), say.Both("it creates no second Job", "它不创建第二个 Job"))
 	}
 
 	It("waits when the cache has the new Job and the replaced one's deletion, not the status write", func() {
@@ -102,20 +103,25 @@ var _ = Describe("A Reconciler that remembers its own writes", func() {
 	It("goes on, without reading the API server, once the cache shows the whole run", func() {
 		h.r.Client = mgr.GetClient()
 		res, err := h.r.Reconcile(ctx, reconcileRequest(h.ns, "remembers"))
-		Expect(err).NotTo(HaveOccurred())
-		Expect(res.RequeueAfter).To(BeNumerically(">", 4*time.Minute), comeBackAtTheRun)
-		Expect(reads).To(BeZero())
+		Expect(err).NotTo(HaveOccurred(), say.Both("unexpected error", "意外的错误"))
+		Expect(res.RequeueAfter).To(BeNumerically(">", 4*time.Minute), say.Both("it comes back at the next run",
+			"它在下一次运行时回来"))
+		Expect(reads).To(BeZero(), say.Both("a cache that shows the whole run needs no read from the API server",
+			"缓存显示了整个运行，就不需要从 API 服务器读取"))
 	})
 
 	It("asks the API server, as it would remembering nothing, once the write has been waited for long enough", func() {
 		h.clock.Step(ownwrites.Timeout)
 		h.r.Client = serveStaleCronJob(mgr.GetClient(), stale)
 		res, err := h.r.Reconcile(ctx, reconcileRequest(h.ns, "remembers"))
-		Expect(err).NotTo(HaveOccurred())
-		Expect(res.RequeueAfter).To(BeNumerically(">", 4*time.Minute), comeBackAtTheRun)
+		Expect(err).NotTo(HaveOccurred(), say.Both("unexpected error", "意外的错误"))
+		Expect(res.RequeueAfter).To(BeNumerically(">", 4*time.Minute), say.Both("it comes back at the next run",
+			"它在下一次运行时回来"))
 		Expect(reads).NotTo(BeZero(), say.Both("refreshIfStale reads the CronJob that the cache has too old",
 			"refreshIfStale 读取缓存里过旧的那个 CronJob"))
-		Expect(h.events()).To(BeEmpty())
-		Expect(h.get(cj).ResourceVersion).To(Equal(written))
+		Expect(h.events()).To(BeEmpty(), say.Both("no Event: the API server's copy of the CronJob explains every Job",
+			"没有事件：API 服务器上的 CronJob 副本能说明每个 Job"))
+		Expect(h.get(cj).ResourceVersion).To(Equal(written), say.Both("nothing to write: the API server's copy says it all",
+			"没有要写的：API 服务器上的副本已经说明了一切"))
 	})
 })

@@ -16,8 +16,9 @@ limitations under the License.
 
 // Package ownwrites lets Reconcile wait for the cache to show the manager's
 // own writes, instead of asking the API server what the cache lacks
-// (refreshIfStale and jobGone in internal/controller/status.go). It is given
-// in stage 04, not written there.
+// (refreshIfStale and jobGone in internal/controller/status.go). It is given,
+// never written in the lab: catchUp, which stage 15 (the stale cache) asks
+// for, calls it.
 //
 // A run writes three times: it deletes the Job it replaces, creates the new
 // one, and patches the CronJob's status. Each write comes back as a watch

@@ -207,3 +207,131 @@ func Reconcile(n int) (int, error) {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
 }
+
+// The reference of the table below: a region of two functions, one a method,
+// whose doc comments speak of what the given forms do not do.
+const guarded = `package demo
+
+import (
+	"errors"
+	"strings"
+)
+
+// lab:begin guards
+
+// check asks the server, which the cache may not match.
+func (c *client) check(name string) (bool, error) {
+	if strings.HasPrefix(name, "x") {
+		return false, errors.New("asked the server")
+	}
+	return true, nil
+}
+
+// clean trims it.
+func clean(s string) string { return strings.TrimSpace(s) }
+
+// lab:end
+
+type client struct{}
+`
+
+// A region with forms for the earlier stages (stage.yaml's trusting:) gets
+// them, doc comment and body, under the reference's signature; its own
+// stage's starter marks them TODO too; a function without a form, a form
+// whose signature differs, or a file that does not parse is an error that
+// says what to write.
+func TestStubGoPutsTheGivenFormsInPlace(t *testing.T) {
+	l := i18n.English
+	const forms = `//go:build ignore
+
+package demo
+
+// check trusts the cache.
+func (c *client) check(name string) (bool, error) {
+	return true, nil
+}
+
+// clean is given.
+func clean(s string) string { return s }
+`
+	given, err := ParseGiven("given.go", []byte(forms))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const todo = "// TODO(lab later): write this (在此编写); see exercises/later/README.md (中文: exercises/later/README.zh-CN.md)"
+	for _, tc := range []struct {
+		name      string
+		given     map[string]GivenFunc
+		own       bool
+		want, not []string // in the output, and not
+		err       string   // in the error's English
+	}{{
+		name:  "an earlier stage's starter: the forms, without a TODO, and the imports only the reference used go",
+		given: given,
+		want: []string{
+			"// check trusts the cache.\nfunc (c *client) check(name string) (bool, error) {\n\treturn true, nil\n}",
+			"// clean is given.\nfunc clean(s string) string { return s }",
+			"type client struct{}",
+		},
+		not: []string{"asks the server", "TODO", `"errors"`, `"strings"`, "labTODO"},
+	}, {
+		name:  "the region's own stage: the forms, each marked TODO",
+		given: given,
+		own:   true,
+		want: []string{
+			"func (c *client) check(name string) (bool, error) {\n\t" + todo + "\n\treturn true, nil\n}",
+			"func clean(s string) string {\n\t" + todo + "\n\treturn s\n}",
+		},
+		not: []string{"asks the server", "labTODO"},
+	}, {
+		name:  "a region without forms: TODO stubs",
+		given: nil,
+		want:  []string{"// check asks the server, which the cache may not match.", `labTODO("TODO(lab later)`},
+	}, {
+		name:  "a function without a form",
+		given: map[string]GivenFunc{"client.check": given["client.check"]},
+		err:   "given.go has no form of clean (demo.go), a function of a region of stage later: write one there",
+	}, {
+		name:  "a form with another signature",
+		given: map[string]GivenFunc{"client.check": given["client.check"], "clean": {Signature: "func clean(t string) string", Body: "{ return t }"}},
+		err:   `the form of clean is declared "func clean(t string) string", and the reference "func clean(s string) string"`,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			stub := Stub{Stage: "later", Readme: "exercises/later/README.md", Given: tc.given, GivenFile: "given.go", Own: tc.own}
+			out, usesTODO, err := StubGo(l, "demo.go", []byte(guarded), map[string]Stub{"guards": stub})
+			if tc.err != "" {
+				if err == nil || !strings.Contains(i18n.Message(l, err), tc.err) {
+					t.Fatalf("error %v, want one with %q", err, tc.err)
+				}
+				if zh := i18n.Message(i18n.Chinese, err); !strings.Contains(zh, "given.go") || zh == i18n.Message(l, err) {
+					t.Errorf("the error in Chinese is %q", zh)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := string(out)
+			for _, want := range tc.want {
+				if !strings.Contains(got, want) {
+					t.Errorf("lacks %q:\n%s", want, got)
+				}
+			}
+			for _, not := range tc.not {
+				if strings.Contains(got, not) {
+					t.Errorf("still has %q:\n%s", not, got)
+				}
+			}
+			if usesTODO != (tc.given == nil) {
+				t.Errorf("usesTODO = %v: only TODO stubs return labTODO", usesTODO)
+			}
+		})
+	}
+}
+
+func TestParseGivenRefusesAFileThatDoesNotParse(t *testing.T) {
+	_, err := ParseGiven("given.go", []byte("package demo\nfunc broken( {"))
+	if err == nil || !strings.Contains(i18n.Message(i18n.English, err), "given.go does not parse") {
+		t.Errorf("error %v, want one that says given.go does not parse", err)
+	}
+}

@@ -24,9 +24,11 @@ import (
 	"go/parser"
 	"go/printer"
 	"go/token"
+	"slices"
 	"sort"
 	"strings"
 
+	"cronlab.dev/cronlab/cmd/lab/internal/gosrc"
 	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 )
 
@@ -38,6 +40,64 @@ type Stub struct {
 	// Broken: the stub stands in for the attendee's function that does not
 	// compile, while lab check checks the rest (package run).
 	Broken bool
+	// Given, when set, holds a simpler form of each function of the region
+	// (stage.yaml's trusting:, read by ParseGiven), which the starters up to
+	// the region's stage have instead of a TODO: the earlier stages' tests
+	// then run on code that works, only not in every case the region's
+	// stage asks about. GivenFile is where the forms are written.
+	Given     map[string]GivenFunc
+	GivenFile string
+	// Own: the starter is of the region's own stage, whose attendee writes
+	// the region; the given forms then carry its TODO comment too, so that
+	// they count as not written yet (gosrc.StillStubs).
+	Own bool
+}
+
+// A GivenFunc is one function of a file of given forms: its doc comment
+// (empty if none), its signature as written, and its body, braces included.
+type GivenFunc struct {
+	Doc, Signature, Body string
+}
+
+// ParseGiven reads a file of given forms (stage.yaml's trusting:): a Go file
+// of the reference's package, kept out of builds by a build tag, whose
+// functions have the names ("name" or "Type.name") and signatures of the
+// region's.
+func ParseGiven(path string, src []byte) (map[string]GivenFunc, error) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, path, src, parser.ParseComments)
+	if err != nil {
+		return nil, i18n.Errorf("%s does not parse (%v): it must be Go, a function per function of the region",
+			"%s 无法解析（%v）：它必须是 Go 代码，区域里的每个函数各对应一个函数", path, err)
+	}
+	text := func(from, to token.Pos) string {
+		return string(src[fset.Position(from).Offset:fset.Position(to).Offset])
+	}
+	given := map[string]GivenFunc{}
+	for _, decl := range file.Decls {
+		fn, ok := decl.(*ast.FuncDecl)
+		if !ok || fn.Body == nil {
+			continue
+		}
+		g := GivenFunc{
+			Signature: strings.TrimSpace(text(fn.Pos(), fn.Body.Lbrace)),
+			Body:      text(fn.Body.Lbrace, fn.Body.Rbrace+1),
+		}
+		if fn.Doc != nil {
+			g.Doc = text(fn.Doc.Pos(), fn.Doc.End())
+		}
+		given[funcKey(fn)] = g
+	}
+	return given, nil
+}
+
+// funcKey names a function as gosrc and stage.yaml's functions do: "name",
+// or "Type.name" for a method.
+func funcKey(fn *ast.FuncDecl) string {
+	if fn.Recv != nil && len(fn.Recv.List) == 1 {
+		return gosrc.ReceiverType(fn.Recv.List[0].Type) + "." + fn.Name.Name
+	}
+	return fn.Name.Name
 }
 
 func (s Stub) todo(l i18n.Lang) string {
@@ -86,10 +146,6 @@ func StubGo(l i18n.Lang, path string, src []byte, stubs map[string]Stub) (out []
 	if err != nil {
 		return nil, false, err
 	}
-	type edit struct {
-		from, to int // byte offsets
-		text     string
-	}
 	var edits []edit
 	inRegion := func(pos token.Pos) (Stub, bool) {
 		line := fset.Position(pos).Line
@@ -102,6 +158,7 @@ func StubGo(l i18n.Lang, path string, src []byte, stubs map[string]Stub) (out []
 	}
 	offset := func(pos token.Pos) int { return fset.Position(pos).Offset }
 
+	var replaced []edit // whole declarations, whose comments go with them
 	for _, decl := range file.Decls {
 		fn, ok := decl.(*ast.FuncDecl)
 		if !ok || fn.Body == nil {
@@ -109,6 +166,15 @@ func StubGo(l i18n.Lang, path string, src []byte, stubs map[string]Stub) (out []
 		}
 		s, ok := inRegion(fn.Pos())
 		if !ok {
+			continue
+		}
+		if s.Given != nil {
+			e, err := givenForm(l, src, fset, fn, s)
+			if err != nil {
+				return nil, false, err
+			}
+			edits = append(edits, e)
+			replaced = append(replaced, e)
 			continue
 		}
 		body, usesErr, err := StubBody(l, fset, fn, s, stepComments(fset, file, fn.Body))
@@ -120,7 +186,8 @@ func StubGo(l i18n.Lang, path string, src []byte, stubs map[string]Stub) (out []
 	}
 	for _, group := range file.Comments {
 		for _, c := range group.List {
-			if _, ok := inRegion(c.Pos()); ok && strings.HasPrefix(c.Text, "// +kubebuilder:") {
+			within := slices.ContainsFunc(replaced, func(e edit) bool { return offset(c.Pos()) >= e.from && offset(c.Pos()) < e.to })
+			if _, ok := inRegion(c.Pos()); ok && !within && strings.HasPrefix(c.Text, "// +kubebuilder:") {
 				edits = append(edits, edit{offset(c.Pos()), offset(c.End()), removedMarker})
 			}
 		}
@@ -144,6 +211,45 @@ func StubGo(l i18n.Lang, path string, src []byte, stubs map[string]Stub) (out []
 		return nil, false, fmt.Errorf("%s: the stub does not format: %w", path, err)
 	}
 	return formatted, usesTODO, nil
+}
+
+// An edit replaces the bytes [from, to) of a file with text.
+type edit struct {
+	from, to int
+	text     string
+}
+
+// givenForm puts the given form of fn in its place: its doc comment and
+// body, under the reference's signature, which the form must repeat.
+func givenForm(l i18n.Lang, src []byte, fset *token.FileSet, fn *ast.FuncDecl, s Stub) (edit, error) {
+	offset := func(pos token.Pos) int { return fset.Position(pos).Offset }
+	key := funcKey(fn)
+	g, ok := s.Given[key]
+	if !ok {
+		return edit{}, i18n.Errorf("%s has no form of %s (%s), a function of a region of stage %s: write one there, with the same signature",
+			"%s 里没有 %s（%s）的形式，它是 %s 阶段某个区域里的函数：在那里写一个，签名保持相同",
+			s.GivenFile, key, fset.Position(fn.Pos()).Filename, s.Stage)
+	}
+	signature := strings.TrimSpace(string(src[offset(fn.Pos()):offset(fn.Body.Lbrace)]))
+	if strings.Join(strings.Fields(g.Signature), " ") != strings.Join(strings.Fields(signature), " ") {
+		return edit{}, i18n.Errorf("%s: the form of %s is declared %q, and the reference %q: give it the reference's signature",
+			"%s：%s 的形式声明为 %q，而参考实现是 %q：让它的签名与参考实现相同",
+			s.GivenFile, key, g.Signature, signature)
+	}
+	body := g.Body
+	if s.Own {
+		body = "{\n\t// " + s.todo(l) + "\n" + strings.TrimPrefix(strings.TrimPrefix(body, "{"), "\n")
+	}
+	from := offset(fn.Pos())
+	if fn.Doc != nil {
+		from = offset(fn.Doc.Pos())
+	}
+	var text strings.Builder
+	if g.Doc != "" {
+		text.WriteString(g.Doc + "\n")
+	}
+	text.WriteString(signature + " " + body)
+	return edit{from, offset(fn.Body.Rbrace) + 1, text.String()}, nil
 }
 
 // TodoFile is the Go file, one per stubbed package, that declares the error

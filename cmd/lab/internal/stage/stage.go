@@ -45,6 +45,13 @@ type Stage struct {
 	TitleZh string `json:"titleZh"`
 	// Regions are the lab:begin names the attendee writes in this stage.
 	Regions []string `json:"regions"`
+	// Trusting names, for a region of Regions, a Go file of the stage's
+	// folder (a build tag keeps it out of builds) with a simpler form of
+	// each of the region's functions, which the starters up to this stage
+	// have instead of TODO stubs: the stages before it then run on code
+	// that works, only not in the cases this stage teaches. Its own starter
+	// marks the forms TODO too (regions.Stub's Given).
+	Trusting map[string]string `json:"trusting,omitempty"`
 	// Before are commands `lab check` runs first, such as make manifests.
 	Before []string `json:"before,omitempty"`
 	// Tests say which tests show that the stage is done.

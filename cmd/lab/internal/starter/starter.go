@@ -38,6 +38,10 @@ import (
 // then do the generated files differ from the reference's (a stub keeps
 // every type and field, and controller-gen reads nothing else).
 func Make(l i18n.Lang, dir string, stubs map[string]regions.Stub) (markersGone bool, err error) {
+	stubs, err = readGiven(dir, stubs)
+	if err != nil {
+		return false, err
+	}
 	todoPackages := map[string]string{} // directory -> package name
 	err = regions.EachFile(dir, func(path, rel string, src []byte) error {
 		var out []byte
@@ -69,6 +73,26 @@ func Make(l i18n.Lang, dir string, stubs map[string]regions.Stub) (markersGone b
 		}
 	}
 	return markersGone, nil
+}
+
+// readGiven returns stubs with the given forms of each stub that names a
+// file of them (GivenFile, relative to dir) read in.
+func readGiven(dir string, stubs map[string]regions.Stub) (map[string]regions.Stub, error) {
+	out := make(map[string]regions.Stub, len(stubs))
+	for name, s := range stubs {
+		if s.GivenFile != "" {
+			src, err := os.ReadFile(filepath.Join(dir, s.GivenFile))
+			if err != nil {
+				return nil, i18n.Errorf("region %s: its forms for the earlier stages cannot be read (%v): restore %s, or take it out of stage.yaml's trusting:",
+					"区域 %s：读不到它给前面阶段用的形式（%v）：恢复 %s，或者把它从 stage.yaml 的 trusting: 里去掉", name, err, s.GivenFile)
+			}
+			if s.Given, err = regions.ParseGiven(s.GivenFile, src); err != nil {
+				return nil, err
+			}
+		}
+		out[name] = s
+	}
+	return out, nil
 }
 
 func packageName(path string, src []byte) string {
@@ -142,7 +166,9 @@ func Tree(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, at stri
 }
 
 // StubsFrom is what a starter for stage s stubs: its own regions and those
-// of every later stage. Earlier stages stay solved.
+// of every later stage. Earlier stages stay solved. A region with forms for
+// the earlier stages (stage.yaml's trusting:) gets them, not TODOs, which
+// Make reads from the tree.
 func StubsFrom(stages []stage.Stage, s stage.Stage) map[string]regions.Stub {
 	stubs := map[string]regions.Stub{}
 	for _, other := range stages {
@@ -150,7 +176,11 @@ func StubsFrom(stages []stage.Stage, s stage.Stage) map[string]regions.Stub {
 			continue
 		}
 		for _, r := range other.Regions {
-			stubs[r] = regions.Stub{Stage: other.Slug, Readme: other.Readme()}
+			stub := regions.Stub{Stage: other.Slug, Readme: other.Readme()}
+			if file, ok := other.Trusting[r]; ok {
+				stub.GivenFile, stub.Own = filepath.Join(other.Dir, file), other.Slug == s.Slug
+			}
+			stubs[r] = stub
 		}
 	}
 	return stubs
