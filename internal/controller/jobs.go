@@ -132,9 +132,8 @@ func (e jobNotOwned) Error() string {
 
 // labelAsOurs gives an adopted Job the CronJobLabel if it lacks it (someone
 // removed it, or an older version created the Job). Without the label the
-// cache never holds the Job: it would stay in status.active (jobGone still
-// finds it on the API server), its end would go unseen, and every reconcile
-// would read the CronJob again from the API server (refreshIfStale).
+// cache never holds the Job: its end would go unseen, and status.active would
+// never agree with the Jobs that Reconcile lists.
 func (r *CronJobReconciler) labelAsOurs(ctx context.Context, cronJob *batchv1.CronJob, job *kbatchv1.Job) error {
 	if job.Labels[batchv1.CronJobLabel] == cronJob.Name {
 		return nil

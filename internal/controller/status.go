@@ -270,9 +270,10 @@ func (r *CronJobReconciler) startDueRun(ctx context.Context, cronJob *batchv1.Cr
 
 // runStarted reports whether the run at t has its Job already. Due counts
 // only runs after status.lastScheduleTime, so the status cannot say so; but
-// the CronJob in the cache may be older than our own last status write (the
-// u-lag of stage 15, the stale cache), and the Jobs then tell the truth,
-// through the name that only this run's Job has. runStarted writes the run
+// the status may not record a run whose Job exists (a manager stopped
+// between the create and the status write, or that write is not in the
+// copy Reconcile read), and the Jobs then tell the truth, through the name
+// that only this run's Job has. runStarted writes the run
 // into status.lastScheduleTime, which the status patch of step 6 then sends
 // to the API server.
 func runStarted(cronJob *batchv1.CronJob, jobs []kbatchv1.Job, t time.Time) bool {
