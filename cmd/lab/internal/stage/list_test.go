@@ -21,6 +21,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"cronlab.dev/cronlab/cmd/lab/internal/i18n"
 )
 
 // lab writes a clone with the stages.yaml given and a folder per name.
@@ -41,6 +43,25 @@ func lab(t *testing.T, list string, folders ...string) string {
 		}
 	}
 	return root
+}
+
+// A field the tool does not know is either a newer stage than the tool,
+// after a pull, or a typo: the error says what to do about each.
+func TestAFieldTheToolDoesNotKnowSaysToBuildItAgain(t *testing.T) {
+	root := lab(t, "- alpha\n", "alpha")
+	path := filepath.Join(root, "exercises", "alpha", "stage.yaml")
+	if err := os.WriteFile(path, []byte("title: alpha\nhints:\n- en: start here\nnewfield: {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(root)
+	if err == nil {
+		t.Fatal("a stage.yaml with a field the tool does not know loaded")
+	}
+	for l, want := range map[i18n.Lang]string{i18n.English: "build it again (make lab)", i18n.Chinese: "请重新构建它（make lab）"} {
+		if got := i18n.Message(l, err); !strings.Contains(got, want) || !strings.Contains(got, "newfield") {
+			t.Errorf("the error reads %q: it should name the field and say %q", got, want)
+		}
+	}
 }
 
 // The list orders the stages and gives their numbers; the slug, the

@@ -140,6 +140,11 @@ func Load(root string) ([]Stage, error) {
 		}
 		var s Stage
 		if err := yaml.UnmarshalStrict(raw, &s); err != nil {
+			if strings.Contains(err.Error(), "unknown field") {
+				// A bin/lab built before a pull meets the fields of newer stages.
+				return nil, i18n.Errorf("%s/stage.yaml: %v: this bin/lab does not know that field. If you pulled new stages, build it again (make lab); if you wrote the field, check its name in exercises/README.md",
+					"%s/stage.yaml：%v：这个 bin/lab 不认识这个字段。如果你刚拉取了新的阶段，请重新构建它（make lab）；如果这个字段是你写的，请对照 exercises/README.md 检查它的名字", dir, err)
+			}
 			return nil, fmt.Errorf("%s/stage.yaml: %w", dir, err)
 		}
 		s.Slug, s.Num = slug, fmt.Sprintf("%02d", i+1)
