@@ -249,10 +249,13 @@ class-cluster: build lab install ## A class on one cluster (make cluster first):
 	@$(KUBECTL) cluster-info >/dev/null 2>&1 || { echo "No cluster reachable: start one with 'make cluster' (no Docker needed)."; exit 1; }
 	go run ./cmd/lab/hack/classrun -manager bin/manager -lab bin/lab -kubectl $(KUBECTL) -attendees 30 -for 3m -out docs/bench/class-cluster.md
 
+# CI's short class: what make class-cluster-ci and make cluster-ci run.
+CLASSRUN_CI = go run ./cmd/lab/hack/classrun -manager bin/manager -lab bin/lab -kubectl $(KUBECTL) -attendees 3 -for 2m
+
 .PHONY: class-cluster-ci
 class-cluster-ci: build lab install ## What CI runs: the isolation checks and 3 attendees for 2 minutes; fails on a refusal that did not happen, a run missed or started twice, or a foreign Job.
 	@$(KUBECTL) cluster-info >/dev/null 2>&1 || { echo "No cluster reachable: start one with 'make cluster' (no Docker needed)."; exit 1; }
-	go run ./cmd/lab/hack/classrun -manager bin/manager -lab bin/lab -kubectl $(KUBECTL) -attendees 3 -for 2m
+	$(CLASSRUN_CI)
 
 # Both wait on the clock far more than they compute (the top of a minute, a
 # minute of calm, minutes of watching), and each keeps to namespaces of its
@@ -271,7 +274,7 @@ cluster-ci-built:
 	@$(KUBECTL) cluster-info >/dev/null 2>&1 || { echo "No cluster reachable: start one with 'make cluster' (no Docker needed)."; exit 1; }
 	@out=$$(mktemp -d); trap 'rm -rf "$$out"' EXIT; \
 	echo "the class (3 attendees for 2 minutes) and the faults ($(CHAOS_CI_ARGS)) run side by side; their outputs follow"; \
-	go run ./cmd/lab/hack/classrun -manager bin/manager -lab bin/lab -kubectl $(KUBECTL) -attendees 3 -for 2m > "$$out/class.log" 2>&1 & class=$$!; \
+	$(CLASSRUN_CI) > "$$out/class.log" 2>&1 & class=$$!; \
 	chaos_rc=0; go run ./hack/chaos -manager bin/manager $(CHAOS_CI_ARGS) > "$$out/chaos.log" 2>&1 || chaos_rc=$$?; \
 	class_rc=0; wait $$class || class_rc=$$?; \
 	echo "--- a class on one cluster (make class-cluster-ci): exit status $$class_rc"; cat "$$out/class.log"; \
