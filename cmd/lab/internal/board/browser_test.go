@@ -525,6 +525,27 @@ func TestBoardInABrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// click runs a chromedp.Click, then the steps after it. The page draws
+	// a matrix cell anew whenever the class changes, and its click handler
+	// sits on the body, so a person's click lands on whichever cell is drawn
+	// there; but chromedp finds a node first and clicks it after, and a
+	// redraw between the two leaves it holding a node that is gone ("Could
+	// not find node with given id", CI of 2026-11-28). Such a click is
+	// tried again, and finds the cell drawn in its place.
+	click := func(c chromedp.Action[chromedp.Void], then ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		for try := 1; ; try++ {
+			err := chromedp.Do(ctx, c)
+			if err == nil {
+				break
+			}
+			if !strings.Contains(err.Error(), "Could not find node with given id") || try == 3 {
+				t.Fatal(err)
+			}
+			t.Logf("the page redrew what a click was on between finding it and clicking it; clicking again")
+		}
+		run(then...)
+	}
 	eval := func(js string, out any) {
 		t.Helper()
 		v, err := chromedp.Run(ctx, chromedp.Evaluate[json.RawMessage](js))
@@ -747,7 +768,7 @@ func TestBoardInABrowser(t *testing.T) {
 	{ // timeline
 		dara := room.byName("dara")
 		row := fmt.Sprintf(`#matrix tr[data-attendee="%d"]`, dara.id)
-		run(chromedp.Click(chromedp.CSS(row+fmt.Sprintf(` td[data-stage="%s"]`, sid(2))), chromedp.NodeVisible), chromedp.WaitVisible(chromedp.ID("timeline")))
+		click(chromedp.Click(chromedp.CSS(row+fmt.Sprintf(` td[data-stage="%s"]`, sid(2))), chromedp.NodeVisible), chromedp.WaitVisible(chromedp.ID("timeline")))
 		waitFor("dara's timeline loaded", `document.querySelectorAll('#timeline-entries > li').length > 0`, 5*time.Second)
 		var tl struct {
 			Name    string   `json:"name"`
@@ -765,12 +786,12 @@ func TestBoardInABrowser(t *testing.T) {
 		if !strings.Contains(tl.First, "1 failed of 6") || !strings.Contains(tl.First, specName(6, 2)) || !strings.Contains(tl.First, "stage 06") {
 			t.Errorf("dara's latest check failed %q, 1 of 6 specs; the timeline's first entry says %q", specName(6, 2), tl.First)
 		}
-		run(chromedp.Click(chromedp.ID("timeline-close")), chromedp.WaitNotVisible(chromedp.ID("timeline")))
+		click(chromedp.Click(chromedp.ID("timeline-close")), chromedp.WaitNotVisible(chromedp.ID("timeline")))
 
 		// kemal's latest check does not compile; the rest ran, its broken
 		// functions stubbed, and none of it failed: not "0 failed of 6".
 		kemal := room.byName("kemal")
-		run(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#matrix tr[data-attendee="%d"] td[data-stage="%s"]`, kemal.id, sid(2))), chromedp.NodeVisible),
+		click(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#matrix tr[data-attendee="%d"] td[data-stage="%s"]`, kemal.id, sid(2))), chromedp.NodeVisible),
 			chromedp.WaitVisible(chromedp.ID("timeline")))
 		waitFor("kemal's timeline loaded", `document.getElementById('timeline-name').textContent === 'kemal' && document.querySelectorAll('#timeline-entries > li').length > 0`, 5*time.Second)
 		var latest struct {
@@ -782,7 +803,7 @@ func TestBoardInABrowser(t *testing.T) {
 		if latest.Result != "does not compile; the rest: 6 of 6 specs passed" || latest.Class != "nocompile" {
 			t.Errorf("kemal's latest check does not compile; the timeline says %+v", latest)
 		}
-		run(chromedp.Click(chromedp.ID("timeline-close")), chromedp.WaitNotVisible(chromedp.ID("timeline")))
+		click(chromedp.Click(chromedp.ID("timeline-close")), chromedp.WaitNotVisible(chromedp.ID("timeline")))
 	}
 
 	{ // live update
@@ -806,7 +827,7 @@ func TestBoardInABrowser(t *testing.T) {
 
 	{ // done lowers the hand
 		gus := room.byName("gus")
-		run(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#hands > li[data-attendee="%d"] button.done`, gus.id)), chromedp.NodeVisible))
+		click(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#hands > li[data-attendee="%d"] button.done`, gus.id)), chromedp.NodeVisible))
 		waitFor("gus's hand gone from #hands and from the row",
 			fmt.Sprintf(`document.querySelectorAll('#hands > li').length === 0 && !document.querySelector('#matrix tr[data-attendee="%d"] .hand')`, gus.id),
 			5*time.Second)
@@ -814,7 +835,7 @@ func TestBoardInABrowser(t *testing.T) {
 			t.Errorf("after done, the board still has hands raised: %+v", got)
 		}
 		// gus's timeline says who lowered it.
-		run(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#matrix tr[data-attendee="%d"] td[data-stage="%s"]`, gus.id, sid(2))), chromedp.NodeVisible),
+		click(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#matrix tr[data-attendee="%d"] td[data-stage="%s"]`, gus.id, sid(2))), chromedp.NodeVisible),
 			chromedp.WaitVisible(chromedp.ID("timeline")))
 		waitFor("gus's timeline loaded", `document.getElementById('timeline-name').textContent === 'gus' && !!document.querySelector('#timeline-entries > li.hand')`, 5*time.Second)
 		var hand string
@@ -822,11 +843,11 @@ func TestBoardInABrowser(t *testing.T) {
 		if hand != "✋ raised a hand (lowered by you)" {
 			t.Errorf("gus's hand, lowered with done, reads %q on the timeline", hand)
 		}
-		run(chromedp.Click(chromedp.ID("timeline-close")), chromedp.WaitNotVisible(chromedp.ID("timeline")))
+		click(chromedp.Click(chromedp.ID("timeline-close")), chromedp.WaitNotVisible(chromedp.ID("timeline")))
 	}
 
 	{ // language
-		run(chromedp.Click(chromedp.CSS(`button[data-lang="zh"]`), chromedp.NodeVisible))
+		click(chromedp.Click(chromedp.CSS(`button[data-lang="zh"]`), chromedp.NodeVisible))
 		var zh struct {
 			Title   string `json:"title"`
 			Flag    string `json:"flag"`
@@ -846,7 +867,7 @@ func TestBoardInABrowser(t *testing.T) {
 		if zh.Title != "cronlab 班级看板" {
 			t.Errorf("after a reload the header says %q: the language chosen was forgotten", zh.Title)
 		}
-		run(chromedp.Click(chromedp.CSS(`button[data-lang="en"]`), chromedp.NodeVisible))
+		click(chromedp.Click(chromedp.CSS(`button[data-lang="en"]`), chromedp.NodeVisible))
 		eval(`document.getElementById('title').textContent`, &english)
 		if english != "cronlab class board" {
 			t.Errorf("after EN the header says %q", english)
