@@ -192,9 +192,9 @@ func main() {
 		setupLog.Error(err, "unable to set up the Event recorder")
 		os.Exit(1)
 	}
-	// The Reconciler remembers the writes that pass through this client,
-	// and waits for its cache to show them rather than ask the API server
-	// (internal/ownwrites, stage 04).
+	// The Reconciler remembers the writes that pass through this client
+	// (internal/ownwrites). Stage 15, the stale cache, is where it needs
+	// them and says why.
 	ownWrites := ownwrites.New(nil)
 	reconciler := &controller.CronJobReconciler{
 		Client:    ownWrites.Client(fence.Client(mgr.GetClient())),

@@ -59,8 +59,8 @@ type CronJobReconciler struct {
 	// and the functions of status.go that catchUp calls).
 	APIReader client.Reader
 	Scheme    *runtime.Scheme
-	// OwnWrites remembers this manager's own writes (internal/ownwrites),
-	// for catchUp; nil remembers none.
+	// OwnWrites remembers this manager's own writes, for catchUp, which
+	// stage 15 writes; nil remembers none.
 	OwnWrites *ownwrites.Memory
 	// Recorder writes Events, which `kubectl describe cronjob` shows.
 	Recorder events.EventRecorder

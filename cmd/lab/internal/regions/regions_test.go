@@ -233,13 +233,17 @@ func clean(s string) string { return strings.TrimSpace(s) }
 // lab:end
 
 type client struct{}
+
+func use(c *client) (bool, error) { return c.check("y") }
 `
 
 // A region with forms for the earlier stages (stage.yaml's trusting:) gets
 // them, doc comment and body, under the reference's signature; its own
-// stage's starter marks them TODO too; a function without a form, a form
-// whose signature differs, or a file that does not parse is an error that
-// says what to write.
+// stage's starter marks them TODO too. A function without a form is left out
+// of the earlier starters and a TODO stub in its own stage's, if only the
+// region calls it; one that code outside the region calls, a form whose
+// signature differs, or a file that does not parse is an error that says
+// what to write.
 func TestStubGoPutsTheGivenFormsInPlace(t *testing.T) {
 	l := i18n.English
 	const forms = `//go:build ignore
@@ -288,9 +292,19 @@ func clean(s string) string { return s }
 		given: nil,
 		want:  []string{"// check asks the server, which the cache may not match.", `labTODO("TODO(lab later)`},
 	}, {
-		name:  "a function without a form",
+		name:  "a function without a form, which only the region calls: left out before its stage",
 		given: map[string]GivenFunc{"client.check": given["client.check"]},
-		err:   "given.go has no form of clean (demo.go), a function of a region of stage later: write one there",
+		want:  []string{"// check trusts the cache.\nfunc (c *client) check(name string) (bool, error) {\n\treturn true, nil\n}\n\n// lab:end"},
+		not:   []string{"clean", "TODO", `"strings"`},
+	}, {
+		name:  "a function without a form, in its own stage: a TODO stub",
+		given: map[string]GivenFunc{"client.check": given["client.check"]},
+		own:   true,
+		want:  []string{"func clean(s string) string {\n\t" + todo + "\n\t_ = s\n\treturn *new(string)\n}"},
+	}, {
+		name:  "a function without a form that code outside the region calls",
+		given: map[string]GivenFunc{"clean": given["clean"]},
+		err:   "given.go leaves out client.check (demo.go), which use calls: only a function that the region's own functions alone call may be left out",
 	}, {
 		name:  "a form with another signature",
 		given: map[string]GivenFunc{"client.check": given["client.check"], "clean": {Signature: "func clean(t string) string", Body: "{ return t }"}},

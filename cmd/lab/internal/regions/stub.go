@@ -168,7 +168,22 @@ func StubGo(l i18n.Lang, path string, src []byte, stubs map[string]Stub) (out []
 		if !ok {
 			continue
 		}
-		if s.Given != nil {
+		if _, given := s.Given[funcKey(fn)]; s.Given != nil && !given {
+			// A helper of the region's own functions that the given forms
+			// do without: before the region's stage it is not there at all,
+			// and its own stage's attendee writes it from a stub, below.
+			if !s.Own {
+				if user := calledOutside(fset, file, regions, fn, s.Given); user != "" {
+					return nil, false, i18n.Errorf("%s leaves out %s (%s), which %s calls: only a function that the region's own functions alone call may be left out; write a form of it there, with the same signature",
+						"%s 没有给出 %s（%s），而 %s 调用了它：只有仅被本区域自己的函数调用的函数才能省略；在那里写一个它的形式，签名保持相同",
+						s.GivenFile, funcKey(fn), path, user)
+				}
+				e := leftOut(src, fset, fn)
+				edits = append(edits, e)
+				replaced = append(replaced, e)
+				continue
+			}
+		} else if s.Given != nil {
 			e, err := givenForm(l, src, fset, fn, s)
 			if err != nil {
 				return nil, false, err
@@ -219,17 +234,63 @@ type edit struct {
 	text     string
 }
 
+// calledOutside names a function that calls fn and would still be there
+// once fn is left out: one outside fn's region, or a given form. It is ""
+// when there is none.
+func calledOutside(fset *token.FileSet, file *ast.File, rs []Region, fn *ast.FuncDecl, given map[string]GivenFunc) string {
+	line := func(pos token.Pos) int { return fset.Position(pos).Line }
+	var region Region
+	for _, r := range rs {
+		if line(fn.Pos()) >= r.First && line(fn.Pos()) < r.End {
+			region = r
+		}
+	}
+	for key, g := range given {
+		if strings.Contains(g.Body, fn.Name.Name+"(") {
+			return key
+		}
+	}
+	for _, decl := range file.Decls {
+		if line(decl.Pos()) >= region.First && line(decl.Pos()) < region.End {
+			continue
+		}
+		calls := false
+		ast.Inspect(decl, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && id.Name == fn.Name.Name {
+				calls = true
+			}
+			return !calls
+		})
+		if !calls {
+			continue
+		}
+		if d, ok := decl.(*ast.FuncDecl); ok {
+			return funcKey(d)
+		}
+		return fset.Position(decl.Pos()).String()
+	}
+	return ""
+}
+
+// leftOut removes fn, with its doc comment and the blank line after it.
+func leftOut(src []byte, fset *token.FileSet, fn *ast.FuncDecl) edit {
+	from := fset.Position(fn.Pos()).Offset
+	if fn.Doc != nil {
+		from = fset.Position(fn.Doc.Pos()).Offset
+	}
+	to := fset.Position(fn.Body.Rbrace).Offset + 1
+	for to < len(src) && src[to] == '\n' {
+		to++
+	}
+	return edit{from, to, ""}
+}
+
 // givenForm puts the given form of fn in its place: its doc comment and
 // body, under the reference's signature, which the form must repeat.
 func givenForm(l i18n.Lang, src []byte, fset *token.FileSet, fn *ast.FuncDecl, s Stub) (edit, error) {
 	offset := func(pos token.Pos) int { return fset.Position(pos).Offset }
 	key := funcKey(fn)
-	g, ok := s.Given[key]
-	if !ok {
-		return edit{}, i18n.Errorf("%s has no form of %s (%s), a function of a region of stage %s: write one there, with the same signature",
-			"%s 里没有 %s（%s）的形式，它是 %s 阶段某个区域里的函数：在那里写一个，签名保持相同",
-			s.GivenFile, key, fset.Position(fn.Pos()).Filename, s.Stage)
-	}
+	g := s.Given[key]
 	signature := strings.TrimSpace(string(src[offset(fn.Pos()):offset(fn.Body.Lbrace)]))
 	if strings.Join(strings.Fields(g.Signature), " ") != strings.Join(strings.Fields(signature), " ") {
 		return edit{}, i18n.Errorf("%s: the form of %s is declared %q, and the reference %q: give it the reference's signature",
