@@ -211,7 +211,7 @@ func (m merge) carryFile(c *Carried, status, path string) error {
 			return err
 		}
 	} else if m.theirStarter != "" {
-		unwritten, err := restoreUnwritten(path, ours, baseFile, m.theirStarter, m.root, m.solved)
+		unwritten, err := restoreUnwritten(path, ours, baseFile, target, m.theirStarter, m.root, m.solved)
 		if err != nil {
 			return err
 		}
@@ -276,7 +276,15 @@ func (m merge) mergeFile(path, ours, baseFile, target string) ([]byte, int, erro
 // stub they never wrote, carried with LAB_CARRY=always from a stage that did
 // not pass) holds the reference's code (from baseFile) instead: the next
 // stage starts from working code there, not from an earlier stage's TODO.
-func restoreUnwritten(path, oursFile, baseFile, theirStarter, root string, solved map[string]bool) ([]string, error) {
+// It names those regions' functions.
+//
+// A region of this stage or a later one that they left as their starter had
+// it takes the new starter's form (from newStarterFile), unnamed: it was
+// never theirs. Its forms can differ between two starters (stage.yaml's
+// trusting: gives the earlier ones forms that the region's own stage marks
+// TODO), and the merge would otherwise call the two forms a conflict of
+// theirs with the starter.
+func restoreUnwritten(path, oursFile, baseFile, newStarterFile, theirStarter, root string, solved map[string]bool) ([]string, error) {
 	starterSrc, err := base.Output(root, "git", "show", theirStarter+":"+path)
 	if err != nil {
 		return nil, nil // not in their starter: nothing of it was a stub
@@ -289,37 +297,57 @@ func restoreUnwritten(path, oursFile, baseFile, theirStarter, root string, solve
 	if err != nil {
 		return nil, err
 	}
+	newStarter, err := os.ReadFile(newStarterFile)
+	if err != nil {
+		newStarter = nil // not in the new starter: its regions are not compared
+	}
 	rOurs, err1 := regions.Parse(path, ours)
 	rStarter, err2 := regions.Parse(path, []byte(starterSrc))
 	rRef, err3 := regions.Parse(path, ref)
+	rNew, err4 := regions.Parse(path, newStarter)
 	if err1 != nil || err2 != nil || err3 != nil || len(rOurs) != len(rStarter) || len(rOurs) != len(rRef) {
 		return nil, nil // markers moved or removed: leave their file as it is
+	}
+	if err4 != nil || len(rNew) != len(rOurs) {
+		rNew = nil
 	}
 	oursLines := strings.Split(string(ours), "\n")
 	starterLines := strings.Split(starterSrc, "\n")
 	refLines := strings.Split(string(ref), "\n")
+	newLines := strings.Split(string(newStarter), "\n")
 	body := func(lines []string, r regions.Region) string { return strings.Join(lines[r.First-1:r.End-1], "\n") }
 	var out []string
 	var restored []string
+	changed := false
 	next := 1 // the next line of ours to copy, numbered from 1
 	for i, r := range rOurs {
 		if rStarter[i].Name != r.Name || rRef[i].Name != r.Name {
 			return nil, nil
 		}
 		mine, stub, want := body(oursLines, r), body(starterLines, rStarter[i]), body(refLines, rRef[i])
-		if !solved[r.Name] || mine != stub || stub == want {
+		if mine != stub || stub == want {
 			continue // written by them, or no stub in their starter
 		}
-		out = append(out, oursLines[next-1:r.First-1]...)
-		out = append(out, refLines[rRef[i].First-1:rRef[i].End-1]...)
-		next = r.End
-		names := regions.FunctionsIn(path, string(ref), rRef[i])
-		if len(names) == 0 {
-			names = []string{"lab:begin " + r.Name} // a region without a function: named by its marker, in either language
+		var with []string
+		switch {
+		case solved[r.Name]:
+			with = refLines[rRef[i].First-1 : rRef[i].End-1]
+			names := regions.FunctionsIn(path, string(ref), rRef[i])
+			if len(names) == 0 {
+				names = []string{"lab:begin " + r.Name} // a region without a function: named by its marker, in either language
+			}
+			restored = append(restored, names...)
+		case rNew != nil && rNew[i].Name == r.Name && body(newLines, rNew[i]) != mine:
+			with = newLines[rNew[i].First-1 : rNew[i].End-1]
+		default:
+			continue
 		}
-		restored = append(restored, names...)
+		out = append(out, oursLines[next-1:r.First-1]...)
+		out = append(out, with...)
+		next = r.End
+		changed = true
 	}
-	if len(restored) == 0 {
+	if !changed {
 		return nil, nil
 	}
 	out = append(out, oursLines[next-1:]...)

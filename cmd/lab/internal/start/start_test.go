@@ -215,6 +215,71 @@ func TestCarryingAnUnfinishedStageDoesNotCarryItsStubs(t *testing.T) {
 	}
 }
 
+// A region whose earlier starters have given forms (stage.yaml's trusting:)
+// is, on the attendee's branch, the form they never touched; the next
+// stage's starter marks it TODO. Carrying their code over is no conflict:
+// nothing of theirs is in it (a walkthrough met five such "conflicts" at
+// bin/lab start 15).
+func TestAGivenFormTheAttendeeNeverTouchedIsNoConflict(t *testing.T) {
+	l := i18n.English
+	root, stages := labtest.TinyLab(t)
+	t.Setenv("LAB_CARRY", "")
+	// A third stage writes Two; the starters of one and two have a form of it.
+	for name, content := range map[string]string{
+		"exercises/stages.yaml":     "- one\n- zero\n- two\n",
+		"exercises/zero/stage.yaml": "title: zero\nregions: []\ntests:\n- package: ./p\n  run: TestZero\nhints:\n- en: nothing\n",
+		"exercises/zero/README.md":  "# Zero\n",
+		"exercises/two/stage.yaml":  "title: two\nregions: [two]\ntrusting: {two: given/p.go}\ntests:\n- package: ./p\n  run: TestTwo\nhints:\n- en: write Two\n",
+		"exercises/two/given/p.go":  "//go:build ignore\n\npackage p\n\n// Two is given: it says nothing yet.\nfunc Two() string {\n\treturn \"\"\n}\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	labtest.Git(t, root, "add", "-A")
+	labtest.Git(t, root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "a given form of Two")
+	stages, err := stage.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CmdStart(l, root, stages, stages[0], false); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(root, "p", "p.go")
+	src := mustRead(t, p)
+	if !strings.Contains(src, "// Two is given") || strings.Contains(src, "TODO(lab two)") {
+		t.Fatalf("stage one's starter does not have the given form of Two:\n%s", src)
+	}
+	mine := strings.Replace(src, readFunc(src, "One"), "func One() string {\n\treturn \"one\" // mine\n}", 1)
+	if err := os.WriteFile(p, []byte(mine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	passed(t, root, "one")
+	if err := CmdStart(l, root, stages, stages[1], false); err != nil {
+		t.Fatal(err)
+	}
+	passed(t, root, "zero")
+	if err := CmdStart(l, root, stages, stages[2], false); err != nil {
+		t.Fatal(err)
+	}
+	if b := strings.TrimSpace(labtest.Git(t, root, "branch", "--show-current")); b != "lab/two" {
+		t.Fatalf("on %s, want lab/two (a conflict keeps the attendee where they were)", b)
+	}
+	got := mustRead(t, p)
+	if strings.Contains(got, "<<<<<<<") || !strings.Contains(got, "// mine") {
+		t.Errorf("their One did not come along cleanly:\n%s", got)
+	}
+	if !strings.Contains(got, "TODO(lab two)") || !strings.Contains(got, "// Two is given") {
+		t.Errorf("Two is not stage two's starter, the given form marked TODO:\n%s", got)
+	}
+	if status := labtest.Git(t, root, "status", "--porcelain", "--untracked-files=no"); strings.TrimSpace(status) != "" {
+		t.Errorf("the carry left changes in the working tree:\n%s", status)
+	}
+}
+
 // readFunc is the text of func name in src, from "func" to its closing brace.
 func readFunc(src, name string) string {
 	start := strings.Index(src, "func "+name+"(")
