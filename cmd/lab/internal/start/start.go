@@ -290,8 +290,14 @@ func CmdSolution(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage) 
 	if err != nil {
 		return err
 	}
-	fmt.Printf(l.Tr("The reference solution of stage %s (%s), as a diff from its starter:\n\n%s",
-		"第 %s 阶段（%s）的参考实现，以相对起始代码的 diff 显示：\n\n%s"), s.Num, s.TitleIn(l), out)
+	// The starter holds the reference's code of the earlier stages, the
+	// attendee's branch their own: where theirs imports less, a hunk of
+	// the diff can use a package their file lacks (a walkthrough met
+	// "undefined: slices" in stage 06).
+	fmt.Printf(l.Tr("The reference solution of stage %s (%s), as a diff from its starter:\n"+
+		"(the starter has the reference's code of the earlier stages; if yours imports less, add the imports the compiler names)\n\n%s",
+		"第 %s 阶段（%s）的参考实现，以相对起始代码的 diff 显示：\n"+
+			"（起始代码里之前各阶段是参考实现的代码；如果你的代码导入的包更少，按编译器的提示补上导入）\n\n%s"), s.Num, s.TitleIn(l), out)
 	return nil
 }
 
