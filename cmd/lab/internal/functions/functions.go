@@ -381,11 +381,11 @@ func ShowFunctions(l i18n.Lang, s stage.Stage, rs []gotest.Results) {
 			mark, detail = l.Tr("FAIL", "失败"), fmt.Sprintf(l.Tr("%d of %d specs pass", "%d / %d 个测试用例通过"), fr.Passed, fr.Ran)
 			switch {
 			case fr.Stub && fr.Ran == 0:
-				detail = fmt.Sprintf(l.Tr("still the starter's stub (TODO): write it; the suite's setup fails on it (%s)",
-					"仍是起始代码里的桩（TODO）：请编写它；测试套件的准备步骤在它这里失败（%s）"), strings.Join(fr.Failing, ", "))
+				detail = fmt.Sprintf(l.Tr("still the starter's stub (its TODO line is there): write it, then delete that line; the suite's setup fails on it (%s)",
+					"仍是起始代码里的桩（TODO 那一行还在）：请编写它，写好后删掉那一行；测试套件的准备步骤在它这里失败（%s）"), strings.Join(fr.Failing, ", "))
 			case fr.Stub:
-				detail = fmt.Sprintf(l.Tr("still the starter's stub (TODO): write it; %d of %d specs pass",
-					"仍是起始代码里的桩（TODO）：请编写它；%d / %d 个测试用例通过"), fr.Passed, fr.Ran)
+				detail = fmt.Sprintf(l.Tr("still the starter's stub (its TODO line is there): write it, then delete that line; %d of %d specs pass",
+					"仍是起始代码里的桩（TODO 那一行还在）：请编写它，写好后删掉那一行；%d / %d 个测试用例通过"), fr.Passed, fr.Ran)
 			case fr.Ran == 0:
 				detail = fmt.Sprintf(l.Tr("the suite's setup fails on it (%s)", "测试套件的准备步骤在它这里失败（%s）"), strings.Join(fr.Failing, ", "))
 			}

@@ -299,7 +299,7 @@ func TestFunctionsWaitForAStubTheirSpecsRunInto(t *testing.T) {
 	en := printed(t, func() { ShowFunctions(i18n.English, s, []gotest.Results{r}) })
 	for _, want := range []string{
 		"wait  Due                            0 of 2 specs pass; they ran into the stub of CronJobReconciler.startDueRun, not written yet: write that first",
-		"FAIL  CronJobReconciler.startDueRun  still the starter's stub (TODO): write it; 0 of 2 specs pass",
+		"FAIL  CronJobReconciler.startDueRun  still the starter's stub (its TODO line is there): write it, then delete that line; 0 of 2 specs pass",
 	} {
 		if !strings.Contains(en, want) {
 			t.Errorf("the English screen lacks %q:\n%s", want, en)
