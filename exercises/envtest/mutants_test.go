@@ -105,8 +105,8 @@ var _ = Describe("Your specs catch the bug when", func() {
 				}
 			}
 			Expect(caughtBy).NotTo(BeEmpty(),
-				say.Both("every spec in specs_test.go passed against a Reconciler where %s: write an assertion that fails on it",
-					"specs_test.go 中的每个测试用例都通过了，而被测的调和器（Reconciler）有缺陷：%s。写一个在这个调和器上会失败的断言", m.what))
+				say.Both("every spec in specs_test.go passed against a Reconciler made wrong on purpose, where %s, so none of them would catch that mistake: write an assertion that fails on it",
+					"拿一个故意做错的调和器（Reconciler）来跑，它的缺陷是：%s，specs_test.go 中的每个测试用例却都通过了，所以它们发现不了这个错误。写一个在这个调和器上会失败的断言", m.what))
 		})
 	}
 })

@@ -99,9 +99,9 @@ var _ = Describe("Your specs catch a Reconciler where", func() {
 				}
 			}
 			Expect(caughtBy).NotTo(BeEmpty(),
-				say.Both("every spec in specs_test.go passed against a Reconciler where %s: make the spec that injects this lag assert that Reconcile succeeds and converges",
-					"specs_test.go 中的每个测试用例都通过了，"+
-						"而被测的调和器（Reconciler）有缺陷：%s。"+
+				say.Both("every spec in specs_test.go passed against a Reconciler made wrong on purpose, where %s, so none of them would catch that mistake (how they do against your own Reconciler is reported apart): make the spec that injects this lag assert that Reconcile succeeds and converges",
+					"拿一个故意做错的调和器（Reconciler）来跑，它的缺陷是：%s，"+
+						"specs_test.go 中的每个测试用例却都通过了，所以它们发现不了这个错误（它们在你自己的调和器上的结果另外报告）。"+
 						"让注入这种滞后的那个测试用例断言 Reconcile 成功并且收敛", m.what))
 		})
 	}
