@@ -65,7 +65,7 @@ func getTable(ns string) *metav1.Table {
 }
 
 var _ = Describe("kubectl get ccj", func() {
-	It("tells a CronJob that cannot run from a healthy one, with the next run in -o wide", func() {
+	It("tells a CronJob that cannot run from a healthy one, with the next run in -o wide", Label("lab-scheduling"), func() {
 		h := newHarness()
 		healthy := h.createCronJob("healthy", "*/5 * * * *", at(10, 0, 0))
 		typo := h.createCronJob("typo", "0 0 30 2 *", at(10, 0, 0))

@@ -355,7 +355,7 @@ var _ = Describe("CronJob Reconciler", func() {
 	})
 
 	Describe("Jobs that exist already", func() {
-		It("adopts a Job of its own that an earlier attempt created but did not record", func() {
+		It("adopts a Job of its own that an earlier attempt created but did not record", Label("lab-scheduling"), func() {
 			// As if the manager crashed between creating the Job and writing
 			// the status: the Job exists, the status does not know it.
 			cj := h.createCronJob("crashed", "*/5 * * * *", at(10, 0, 0))
@@ -373,7 +373,7 @@ var _ = Describe("CronJob Reconciler", func() {
 					"上游会发出的警告：状态丢失了一个 Job；并且没有 SuccessfulCreate"))
 		})
 
-		It("adopts its own Job that the cache has not seen yet, when Create says AlreadyExists", func() {
+		It("adopts its own Job that the cache has not seen yet, when Create says AlreadyExists", Label("lab-scheduling"), func() {
 			cj := h.createCronJob("lagging", "*/5 * * * *", at(10, 0, 0))
 			existing := h.createJob(minuteName("lagging", at(10, 5, 0)), cj)
 			h.waitForCache(cj)
@@ -389,7 +389,7 @@ var _ = Describe("CronJob Reconciler", func() {
 				"接管不是错误，也没有创建新的东西"))
 		})
 
-		It("labels an adopted Job that lacks the label, so that the cache holds it from then on", func() {
+		It("labels an adopted Job that lacks the label, so that the cache holds it from then on", Label("lab-scheduling"), func() {
 			cj := h.createCronJob("unlabelled", "*/5 * * * *", at(10, 0, 0))
 			existing := h.createJob(minuteName("unlabelled", at(10, 5, 0)), cj)
 			patch := client.MergeFrom(existing.DeepCopy())
@@ -447,7 +447,7 @@ var _ = Describe("CronJob Reconciler", func() {
 				"两次调和、一个事件：只有 noteDue 说这是新消息时才记录 JobNotOwned"))
 		})
 
-		It("counts a running Job it controls but did not record as active, with a warning", func() {
+		It("counts a running Job it controls but did not record as active, with a warning", Label("lab-scheduling"), func() {
 			cj := h.createCronJob("stray", "@hourly", at(10, 0, 0))
 			stray := h.createJob("stray-by-hand", cj)
 			h.mustReconcileAt(at(10, 1, 0), cj)
@@ -456,7 +456,7 @@ var _ = Describe("CronJob Reconciler", func() {
 		})
 	})
 
-	Describe("status from the Jobs", func() {
+	Describe("status from the Jobs", Label("lab-scheduling"), func() {
 		It("drops finished Jobs from active and keeps the newest successful completion", func() {
 			cj := h.createCronJob("status", "*/5 * * * *", at(10, 0, 0))
 			h.mustReconcileAt(at(10, 5, 0), cj)
@@ -606,7 +606,7 @@ var _ = Describe("CronJob Reconciler", func() {
 		})
 	})
 
-	Describe("history limits", func() {
+	Describe("history limits", Label("lab-scheduling"), func() {
 		It("deletes the oldest finished Jobs beyond each limit, in the background, once the status records them", func() {
 			cj := h.createCronJob("history", "@hourly", at(10, 0, 0), func(cj *batchv1.CronJob) {
 				cj.Spec.SuccessfulJobsHistoryLimit = ptr.To[int32](2)
@@ -914,7 +914,7 @@ var _ = Describe("CronJob Reconciler", func() {
 		})
 	})
 
-	It("keeps Jobs of a deleted and re-created CronJob of the same name apart", func() {
+	It("keeps Jobs of a deleted and re-created CronJob of the same name apart", Label("lab-scheduling"), func() {
 		old := h.createCronJob("reborn", "@hourly", at(10, 0, 0))
 		h.mustReconcileAt(at(11, 0, 0), old)
 		Expect(k8sClient.Delete(ctx, old)).To(Succeed()) // no garbage collector in envtest: its Job stays

@@ -44,7 +44,7 @@ import (
 // because of Owns(). The clock is still fake, one hour ahead, so a run is due
 // as soon as the CronJob exists; nothing waits for a schedule.
 var _ = Describe("CronJob controller in a manager", func() {
-	It("creates a Job for a due run, and updates the status when the Job finishes", func() {
+	It("creates a Job for a due run, and updates the status when the Job finishes", Label("lab-scheduling"), func() {
 		h := newHarness()
 		runCtx, stop := context.WithCancel(ctx)
 		DeferCleanup(stop)
