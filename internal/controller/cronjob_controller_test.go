@@ -456,8 +456,8 @@ var _ = Describe("CronJob Reconciler", func() {
 		})
 	})
 
-	Describe("status from the Jobs", Label("lab-scheduling"), func() {
-		It("drops finished Jobs from active and keeps the newest successful completion", func() {
+	Describe("status from the Jobs", func() {
+		It("drops finished Jobs from active and keeps the newest successful completion", Label("lab-scheduling"), func() {
 			cj := h.createCronJob("status", "*/5 * * * *", at(10, 0, 0))
 			h.mustReconcileAt(at(10, 5, 0), cj)
 			h.mustReconcileAt(at(10, 10, 0), cj)
@@ -479,7 +479,7 @@ var _ = Describe("CronJob Reconciler", func() {
 			))
 		})
 
-		It("never runs a slot again after its Job was deleted", func() {
+		It("never runs a slot again after its Job was deleted", Label("lab-scheduling"), func() {
 			cj := h.createCronJob("deleted", "*/5 * * * *", at(10, 0, 0))
 			h.mustReconcileAt(at(10, 5, 0), cj)
 			job := h.jobs()[0]
@@ -492,7 +492,7 @@ var _ = Describe("CronJob Reconciler", func() {
 				"API 服务器上的 status.lastScheduleTime：最近一次启动的运行的计划时间"))
 		})
 
-		It("forgets an active Job that no longer exists", func() {
+		It("forgets an active Job that no longer exists", Label("lab-scheduling"), func() {
 			cj := h.createCronJob("vanished", "@hourly", at(10, 0, 0))
 			h.mustReconcileAt(at(11, 0, 0), cj)
 			job := h.jobs()[0]
@@ -606,8 +606,8 @@ var _ = Describe("CronJob Reconciler", func() {
 		})
 	})
 
-	Describe("history limits", Label("lab-scheduling"), func() {
-		It("deletes the oldest finished Jobs beyond each limit, in the background, once the status records them", func() {
+	Describe("history limits", func() {
+		It("deletes the oldest finished Jobs beyond each limit, in the background, once the status records them", Label("lab-scheduling"), func() {
 			cj := h.createCronJob("history", "@hourly", at(10, 0, 0), func(cj *batchv1.CronJob) {
 				cj.Spec.SuccessfulJobsHistoryLimit = ptr.To[int32](2)
 				cj.Spec.FailedJobsHistoryLimit = ptr.To[int32](1)
@@ -642,7 +642,7 @@ var _ = Describe("CronJob Reconciler", func() {
 			))
 		})
 
-		It("still prunes when creating the Job fails, and reports the failure", func() {
+		It("still prunes when creating the Job fails, and reports the failure", Label("lab-scheduling"), func() {
 			cj := h.createCronJob("broken", "@hourly", at(10, 0, 0), func(cj *batchv1.CronJob) {
 				cj.Spec.SuccessfulJobsHistoryLimit = ptr.To[int32](0)
 				cj.Spec.JobTemplate.Spec.Template.Spec.Containers[0].Image = "" // the API server refuses such a Job
