@@ -65,7 +65,7 @@ func getTable(ns string) *metav1.Table {
 }
 
 var _ = Describe("kubectl get ccj", func() {
-	It("tells a CronJob that cannot run from a healthy one, with the next run in -o wide", func() {
+	It("tells a CronJob that cannot run from a healthy one, with the next run in -o wide", Label("lab-scheduling"), func() {
 		h := newHarness()
 		healthy := h.createCronJob("healthy", "*/5 * * * *", at(10, 0, 0))
 		typo := h.createCronJob("typo", "0 0 30 2 *", at(10, 0, 0))
@@ -83,10 +83,12 @@ var _ = Describe("kubectl get ccj", func() {
 			names = append(names, c.Name)
 			wide[c.Name] = c.Priority > 0
 		}
-		Expect(names).To(Equal([]string{"Name", "Schedule", "Time Zone", "Suspend", "Active", "Last Schedule", "Ready", "Reason", "Message", "Age"}))
+		Expect(names).To(Equal([]string{"Name", "Schedule", "Time Zone", "Suspend", "Active", "Last Schedule", "Ready", "Reason", "Message", "Age"}), say.Both("the columns of kubectl get ccj, in their order",
+			"kubectl get ccj 的各列，按顺序"))
 		Expect(wide).To(HaveKeyWithValue("Message", true), say.Both("only in -o wide",
 			"只在 -o wide 中显示"))
-		Expect(wide).To(HaveKeyWithValue("Reason", false))
+		Expect(wide).To(HaveKeyWithValue("Reason", false), say.Both("Reason shows without -o wide",
+			"不加 -o wide 也显示 Reason"))
 
 		rows := map[string]string{}
 		for _, row := range table.Rows {
@@ -96,6 +98,7 @@ var _ = Describe("kubectl get ccj", func() {
 			"healthy": "True | Scheduling | next run at 2030-01-07T10:05:00Z",
 			"typo":    `False | InvalidSchedule | schedule "0 0 30 2 *": never fires: February has no day 30`,
 			"nowhere": `False | UnknownTimeZone | timeZone "Mars/Olympus_Mons": unknown time zone; use an IANA name such as "Etc/UTC", "Europe/Berlin" or "Asia/Shanghai"`,
-		}))
+		}), say.Both("each CronJob's Ready, Reason and Message: the next run, or why it cannot run",
+			"每个 CronJob 的 Ready、Reason 和 Message：下一次运行，或者它无法运行的原因"))
 	})
 })

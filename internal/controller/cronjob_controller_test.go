@@ -355,7 +355,7 @@ var _ = Describe("CronJob Reconciler", func() {
 	})
 
 	Describe("Jobs that exist already", func() {
-		It("adopts a Job of its own that an earlier attempt created but did not record", func() {
+		It("adopts a Job of its own that an earlier attempt created but did not record", Label("lab-scheduling"), func() {
 			// As if the manager crashed between creating the Job and writing
 			// the status: the Job exists, the status does not know it.
 			cj := h.createCronJob("crashed", "*/5 * * * *", at(10, 0, 0))
@@ -363,17 +363,20 @@ var _ = Describe("CronJob Reconciler", func() {
 			h.mustReconcileAt(at(10, 5, 1), cj)
 
 			got := h.get(cj)
-			Expect(jobNames(h.jobs())).To(HaveLen(1))
-			Expect(got.Status.Active).To(ConsistOf(HaveField("UID", existing.UID)))
+			Expect(jobNames(h.jobs())).To(HaveLen(1), say.Both("the Jobs on the API server: the one the earlier attempt created, and no second",
+				"API 服务器上的 Job：之前那次尝试创建的那一个，没有第二个"))
+			Expect(got.Status.Active).To(ConsistOf(HaveField("UID", existing.UID)), say.Both("status.active on the API server: the Job that exists, adopted",
+				"API 服务器上的 status.active：已经存在的那个 Job，被接管了"))
 			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime on the API server: the scheduled time of the last run started",
 				"API 服务器上的 status.lastScheduleTime：最近一次启动的运行的计划时间"))
-			Expect(condition(got, batchv1.ConditionDegraded).Status).To(Equal(metav1.ConditionFalse))
+			Expect(condition(got, batchv1.ConditionDegraded).Status).To(Equal(metav1.ConditionFalse), say.Both("Degraded stays False: adopting a Job of its own is no failure",
+				"Degraded 保持 False：接管自己的 Job 不算失败"))
 			Expect(h.events()).To(ConsistOf("Warning UnexpectedJob Saw a job that the controller did not create or forgot: "+existing.Name),
 				say.Both("upstream's warning that the status had lost a Job, and no SuccessfulCreate",
 					"上游会发出的警告：状态丢失了一个 Job；并且没有 SuccessfulCreate"))
 		})
 
-		It("adopts its own Job that the cache has not seen yet, when Create says AlreadyExists", func() {
+		It("adopts its own Job that the cache has not seen yet, when Create says AlreadyExists", Label("lab-scheduling"), func() {
 			cj := h.createCronJob("lagging", "*/5 * * * *", at(10, 0, 0))
 			existing := h.createJob(minuteName("lagging", at(10, 5, 0)), cj)
 			h.waitForCache(cj)
@@ -381,26 +384,32 @@ var _ = Describe("CronJob Reconciler", func() {
 			h.mustReconcileAt(at(10, 5, 1), cj)
 
 			got := h.get(cj)
-			Expect(got.Status.Active).To(ConsistOf(HaveField("UID", existing.UID)))
+			Expect(got.Status.Active).To(ConsistOf(HaveField("UID", existing.UID)), say.Both("status.active on the API server: the Job that Create said exists, adopted",
+				"API 服务器上的 status.active：Create 说已经存在的那个 Job，被接管了"))
 			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime on the API server: the scheduled time of the last run started",
 				"API 服务器上的 status.lastScheduleTime：最近一次启动的运行的计划时间"))
-			Expect(condition(got, batchv1.ConditionDegraded).Status).To(Equal(metav1.ConditionFalse))
+			Expect(condition(got, batchv1.ConditionDegraded).Status).To(Equal(metav1.ConditionFalse), say.Both("Degraded stays False: AlreadyExists for a Job of its own is no failure",
+				"Degraded 保持 False：自己的 Job 得到 AlreadyExists 不算失败"))
 			Expect(h.events()).To(BeEmpty(), say.Both("adopting is not an error, and nothing new was created",
 				"接管不是错误，也没有创建新的东西"))
 		})
 
-		It("labels an adopted Job that lacks the label, so that the cache holds it from then on", func() {
+		It("labels an adopted Job that lacks the label, so that the cache holds it from then on", Label("lab-scheduling"), func() {
 			cj := h.createCronJob("unlabelled", "*/5 * * * *", at(10, 0, 0))
 			existing := h.createJob(minuteName("unlabelled", at(10, 5, 0)), cj)
 			patch := client.MergeFrom(existing.DeepCopy())
 			delete(existing.Labels, batchv1.CronJobLabel) // as if made before the label existed
-			Expect(k8sClient.Patch(ctx, existing, patch)).To(Succeed())
+			Expect(k8sClient.Patch(ctx, existing, patch)).To(Succeed(), say.Both("the spec's own setup: taking the label off the Job",
+				"测试用例自己的准备步骤：去掉这个 Job 的标签"))
 			h.mustReconcileAt(at(10, 5, 1), cj)
 
 			var got kbatchv1.Job
-			Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(existing), &got)).To(Succeed())
-			Expect(got.Labels).To(HaveKeyWithValue(batchv1.CronJobLabel, "unlabelled"))
-			Expect(h.get(cj).Status.Active).To(ConsistOf(HaveField("UID", existing.UID)))
+			Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(existing), &got)).To(Succeed(), say.Both("reading the adopted Job from the API server",
+				"从 API 服务器读取被接管的 Job"))
+			Expect(got.Labels).To(HaveKeyWithValue(batchv1.CronJobLabel, "unlabelled"), say.Both("the adopted Job has the label now, with the CronJob's name",
+				"被接管的 Job 现在带上了标签，值是 CronJob 的名字"))
+			Expect(h.get(cj).Status.Active).To(ConsistOf(HaveField("UID", existing.UID)), say.Both("status.active on the API server: the adopted Job",
+				"API 服务器上的 status.active：被接管的 Job"))
 			eventually(func() error {
 				return mgr.GetClient().Get(ctx, client.ObjectKeyFromObject(existing), &kbatchv1.Job{})
 			}).Should(Succeed(), say.Both("the cache holds the Job once it has the label",
@@ -447,22 +456,25 @@ var _ = Describe("CronJob Reconciler", func() {
 				"两次调和、一个事件：只有 noteDue 说这是新消息时才记录 JobNotOwned"))
 		})
 
-		It("counts a running Job it controls but did not record as active, with a warning", func() {
+		It("counts a running Job it controls but did not record as active, with a warning", Label("lab-scheduling"), func() {
 			cj := h.createCronJob("stray", "@hourly", at(10, 0, 0))
 			stray := h.createJob("stray-by-hand", cj)
 			h.mustReconcileAt(at(10, 1, 0), cj)
-			Expect(h.get(cj).Status.Active).To(ConsistOf(HaveField("UID", stray.UID)))
-			Expect(h.events()).To(ConsistOf("Warning UnexpectedJob Saw a job that the controller did not create or forgot: stray-by-hand"))
+			Expect(h.get(cj).Status.Active).To(ConsistOf(HaveField("UID", stray.UID)), say.Both("status.active on the API server: the running Job it controls, though it did not record it",
+				"API 服务器上的 status.active：它控制的、正在运行的 Job，虽然它没有记录过"))
+			Expect(h.events()).To(ConsistOf("Warning UnexpectedJob Saw a job that the controller did not create or forgot: stray-by-hand"), say.Both("the Events: upstream's warning that the status did not know the Job",
+				"事件：上游会发出的警告，说状态不知道这个 Job"))
 		})
 	})
 
 	Describe("status from the Jobs", func() {
-		It("drops finished Jobs from active and keeps the newest successful completion", func() {
+		It("drops finished Jobs from active and keeps the newest successful completion", Label("lab-scheduling"), func() {
 			cj := h.createCronJob("status", "*/5 * * * *", at(10, 0, 0))
 			h.mustReconcileAt(at(10, 5, 0), cj)
 			h.mustReconcileAt(at(10, 10, 0), cj)
 			jobs := h.jobs()
-			Expect(h.get(cj).Status.Active).To(HaveLen(2))
+			Expect(h.get(cj).Status.Active).To(HaveLen(2), say.Both("status.active on the API server: the two runs started, both running",
+				"API 服务器上的 status.active：启动的两次运行，都在运行"))
 			h.events()
 
 			h.finish(&jobs[1], kbatchv1.JobComplete, at(10, 10, 1), at(10, 10, 30))
@@ -470,38 +482,45 @@ var _ = Describe("CronJob Reconciler", func() {
 			h.mustReconcileAt(at(10, 12, 0), cj)
 
 			got := h.get(cj)
-			Expect(got.Status.Active).To(BeEmpty())
+			Expect(got.Status.Active).To(BeEmpty(), say.Both("status.active on the API server: empty, both Jobs finished",
+				"API 服务器上的 status.active：为空，两个 Job 都结束了"))
 			Expect(got.Status.LastSuccessfulTime).To(beAt(at(10, 11, 0)), say.Both("status.lastSuccessfulTime on the API server: the completion of the newest successful Job",
 				"API 服务器上的 status.lastSuccessfulTime：最新的成功 Job 的完成时间"))
 			Expect(h.events()).To(ConsistOf(
 				"Normal SawCompletedJob Saw completed job: "+jobs[0].Name+", condition: Complete",
 				"Normal SawCompletedJob Saw completed job: "+jobs[1].Name+", condition: Complete",
-			))
+			), say.Both("the Events: one SawCompletedJob per finished Job",
+				"事件：每个结束的 Job 一个 SawCompletedJob"))
 		})
 
-		It("never runs a slot again after its Job was deleted", func() {
+		It("never runs a slot again after its Job was deleted", Label("lab-scheduling"), func() {
 			cj := h.createCronJob("deleted", "*/5 * * * *", at(10, 0, 0))
 			h.mustReconcileAt(at(10, 5, 0), cj)
 			job := h.jobs()[0]
 			h.finish(&job, kbatchv1.JobComplete, at(10, 5, 1), at(10, 5, 20))
-			Expect(k8sClient.Delete(ctx, &job, client.PropagationPolicy(metav1.DeletePropagationBackground))).To(Succeed())
+			Expect(k8sClient.Delete(ctx, &job, client.PropagationPolicy(metav1.DeletePropagationBackground))).To(Succeed(), say.Both("the spec's own setup: deleting the finished Job",
+				"测试用例自己的准备步骤：删除已结束的 Job"))
 
 			h.mustReconcileAt(at(10, 6, 0), cj)
-			Expect(jobNames(h.jobs())).To(BeEmpty())
+			Expect(jobNames(h.jobs())).To(BeEmpty(), say.Both("the Jobs on the API server: none, the 10:05 run does not start again",
+				"API 服务器上的 Job：一个也没有，10:05 的运行不会再启动"))
 			Expect(h.get(cj).Status.LastScheduleTime).To(beAt(at(10, 5, 0)), say.Both("status.lastScheduleTime on the API server: the scheduled time of the last run started",
 				"API 服务器上的 status.lastScheduleTime：最近一次启动的运行的计划时间"))
 		})
 
-		It("forgets an active Job that no longer exists", func() {
+		It("forgets an active Job that no longer exists", Label("lab-scheduling"), func() {
 			cj := h.createCronJob("vanished", "@hourly", at(10, 0, 0))
 			h.mustReconcileAt(at(11, 0, 0), cj)
 			job := h.jobs()[0]
-			Expect(k8sClient.Delete(ctx, &job, client.PropagationPolicy(metav1.DeletePropagationBackground))).To(Succeed())
+			Expect(k8sClient.Delete(ctx, &job, client.PropagationPolicy(metav1.DeletePropagationBackground))).To(Succeed(), say.Both("the spec's own setup: deleting the running Job",
+				"测试用例自己的准备步骤：删除正在运行的 Job"))
 			h.events()
 
 			h.mustReconcileAt(at(11, 1, 0), cj)
-			Expect(h.get(cj).Status.Active).To(BeEmpty())
-			Expect(h.events()).To(ConsistOf("Normal MissingJob Active job went missing: " + job.Name))
+			Expect(h.get(cj).Status.Active).To(BeEmpty(), say.Both("status.active on the API server: the Job that is gone is forgotten",
+				"API 服务器上的 status.active：已经不在的 Job 被忘掉了"))
+			Expect(h.events()).To(ConsistOf("Normal MissingJob Active job went missing: "+job.Name), say.Both("the Events: MissingJob for the Job that went missing",
+				"事件：为不见了的 Job 记录 MissingJob"))
 		})
 	})
 
@@ -607,7 +626,7 @@ var _ = Describe("CronJob Reconciler", func() {
 	})
 
 	Describe("history limits", func() {
-		It("deletes the oldest finished Jobs beyond each limit, in the background, once the status records them", func() {
+		It("deletes the oldest finished Jobs beyond each limit, in the background, once the status records them", Label("lab-scheduling"), func() {
 			cj := h.createCronJob("history", "@hourly", at(10, 0, 0), func(cj *batchv1.CronJob) {
 				cj.Spec.SuccessfulJobsHistoryLimit = ptr.To[int32](2)
 				cj.Spec.FailedJobsHistoryLimit = ptr.To[int32](1)
@@ -633,16 +652,18 @@ var _ = Describe("CronJob Reconciler", func() {
 			// to the garbage collector; foreground or orphan would keep the Job
 			// with a finalizer, since envtest runs no garbage collector.
 			h.mustReconcileAt(at(10, 30, 1), cj)
-			Expect(jobNames(h.jobs())).To(Equal([]string{"history-3", "history-4", "history-5", "history-running"}))
+			Expect(jobNames(h.jobs())).To(Equal([]string{"history-3", "history-4", "history-5", "history-running"}), say.Both("the Jobs on the API server: the newest two successes, the newest failure and the running Job; the rest are deleted",
+				"API 服务器上的 Job：最新的两个成功的 Job、最新的一个失败的 Job 和正在运行的 Job；其余的都被删除了"))
 			Expect(h.events()).To(ConsistOf(
 				"Normal SuccessfulDelete Deleted job history-0",
 				"Normal SuccessfulDelete Deleted job history-1",
 				"Normal SuccessfulDelete Deleted job history-2",
 				"Warning UnexpectedJob Saw a job that the controller did not create or forgot: history-running",
-			))
+			), say.Both("the Events: a SuccessfulDelete per Job deleted, and UnexpectedJob for the running Job that the status did not list",
+				"事件：每删除一个 Job 一个 SuccessfulDelete，以及为状态没有列出的正在运行的 Job 记录的 UnexpectedJob"))
 		})
 
-		It("still prunes when creating the Job fails, and reports the failure", func() {
+		It("still prunes when creating the Job fails, and reports the failure", Label("lab-scheduling"), func() {
 			cj := h.createCronJob("broken", "@hourly", at(10, 0, 0), func(cj *batchv1.CronJob) {
 				cj.Spec.SuccessfulJobsHistoryLimit = ptr.To[int32](0)
 				cj.Spec.JobTemplate.Spec.Template.Spec.Containers[0].Image = "" // the API server refuses such a Job
@@ -651,23 +672,30 @@ var _ = Describe("CronJob Reconciler", func() {
 			h.finish(old, kbatchv1.JobComplete, at(9, 0, 0), at(9, 0, 10))
 			cj = h.get(cj)
 			cj.Status.LastSuccessfulTime = &metav1.Time{Time: at(9, 0, 10)} // the success is recorded: the Job may go
-			Expect(k8sClient.Status().Update(ctx, cj)).To(Succeed())
+			Expect(k8sClient.Status().Update(ctx, cj)).To(Succeed(), say.Both("the spec's own setup: writing the recorded success to the status",
+				"测试用例自己的准备步骤：把已记录的成功写进状态"))
 
 			_, err := h.reconcileAt(at(11, 0, 0), cj)
-			Expect(err).To(MatchError(ContainSubstring("creating the Job for the run at 2030-01-07T11:00:00Z")))
-			Expect(jobNames(h.jobs())).To(BeEmpty())
+			Expect(err).To(MatchError(ContainSubstring("creating the Job for the run at 2030-01-07T11:00:00Z")), say.Both("Reconcile returns the error of the create that failed",
+				"Reconcile 返回失败的那次创建的错误"))
+			Expect(jobNames(h.jobs())).To(BeEmpty(), say.Both("the Jobs on the API server: none; the old success is pruned and the new Job was refused",
+				"API 服务器上的 Job：一个也没有；旧的成功 Job 被清理了，新的 Job 被拒绝了"))
 
 			got := h.get(cj)
 			degraded := condition(got, batchv1.ConditionDegraded)
-			Expect(degraded.Status).To(Equal(metav1.ConditionTrue))
-			Expect(degraded.Reason).To(Equal(batchv1.ReasonFailedCreate))
-			Expect(degraded.Message).To(ContainSubstring("spec.template.spec.containers[0].image: Required value"))
+			Expect(degraded.Status).To(Equal(metav1.ConditionTrue), say.Both("Degraded is True: creating the Job failed",
+				"Degraded 为 True：创建 Job 失败了"))
+			Expect(degraded.Reason).To(Equal(batchv1.ReasonFailedCreate), say.Both("Degraded's reason: FailedCreate",
+				"Degraded 的原因：FailedCreate"))
+			Expect(degraded.Message).To(ContainSubstring("spec.template.spec.containers[0].image: Required value"), say.Both("Degraded's message: what the API server refused",
+				"Degraded 的消息：API 服务器拒绝的内容"))
 			Expect(got.Status.LastScheduleTime).To(beAt(at(10, 0, 0)), say.Both("status.lastScheduleTime on the API server: the scheduled time of the last run started",
 				"API 服务器上的 status.lastScheduleTime：最近一次启动的运行的计划时间"))
 			Expect(h.events()).To(ContainElements(
 				"Normal SuccessfulDelete Deleted job broken-old",
 				HavePrefix("Warning FailedCreate Error creating job:"),
-			))
+			), say.Both("the Events: the old Job's SuccessfulDelete, and FailedCreate",
+				"事件：旧 Job 的 SuccessfulDelete，以及 FailedCreate"))
 		})
 	})
 
@@ -914,13 +942,16 @@ var _ = Describe("CronJob Reconciler", func() {
 		})
 	})
 
-	It("keeps Jobs of a deleted and re-created CronJob of the same name apart", func() {
+	It("keeps Jobs of a deleted and re-created CronJob of the same name apart", Label("lab-scheduling"), func() {
 		old := h.createCronJob("reborn", "@hourly", at(10, 0, 0))
 		h.mustReconcileAt(at(11, 0, 0), old)
-		Expect(k8sClient.Delete(ctx, old)).To(Succeed()) // no garbage collector in envtest: its Job stays
+		// No garbage collector in envtest: the first CronJob's Job stays.
+		Expect(k8sClient.Delete(ctx, old)).To(Succeed(), say.Both("the spec's own setup: deleting the first CronJob",
+			"测试用例自己的准备步骤：删除第一个 CronJob"))
 		eventually(func() bool {
 			return apierrors.IsNotFound(k8sClient.Get(ctx, client.ObjectKeyFromObject(old), &batchv1.CronJob{}))
-		}).Should(BeTrue())
+		}).Should(BeTrue(), say.Both("the spec's own setup: the first CronJob is gone from the API server",
+			"测试用例自己的准备步骤：第一个 CronJob 已从 API 服务器上消失"))
 
 		reborn := h.createCronJob("reborn", "@hourly", at(11, 0, 0))
 		h.mustReconcileAt(at(11, 30, 0), reborn)

@@ -44,7 +44,7 @@ import (
 // because of Owns(). The clock is still fake, one hour ahead, so a run is due
 // as soon as the CronJob exists; nothing waits for a schedule.
 var _ = Describe("CronJob controller in a manager", func() {
-	It("creates a Job for a due run, and updates the status when the Job finishes", func() {
+	It("creates a Job for a due run, and updates the status when the Job finishes", Label("lab-scheduling"), func() {
 		h := newHarness()
 		runCtx, stop := context.WithCancel(ctx)
 		DeferCleanup(stop)
@@ -57,7 +57,8 @@ var _ = Describe("CronJob controller in a manager", func() {
 			Cache:      cacheOpts,
 			Controller: config.Controller{SkipNameValidation: ptr.To(true)},
 		})
-		Expect(err).NotTo(HaveOccurred())
+		Expect(err).NotTo(HaveOccurred(), say.Both("the spec's own setup: a manager for this namespace",
+			"测试用例自己的准备步骤：为这个名字空间建一个管理器"))
 		fakeClock := clocktesting.NewFakeClock(time.Now().Add(time.Hour))
 		Expect((&CronJobReconciler{
 			Client:    wired.GetClient(),
@@ -65,10 +66,12 @@ var _ = Describe("CronJob controller in a manager", func() {
 			Scheme:    wired.GetScheme(),
 			Recorder:  wired.GetEventRecorder("cronjob-controller"),
 			Clock:     fakeClock,
-		}).SetupWithManager(wired)).To(Succeed())
+		}).SetupWithManager(wired)).To(Succeed(), say.Both("SetupWithManager registers the controller with the manager",
+			"SetupWithManager 把控制器注册到管理器上"))
 		go func() {
 			defer GinkgoRecover()
-			Expect(wired.Start(runCtx)).To(Succeed())
+			Expect(wired.Start(runCtx)).To(Succeed(), say.Both("the manager runs until the spec ends",
+				"管理器一直运行到测试用例结束"))
 		}()
 		createdBefore, _ := skewSamples()
 
@@ -77,22 +80,29 @@ var _ = Describe("CronJob controller in a manager", func() {
 		var job kbatchv1.Job
 		eventually(func(g Gomega) {
 			jobs := h.jobs()
-			g.Expect(jobs).To(HaveLen(1))
+			g.Expect(jobs).To(HaveLen(1), say.Both("the Jobs of the namespace: one",
+				"这个名字空间里的 Job：一个"))
 			job = jobs[0]
-		}).Should(Succeed())
-		eventually(func() []string { return eventReasons(h.ns) }).Should(ContainElement("SuccessfulCreate"))
+		}).Should(Succeed(), say.Both("the CronJob's first run: one Job, created by the controller in the manager",
+			"CronJob 的第一次运行：一个 Job，由管理器里的控制器创建"))
+		eventually(func() []string { return eventReasons(h.ns) }).Should(ContainElement("SuccessfulCreate"), say.Both("the Events: SuccessfulCreate",
+			"事件：SuccessfulCreate"))
 		createdAfter, _ := skewSamples()
 		Expect(createdAfter).To(BeNumerically(">", createdBefore), say.Both("the skew histogram counts the new Job",
 			"偏差直方图计入了新的 Job"))
-		eventually(func() int { return len(h.get(cj).Status.Active) }).Should(Equal(1))
+		eventually(func() int { return len(h.get(cj).Status.Active) }).Should(Equal(1), say.Both("status.active on the API server: the new Job",
+			"API 服务器上的 status.active：新的 Job"))
 
 		By("finishing the Job, which Owns() turns into a reconcile of the CronJob")
 		h.finish(&job, kbatchv1.JobComplete, fakeClock.Now(), fakeClock.Now().Add(time.Second))
 		eventually(func(g Gomega) {
 			got := h.get(cj)
-			g.Expect(got.Status.Active).To(BeEmpty())
-			g.Expect(got.Status.LastSuccessfulTime).NotTo(BeNil())
-		}).Should(Succeed())
+			g.Expect(got.Status.Active).To(BeEmpty(), say.Both("status.active on the API server: empty, the Job finished",
+				"API 服务器上的 status.active：为空，Job 已结束"))
+			g.Expect(got.Status.LastSuccessfulTime).NotTo(BeNil(), say.Both("status.lastSuccessfulTime on the API server: set from the Job's completion",
+				"API 服务器上的 status.lastSuccessfulTime：根据 Job 的完成来设置"))
+		}).Should(Succeed(), say.Both("the status once the Job finished: written by a reconcile that Owns() asked for",
+			"Job 结束之后的状态：由 Owns() 引起的一次调和写入"))
 	})
 })
 
