@@ -38,6 +38,7 @@ import (
 	"go/printer"
 	"go/token"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -225,28 +226,33 @@ func suiteInputs(root, ref string, s stage.Stage) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:16], nil
 }
 
-// inputFiles are the files of ref that hold one of s's regions, and the
-// Go files of the packages its tests run, sorted.
+// inputFiles are the files of ref that hold one of s's regions, the Go
+// files of the packages its tests run, and the given forms that a later
+// stage has for a region of one of those files (stage.yaml's trusting:):
+// in s's tree they stand where the region's code is, so a change to them
+// can move a kill as a change to that code can. Sorted.
 func inputFiles(root, ref string, s stage.Stage) ([]string, error) {
 	var files []string
-	if len(s.Regions) > 0 {
-		out, err := base.Output(root, "git", "grep", "-l", "lab:begin", ref, "--", ".", ":!cmd/lab")
+	regionFile := map[string]string{} // every region of ref, and its file
+	out, err := base.Output(root, "git", "grep", "-l", "lab:begin", ref, "--", ".", ":!cmd/lab")
+	if err != nil {
+		return nil, err
+	}
+	for _, line := range strings.Fields(out) {
+		f := strings.TrimPrefix(line, ref+":")
+		src, err := base.Output(root, "git", "show", ref+":"+f)
 		if err != nil {
 			return nil, err
 		}
-		for _, line := range strings.Fields(out) {
-			f := strings.TrimPrefix(line, ref+":")
-			src, err := base.Output(root, "git", "show", ref+":"+f)
-			if err != nil {
-				return nil, err
-			}
-			rs, err := regions.Parse(f, []byte(src))
-			if err != nil {
-				return nil, err
-			}
-			if slices.ContainsFunc(rs, func(r regions.Region) bool { return slices.Contains(s.Regions, r.Name) }) {
-				files = append(files, f)
-			}
+		rs, err := regions.Parse(f, []byte(src))
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rs {
+			regionFile[r.Name] = f
+		}
+		if slices.ContainsFunc(rs, func(r regions.Region) bool { return slices.Contains(s.Regions, r.Name) }) {
+			files = append(files, f)
 		}
 	}
 	for _, t := range s.Tests {
@@ -259,6 +265,19 @@ func inputFiles(root, ref string, s stage.Stage) ([]string, error) {
 			if path.Ext(f) == ".go" {
 				files = append(files, f)
 			}
+		}
+	}
+	if stages, err := stage.Load(root); err == nil {
+		later := false
+		for _, t := range stages {
+			if later {
+				for region, given := range t.Trusting {
+					if slices.Contains(files, regionFile[region]) {
+						files = append(files, path.Join(filepath.ToSlash(t.Dir), given))
+					}
+				}
+			}
+			later = later || t.Slug == s.Slug
 		}
 	}
 	slices.Sort(files)

@@ -92,6 +92,25 @@ func TestTheGuardKnowsARowByWhatItsScoreDependsOn(t *testing.T) {
 	if got := digest(); got != mistake {
 		t.Error("a mistake renamed, its edits the same, changed the digest")
 	}
+	// A later stage's given forms of a region in one's file stand in one's
+	// tree where that region's code is.
+	given := filepath.Join(root, "exercises", "two", "given", "p.go")
+	if err := os.MkdirAll(filepath.Dir(given), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(given, []byte("//go:build ignore\n\npackage p\n\nfunc Two() string { return \"\" }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	labtest.Git(t, root, "add", "-A")
+	edit("exercises/two/stage.yaml", "regions: [two]", "regions: [two]\ntrusting: {two: given/p.go}")
+	trusting := digest()
+	if trusting == mistake {
+		t.Error("a later stage's given forms of a region in the row's file left the digest as it was")
+	}
+	edit("exercises/two/given/p.go", `return ""`, `return "2"`)
+	if got := digest(); got == trusting {
+		t.Error("a change of a later stage's given form left the digest as it was")
+	}
 }
 
 // TestASentenceLeavesTheDigestAsItWas: the sentence an assertion leads
