@@ -240,3 +240,18 @@ func TestARowsScoreSplitsByFamilyOfOperators(t *testing.T) {
 		t.Errorf("an old row's Kubernetes family: %+v", k)
 	}
 }
+
+// TestAnOperatorThatMutatesNothingLeavesARowAsItWas: the guard names a row
+// as behind only for the new operators that make a mutant of it.
+func TestAnOperatorThatMutatesNothingLeavesARowAsItWas(t *testing.T) {
+	root := filepath.Join("..", "..", "..", "..")
+	old := missingOperators(mutationScore{Stage: "x"})
+	got, err := missingThatMutate(root, stage.Stage{Slug: "q6-direct-reads", Dir: "exercises/q6-direct-reads", Regions: []string{"lag-gate"}}, old)
+	if err != nil || len(got) != 0 {
+		t.Errorf("the lag gate, which calls no Kubernetes API: %v, %v", got, err)
+	}
+	got, err = missingThatMutate(root, stage.Stage{Slug: "secondary-resources", Dir: "exercises/secondary-resources", Regions: []string{"create-job"}}, old)
+	if err != nil || !slices.Contains(got, "swap enum") || !slices.Contains(got, "drop option") || slices.Contains(got, "wall clock") {
+		t.Errorf("createJob and deleteJob: %v, %v", got, err)
+	}
+}
