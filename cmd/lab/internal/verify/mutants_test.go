@@ -64,7 +64,7 @@ func TestTheMutationReportKeepsWhatItFound(t *testing.T) {
 		// Apart: the generic operators' 7 mutants of secondary-resources, then the Kubernetes operators' 5.
 		"| secondary-resources | 7 | 2 | 0 | 4 | 0 | 1 | 80.0 % | 80.0 % | 3 | 0 | 9 s |\n\n## Kubernetes operators",
 		"|---|---|---|---|---|---|---|---|---|---|---|---|\n| secondary-resources | 5 | 1 | 0 | 3 | 0 | 1 | 75.0 % | 75.0 % | 3 | 0 | 9 s |\n",
-		"Not yet measured with the Kubernetes operators: reconcile-loop, scheduling, internal/schedule, envtest.",
+		"names those that they make mutants of): reconcile-loop, scheduling, internal/schedule, envtest.",
 		"## Survivors of the Kubernetes operators\n\nThe same, for the mutants of the Kubernetes operators.\n\n### secondary-resources\n\n- `jobs.go:4 drop option (deleteJob): client.Preconditions{UID: &uid}`\n",
 		"## Caught by a later stage\n\nEach one survives its own stage's check, and the check of the stage named fails on it.\n\n### reconcile-loop\n\n- `cronjob_controller.go:1 remove statement (Reconcile): return x`: stage secondary-resources\n- `cronjob_controller.go:2 remove statement (Reconcile): return y`: stage scheduling\n",
 		"The regions of stage envtest hold no Go function to mutate",

@@ -111,7 +111,8 @@ Kubernetes operators existed has no line in the second table: ` + "`bin/lab dev 
 		}
 	}
 	if len(behind) > 0 {
-		fmt.Fprintf(&b, "\nNot yet measured with the Kubernetes operators: %s.\n", strings.Join(behind, ", "))
+		fmt.Fprintf(&b, "\nNot yet measured with the Kubernetes operators (in some of them no rule matches; `bin/lab dev mutants --guard`\n"+
+			"names those that they make mutants of): %s.\n", strings.Join(behind, ", "))
 	}
 	if len(none) > 0 {
 		word := "stage"
