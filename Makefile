@@ -294,7 +294,7 @@ board-load-ci: lab ## What CI runs: 30 attendees every 2 s for 40 s, the board S
 	go run ./cmd/lab/hack/boardload -lab bin/lab -attendees 30 -every 2s -for 40s -kill-at 20s
 
 .PHONY: mutants
-mutants: lab ## The mistakes nobody listed: each stage's generic mutants (or MUTANTS_STAGES="04 06"), checked; writes docs/mutation.md and the kill matrix docs/mutation-kills.json. Long, but after a change of specs alone a row checks only what it can move.
+mutants: lab ## The mistakes nobody listed: each stage's mutants, generic and Kubernetes' (or MUTANTS_STAGES="04 06"), checked; writes docs/mutation.md and the kill matrix docs/mutation-kills.json. Long, but after a change of specs alone a row checks only what it can move.
 	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" bin/lab dev mutants $(MUTANTS_STAGES)
 
 .PHONY: sync

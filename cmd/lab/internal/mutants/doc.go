@@ -25,6 +25,14 @@ limitations under the License.
 // a stage's check catches says how much of what attendees will get wrong it
 // catches.
 //
+// Those are the generic operators (mutants.go). The Kubernetes operators
+// (kube.go) make the mistakes that people make with the Kubernetes API and
+// that no single-token change makes: a sibling API for another, the cache
+// for the API server, the wall clock for the injected one, an enumeration's
+// case for another, a condition read more loosely, an option, a field of
+// ObjectMeta or a watch left out, a sort reversed. They follow the same
+// rule: each applies wherever the code matches, by its AST.
+//
 // A mutant is a catalogue entry like any other (Mutant.Mistake): lab
 // verify builds and checks it the same way. This package only makes them;
 // it runs nothing.

@@ -161,7 +161,7 @@ func inFile(rel string, src []byte, keep func(line int) bool) ([]Mutant, error) 
 		if !ok || fn.Body == nil || !keep(fset.Position(fn.Pos()).Line) {
 			continue
 		}
-		f := function{fset: fset, src: src, decl: fn, file: rel, name: funcName(fn)}
+		f := function{fset: fset, src: src, decl: fn, file: rel, name: funcName(fn), imports: importNames(file)}
 		out = append(out, f.mutants()...)
 	}
 	return out, nil
@@ -191,6 +191,9 @@ type function struct {
 	decl *ast.FuncDecl
 	file string
 	name string
+	// imports are the names the file gives the packages it imports, by
+	// path: the Kubernetes operators know a name of the API by its package.
+	imports map[string]string
 }
 
 // text is the source of a node.
@@ -237,8 +240,16 @@ func (f function) mutants() []Mutant {
 			}
 		case *ast.BinaryExpr:
 			out = append(out, f.binary(n)...)
+			out = append(out, f.looseStatus(n)...)
 		case *ast.CallExpr:
 			out = append(out, f.beforeAfter(n)...)
+			out = append(out, f.kubeCall(n)...)
+		case *ast.SelectorExpr:
+			out = append(out, f.rename(n)...)
+		case *ast.CompositeLit:
+			out = append(out, f.dropMetaFields(n)...)
+		case *ast.ExprStmt:
+			out = append(out, f.reverseSort(n)...)
 		case *ast.ReturnStmt:
 			out = append(out, f.swallow(n)...)
 		case *ast.FuncLit:

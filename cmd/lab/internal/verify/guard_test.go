@@ -194,3 +194,83 @@ func TestTheGuardsSampleReachesEveryPartOfAStage(t *testing.T) {
 		t.Errorf("key: %q", got)
 	}
 }
+
+// TestARowMeasuredBeforeAnOperatorIsBehindNotFailing: a row that the report
+// holds without its operators (written before rows kept them) was measured
+// with the generic ones; the survivors of the Kubernetes operators, which
+// that row never had, fail nothing, and the generic ones still do.
+func TestARowMeasuredBeforeAnOperatorIsBehindNotFailing(t *testing.T) {
+	was := mutationScore{Stage: "secondary-resources"}
+	if got := missingOperators(was); !slices.Contains(got, "swap enum") || slices.Contains(got, "negate condition") {
+		t.Errorf("an old row misses %v", got)
+	}
+	now := mutationScore{Stage: "secondary-resources", Operators: allOperators(), Survivors: []string{
+		"internal/controller/jobs.go:168 swap enum (CronJobReconciler.deleteJob): corev1.EventTypeNormal -> corev1.EventTypeWarning",
+		"internal/controller/jobs.go:30 remove statement (CronJobReconciler.deleteJob): removeActive(cronJob, uid)",
+	}}
+	if got := missingOperators(now); len(got) != 0 {
+		t.Errorf("a row measured today misses %v", got)
+	}
+	got := lostKills(i18n.English, was, now)
+	if len(got) != 1 || !strings.Contains(got[0], "remove statement") {
+		t.Errorf("lost kills of a row measured before the Kubernetes operators: %q", got)
+	}
+	if newer := newOperatorSurvivors(was, now); len(newer) != 1 || !strings.Contains(newer[0], "swap enum") {
+		t.Errorf("survivors of newer operators: %q", newer)
+	}
+	// Measured with every operator, the report holds them all: a new
+	// survivor of any of them is a lost kill.
+	if got := lostKills(i18n.English, mutationScore{Stage: "secondary-resources", Operators: allOperators()}, now); len(got) != 2 {
+		t.Errorf("lost kills of a row measured with every operator: %q", got)
+	}
+	// A row the report never held: every survivor is new to it.
+	if got := lostKills(i18n.English, mutationScore{}, now); len(got) != 2 {
+		t.Errorf("lost kills of a row the report never held: %q", got)
+	}
+}
+
+// TestARowsScoreSplitsByFamilyOfOperators: the generic and the Kubernetes
+// counts add up to the row's, and each survivor is counted in its family.
+func TestARowsScoreSplitsByFamilyOfOperators(t *testing.T) {
+	if got := opOf("a/b.go:12 drop meta field (NewJob): Labels: x"); got != "drop meta field" {
+		t.Errorf("operator of a name: %q", got)
+	}
+	if got := opOf("a/b.go drop option (f): client.InNamespace(ns) #2"); got != "drop option" {
+		t.Errorf("operator of a key: %q", got)
+	}
+	row := mutationScore{Stage: "s", Mutants: 30, NotCompile: 6, KubeMutants: 10, KubeNotCompile: 2, Killed: 19, // 30 = 6 + 1 + 19 + 2 + 2
+		Survivors:   []string{"f.go:1 swap enum (f): a.X -> a.Y", "f.go:2 negate condition (f): c -> !(c)"},
+		Equivalent:  []string{"f.go direct read (f): r -> r.APIReader"},
+		CaughtLater: map[string]string{"f.go:3 wall clock (f): r.now() -> time.Now()": "later", "f.go:4 remove statement (f): x()": "later"},
+		Operators:   allOperators()}
+	g, k := row.family(false), row.family(true)
+	if k.Mutants != 10 || k.NotCompile != 2 || k.Killed != 5 || len(k.Survivors) != 1 || len(k.Equivalent) != 1 || len(k.CaughtLater) != 1 {
+		t.Errorf("Kubernetes family: %+v", k)
+	}
+	if g.Mutants != 20 || g.NotCompile != 4 || g.Killed != 14 || len(g.Survivors) != 1 || len(g.Equivalent) != 0 || len(g.CaughtLater) != 1 {
+		t.Errorf("generic family: %+v", g)
+	}
+	// A row written before the Kubernetes operators: all of it is generic.
+	old := mutationScore{Stage: "s", Mutants: 5, NotCompile: 1, Killed: 4}
+	if g := old.family(false); g.Mutants != 5 || g.Killed != 4 {
+		t.Errorf("an old row's generic family: %+v", g)
+	}
+	if k := old.family(true); k.Mutants != 0 || k.Killed != 0 {
+		t.Errorf("an old row's Kubernetes family: %+v", k)
+	}
+}
+
+// TestAnOperatorThatMutatesNothingLeavesARowAsItWas: the guard names a row
+// as behind only for the new operators that make a mutant of it.
+func TestAnOperatorThatMutatesNothingLeavesARowAsItWas(t *testing.T) {
+	root := filepath.Join("..", "..", "..", "..")
+	old := missingOperators(mutationScore{Stage: "x"})
+	got, err := missingThatMutate(root, stage.Stage{Slug: "q6-direct-reads", Dir: "exercises/q6-direct-reads", Regions: []string{"lag-gate"}}, old)
+	if err != nil || len(got) != 0 {
+		t.Errorf("the lag gate, which calls no Kubernetes API: %v, %v", got, err)
+	}
+	got, err = missingThatMutate(root, stage.Stage{Slug: "secondary-resources", Dir: "exercises/secondary-resources", Regions: []string{"create-job"}}, old)
+	if err != nil || !slices.Contains(got, "swap enum") || !slices.Contains(got, "drop option") || slices.Contains(got, "wall clock") {
+		t.Errorf("createJob and deleteJob: %v, %v", got, err)
+	}
+}

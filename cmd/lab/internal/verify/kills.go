@@ -511,7 +511,11 @@ type measure struct {
 	prior *rowKills // the row's matrix; nil: every mutant is checked
 	full  bool      // lab dev mutants --full: every mutant, matrix or not
 	guard bool      // lab dev mutants --guard: a sample of what plan sends back, nothing written
-	now   rowKills  // written by checkMutants
+	// only, when set, are the operators whose mutants are checked: the
+	// guard holds a row measured before some operators existed to the
+	// mutants it had.
+	only []string
+	now  rowKills // written by checkMutants
 	// kept is how many kills were kept from the matrix without checking
 	// them again (0: the row was measured whole); checked how many mutants
 	// were checked.
@@ -543,6 +547,8 @@ func (m *measure) plan(l i18n.Lang, s stage.Stage, names, ran []string, rest str
 	case m.full:
 		fmt.Println(l.Tr("  every mutant is checked (--full)", "  检查每个变异体（--full）"))
 		return check, nil
+	case m.prior == nil && m.guard:
+		return check, nil // no matrix to draw the sample from: it is drawn from all
 	case m.prior == nil:
 		fmt.Println(l.Tr("  no kill matrix of this row yet (docs/mutation-kills.json): every mutant is checked, and the matrix written",
 			"  这一行还没有发现矩阵（docs/mutation-kills.json）：检查每个变异体，并写下矩阵"))

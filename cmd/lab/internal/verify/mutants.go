@@ -17,7 +17,8 @@ limitations under the License.
 package verify
 
 // lab dev mutants: the catalogue's check, run on the mistakes nobody listed.
-// Each stage's generic mutants (package mutants) are made on the tree where
+// Each stage's mutants (package mutants: the generic operators' and the
+// Kubernetes operators') are made on the tree where
 // the stage is solved and the later ones are still stubs, as for the
 // catalogue, and checked with the stage's own check: first all together in
 // one schema build, then each one that the schema's check does not catch
@@ -34,6 +35,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -50,7 +52,7 @@ import (
 	"cronlab.dev/cronlab/cmd/lab/internal/starter"
 )
 
-// A mutationScore is what the generic mutants of one stage, or of one
+// A mutationScore is what the mutants of one stage, or of one
 // package of the reference, came to.
 type mutationScore struct {
 	Stage      string   `json:"stage"` // a stage's slug, or a package's directory
@@ -81,6 +83,15 @@ type mutationScore struct {
 	// for the code they change runs only once a later stage is written, and
 	// that the check of that later stage catches (later.go): its ID, by name.
 	CaughtLater map[string]string `json:"caughtLater,omitempty"`
+
+	// KubeMutants and KubeNotCompile are how many of Mutants and
+	// NotCompile the Kubernetes operators made (mutants.Kubernetes); the
+	// report shows them apart (family). Operators are the operators the
+	// row was measured with (none: a row older than the Kubernetes ones,
+	// measured with the generic ones): adding one leaves a row behind.
+	KubeMutants    int      `json:"kubeMutants,omitempty"`
+	KubeNotCompile int      `json:"kubeNotCompile,omitempty"`
+	Operators      []string `json:"operators,omitempty"`
 
 	// NotMeasured says why the stage has no score.
 	NotMeasured string `json:"notMeasured,omitempty"`
@@ -131,7 +142,7 @@ func sortScores(scores []mutationScore, stages []stage.Stage) []mutationScore {
 	return scores
 }
 
-// CmdMutants is `lab dev mutants [<stage>|<package>…]`: the generic mutants of
+// CmdMutants is `lab dev mutants [<stage>|<package>…]`: the mutants of
 // the stages and packages named (or of every stage with Go regions and
 // every package of the reference with tests), checked; the scores are
 // merged into report (JSON), and its Markdown twin is written beside it.
@@ -189,6 +200,11 @@ func CmdMutants(l i18n.Lang, root string, stages []stage.Stage, only []string, r
 			"  %s：%d 个变异体，%d 个无法编译，%d 个被发现，%d 个在后面的阶段被发现，%d 个存活：%.1f%%；%d / %d 个测试用例从未失败（%d 秒）\n"),
 			score.Name(), score.Mutants, score.NotCompile, score.Killed, len(score.CaughtLater), len(score.Survivors), 100*score.Score(),
 			len(score.Unfailed), score.Specs, score.Seconds)
+		if k := score.family(true); k.Mutants > 0 {
+			fmt.Printf(l.Tr("  of them, by the Kubernetes operators: %d mutants, %d do not compile, %d killed, %d caught later, %d survived: %.1f%%\n",
+				"  其中 Kubernetes 变异算子生成的：%d 个变异体，%d 个无法编译，%d 个被发现，%d 个在后面的阶段被发现，%d 个存活：%.1f%%\n"),
+				k.Mutants, k.NotCompile, k.Killed, len(k.CaughtLater), len(k.Survivors), 100*k.Score())
+		}
 		if len(score.Unsure) > 0 {
 			fmt.Printf(l.Tr("  not sure: %s\n", "  不确定：%s\n"), unsure(l, score))
 		}
@@ -300,7 +316,7 @@ func mutateSuite(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, 
 	return score, nil
 }
 
-// mutateStage makes and checks the generic mutants of one stage, with the
+// mutateStage makes and checks the mutants of one stage, with the
 // stage's catalogue beside them.
 func mutateStage(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, limit int, mr *measure) (mutationScore, error) {
 	dir, cleanup, err := solvedTree(l, root, stages, s)
@@ -345,7 +361,26 @@ func mutatePackage(l i18n.Lang, root string, s stage.Stage, limit int, mr *measu
 // at dir, running every spec with each one made.
 func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mutant, limit int, mr *measure) (mutationScore, error) {
 	start := time.Now()
-	score := mutationScore{Stage: s.Slug, Survivors: []string{}, Unfailed: []string{}}
+	score := mutationScore{Stage: s.Slug, Survivors: []string{}, Unfailed: []string{}, Operators: allOperators()}
+	if mr != nil && mr.only != nil {
+		all = slices.DeleteFunc(slices.Clone(all), func(m mutants.Mutant) bool { return !slices.Contains(mr.only, string(m.Op)) })
+		score.Operators = mr.only
+	}
+	for _, m := range all {
+		if m.Op.IsKubernetes() {
+			score.KubeMutants++
+		}
+	}
+	// Those that do not compile are counted by name or key, wherever they
+	// are found.
+	refused := func(names ...string) {
+		score.NotCompile += len(names)
+		for _, n := range names {
+			if opOf(n).IsKubernetes() {
+				score.KubeNotCompile++
+			}
+		}
+	}
 	if len(all) == 0 && len(s.Mistakes) == 0 {
 		return score, nil
 	}
@@ -357,7 +392,8 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 	if err != nil {
 		return score, err
 	}
-	score.Mutants, score.NotCompile = len(all), len(not)
+	score.Mutants = len(all)
+	refused(slices.Collect(maps.Keys(not))...)
 	ok = slices.DeleteFunc(ok, func(m mutants.Mutant) bool {
 		if equivalent[m.Key()] != "" {
 			score.Equivalent = append(score.Equivalent, m.Key())
@@ -406,7 +442,7 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 		ok = again
 		mr.checked = len(again)
 		score.Killed = mr.kept
-		score.NotCompile += len(mr.now.NotCompiled)
+		refused(mr.now.NotCompiled...)
 		for _, killers := range kept {
 			for _, spec := range killers {
 				c.failing[s.Slug][spec]++ // an unchanged spec fails as it did
@@ -444,7 +480,7 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 		case o.unmade != nil:
 			score.Unmade = append(score.Unmade, name+": "+o.unmade.Error())
 		case compileErrors(o.rs) != "":
-			score.NotCompile++ // the type checker let it through; the compiler did not
+			refused(name) // the type checker let it through; the compiler did not
 			if mr != nil {
 				mr.refused = append(mr.refused, name)
 			}

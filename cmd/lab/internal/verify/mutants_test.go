@@ -41,13 +41,15 @@ func TestTheMutationReportKeepsWhatItFound(t *testing.T) {
 			Specs: 4, Unfailed: []string{"./internal/controller Stage 06 › asserts nothing"}, Unsure: []string{"./internal/controller Stage 06 › changed"}},
 		{Stage: "internal/schedule", Mutants: 4, Killed: 3, Survivors: []string{}, Equivalent: []string{"schedule.go remove statement (f): x = y"}, Specs: 2},
 		{Stage: "envtest", Survivors: []string{}, Specs: 5},
+		{Stage: "secondary-resources", Mutants: 12, NotCompile: 3, KubeMutants: 5, KubeNotCompile: 1, Killed: 7, Specs: 3, Seconds: 9, Operators: allOperators(),
+			Survivors: []string{"jobs.go:4 drop option (deleteJob): client.Preconditions{UID: &uid}", "jobs.go:5 remove statement (deleteJob): x()"}},
 		{Stage: "helm-chart", NotMeasured: "its check runs make helm on the tree first"},
 	}
 	if err := writeScores(path, want); err != nil {
 		t.Fatal(err)
 	}
 	got, err := readScores(path)
-	if err != nil || len(got) != 5 || got[1].Survivors[0] != want[1].Survivors[0] {
+	if err != nil || len(got) != 6 || got[1].Survivors[0] != want[1].Survivors[0] {
 		t.Fatalf("read back %+v, %v", got, err)
 	}
 	md, err := os.ReadFile(filepath.Join(filepath.Dir(path), "mutation.md"))
@@ -59,6 +61,11 @@ func TestTheMutationReportKeepsWhatItFound(t *testing.T) {
 		"| scheduling | 5 | 1 | 0 | 3 | 0 | 1 | 75.0 % | 75.0 % | 4 | 1 | 0 s |",
 		"| internal/schedule | 4 | 0 | 1 | 3 | 0 | 0 | 100.0 % | 100.0 % | 2 | 0 | 0 s |",
 		"| envtest | 0 | 0 | 0 | 0 | 0 | 0 | no mutants | - | 5 | 0 | 0 s |",
+		// Apart: the generic operators' 7 mutants of secondary-resources, then the Kubernetes operators' 5.
+		"| secondary-resources | 7 | 2 | 0 | 4 | 0 | 1 | 80.0 % | 80.0 % | 3 | 0 | 9 s |\n\n## Kubernetes operators",
+		"|---|---|---|---|---|---|---|---|---|---|---|---|\n| secondary-resources | 5 | 1 | 0 | 3 | 0 | 1 | 75.0 % | 75.0 % | 3 | 0 | 9 s |\n",
+		"names those that they make mutants of): reconcile-loop, scheduling, internal/schedule, envtest.",
+		"## Survivors of the Kubernetes operators\n\nThe same, for the mutants of the Kubernetes operators.\n\n### secondary-resources\n\n- `jobs.go:4 drop option (deleteJob): client.Preconditions{UID: &uid}`\n",
 		"## Caught by a later stage\n\nEach one survives its own stage's check, and the check of the stage named fails on it.\n\n### reconcile-loop\n\n- `cronjob_controller.go:1 remove statement (Reconcile): return x`: stage secondary-resources\n- `cronjob_controller.go:2 remove statement (Reconcile): return y`: stage scheduling\n",
 		"The regions of stage envtest hold no Go function to mutate",
 		"- stage helm-chart: its check runs make helm on the tree first\n",

@@ -63,26 +63,56 @@ caught there: a mutant that survives its stage is checked with the later stages 
 and one that such a check kills is counted as caught later, with the stage named below. The score counts
 both; the column "own check" is the share that the stage's own check kills.
 
+Beside the generic operators, the Kubernetes operators (` + "`cmd/lab/internal/mutants/kube.go`" + `, one table of
+rules, each a mistake made with the Kubernetes API) make mutants by rule wherever the code matches: a sibling
+API for another (` + "`sibling call`" + `: ` + "`SetControllerReference`" + ` and ` + "`SetOwnerReference`" + `, an owner reference
+written without ` + "`Controller`" + `, a label for an annotation, ` + "`IsNotFound`" + `, ` + "`IsAlreadyExists`" + ` and
+` + "`IsConflict`" + ` for one another; ` + "`patch to update`" + `; ` + "`update to patch`" + ` with the patch's base taken
+after the change), the cache for the API reader and back (` + "`cache read`" + `, ` + "`direct read`" + `), the wall clock
+for the injected one (` + "`wall clock`" + `), an enumeration's case for another (` + "`swap enum`" + `: the concurrency
+policies, ` + "`JobComplete`" + ` and ` + "`JobFailed`" + `, a condition's ` + "`True`" + ` and ` + "`False`" + `, an Event's type, a
+Delete's propagation), a condition read more loosely (` + "`loose condition`" + `: not False for True, the Job
+conditions set before the Job ends for those set when it has), an option left out of a call (` + "`drop option`" + `:
+a List's namespace, field or label selector, a Delete's precondition or propagation, ` + "`OnlyControllerOwner`" + `),
+a field left out of an ` + "`ObjectMeta`" + ` literal (` + "`drop meta field`" + `: namespace, labels, annotations, owner
+references, finalizers), ` + "`Owns`" + ` or ` + "`Watches`" + ` left out of the wiring (` + "`drop watch`" + `), and a sort
+reversed (` + "`reverse sort`" + `). The first table counts the generic operators' mutants, the second the Kubernetes
+operators', for the rows measured with them; their survivors are listed apart. A row measured before the
+Kubernetes operators existed has no line in the second table: ` + "`bin/lab dev mutants --guard`" + ` names it, and
+` + "`make mutants MUTANTS_STAGES=<row>`" + ` measures it again.
+
+## Generic operators
+
 | stage or package | mutants | do not compile | equivalent | killed | caught later | survived | score | own check | specs | never fail | time |
 |---|---|---|---|---|---|---|---|---|---|---|---|
 `)
-	var none, notMeasured []string
+	var none, notMeasured, behind []string
 	for _, s := range scores {
 		if s.NotMeasured != "" {
 			notMeasured = append(notMeasured, fmt.Sprintf("- stage %s: %s", s.Stage, s.NotMeasured))
 			continue
 		}
-		score := fmt.Sprintf("%.1f %%", 100*s.Score())
 		if s.Mutants == 0 {
-			score = "no mutants"
 			none = append(none, s.Stage)
 		}
-		own := fmt.Sprintf("%.1f %%", 100*s.OwnScore())
-		if s.Mutants == 0 {
-			own = "-"
+		scoreRow(&b, s.family(false))
+	}
+	b.WriteString("\n## Kubernetes operators\n\n" +
+		"The same columns, for the mutants of the Kubernetes operators alone (specs and time are the row's).\n\n" +
+		"| stage or package | mutants | do not compile | equivalent | killed | caught later | survived | score | own check | specs | never fail | time |\n" +
+		"|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, s := range scores {
+		switch {
+		case s.NotMeasured != "":
+		case s.measuredWithKubernetes():
+			scoreRow(&b, s.family(true))
+		default:
+			behind = append(behind, s.Stage)
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %s | %s | %d | %d | %d s |\n", s.Name(), s.Mutants, s.NotCompile, len(s.Equivalent), s.Killed,
-			len(s.CaughtLater), len(s.Survivors), score, own, s.Specs, len(s.Unfailed), s.Seconds)
+	}
+	if len(behind) > 0 {
+		fmt.Fprintf(&b, "\nNot yet measured with the Kubernetes operators (in some of them no rule matches; `bin/lab dev mutants --guard`\n"+
+			"names those that they make mutants of): %s.\n", strings.Join(behind, ", "))
 	}
 	if len(none) > 0 {
 		word := "stage"
@@ -97,16 +127,21 @@ both; the column "own check" is the share that the stage's own check kills.
 		fmt.Fprintf(&b, "\nNot measured, for build overlays cannot feed a command that reads the tree, and their regions hold no\n"+
 			"Go function to mutate (`lab dev verify` checks their catalogues in the tree itself):\n\n%s\n", strings.Join(notMeasured, "\n"))
 	}
+	survivors := func(kube bool) func(s mutationScore) []string {
+		return func(s mutationScore) (items []string) {
+			s = s.family(kube)
+			for _, name := range s.Survivors {
+				items = append(items, "`"+name+"`")
+			}
+			for _, name := range s.Unmade {
+				items = append(items, "could not be checked: "+name)
+			}
+			return items
+		}
+	}
 	section(&b, scores, "Survivors", "Each one is a mistake that passes its stage's check: it wants a spec that catches it, or a line\n"+
-		"that says why no test could (an equivalent mutant).", func(s mutationScore) (items []string) {
-		for _, name := range s.Survivors {
-			items = append(items, "`"+name+"`")
-		}
-		for _, name := range s.Unmade {
-			items = append(items, "could not be checked: "+name)
-		}
-		return items
-	})
+		"that says why no test could (an equivalent mutant).", survivors(false))
+	section(&b, scores, "Survivors of the Kubernetes operators", "The same, for the mutants of the Kubernetes operators.", survivors(true))
 	section(&b, scores, "Caught by a later stage", "Each one survives its own stage's check, and the check of the stage named fails on it.",
 		func(s mutationScore) (items []string) {
 			for _, name := range slices.Sorted(maps.Keys(s.CaughtLater)) {
@@ -126,6 +161,16 @@ both; the column "own check" is the share that the stage's own check kills.
 		return items
 	})
 	return b.String()
+}
+
+// scoreRow writes one row of a table of scores.
+func scoreRow(b *strings.Builder, s mutationScore) {
+	score, own := fmt.Sprintf("%.1f %%", 100*s.Score()), fmt.Sprintf("%.1f %%", 100*s.OwnScore())
+	if s.Mutants == 0 {
+		score, own = "no mutants", "-"
+	}
+	fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %d | %d | %s | %s | %d | %d | %d s |\n", s.Name(), s.Mutants, s.NotCompile, len(s.Equivalent), s.Killed,
+		len(s.CaughtLater), len(s.Survivors), score, own, s.Specs, len(s.Unfailed), s.Seconds)
 }
 
 // section writes a heading, what it lists, and under each stage or package
