@@ -100,7 +100,7 @@ func (r *CronJobReconciler) createJob(ctx context.Context, cronJob *batchv1.Cron
 	case err == nil:
 		created = true
 	case apierrors.IsAlreadyExists(err):
-		// The cache may not have seen that Job yet: ask the API server.
+		// Ask the API server, not the cache: a Job without the label is never in it.
 		if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(job), job); err != nil {
 			return false, err
 		}
