@@ -43,8 +43,8 @@ import (
 //     are never sent to the manager. The API server does the filtering.
 //
 // The price of the selector: a Job whose label someone removes drops out of
-// the cache as if it had been deleted. Reconcile does not take it for
-// deleted (jobGone asks the API server), but no longer sees it change.
+// the cache as if it had been deleted. Reconcile then no longer sees it
+// change, and asks jobGone whether it is gone (stage 15 writes how).
 // createJob still finds a Job of the same name, because it asks the API
 // server (APIReader), not the cache, and labels it again (labelAsOurs).
 func CacheOptions() cache.Options {

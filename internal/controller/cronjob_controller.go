@@ -55,12 +55,12 @@ type CronJobReconciler struct {
 	// writes to the API server.
 	client.Client
 	// APIReader reads from the API server itself, past the cache: slower,
-	// and used only where the cache's answer is not enough (createJob,
-	// and the functions of status.go that catchUp calls).
+	// and used only where a stage asks for it and says why (createJob in
+	// stage 05, and the functions of status.go that stage 15 writes).
 	APIReader client.Reader
 	Scheme    *runtime.Scheme
-	// OwnWrites remembers this manager's own writes, for catchUp, which
-	// stage 15 writes; nil remembers none.
+	// OwnWrites is for catchUp, which stage 15 writes and explains; nil
+	// does without it.
 	OwnWrites *ownwrites.Memory
 	// Recorder writes Events, which `kubectl describe cronjob` shows.
 	Recorder events.EventRecorder
@@ -115,10 +115,10 @@ func (r *CronJobReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 
-	// 2. List the Jobs it controls, then catch up: catchUp may bring the
-	// CronJob up to date with them, or ask to come back a little later
-	// (retryIn), which ends this reconcile. Every decision below starts
-	// from the status, and before is the status the API server has.
+	// 2. List the Jobs it controls, then call catchUp (stage 15 writes it
+	// and asks why it is there): a retryIn above zero ends this reconcile,
+	// to come back that much later. Every decision below starts from the
+	// status, and before is the status the API server has.
 	jobs, err := r.listChildJobs(ctx, &cronJob)
 	if err != nil {
 		return ctrl.Result{}, err

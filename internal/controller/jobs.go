@@ -60,8 +60,8 @@ func IndexJobsByOwner(ctx context.Context, indexer client.FieldIndexer) error {
 }
 
 // listChildJobs returns the Jobs that this CronJob controls, as the cache
-// has them. A Job created a moment ago may be missing here; the steps that
-// follow are written to cope with that.
+// has them: the manager's copy of the cluster, which the watches keep, so
+// that listing costs the API server nothing.
 func (r *CronJobReconciler) listChildJobs(ctx context.Context, cronJob *batchv1.CronJob) ([]kbatchv1.Job, error) {
 	var jobs kbatchv1.JobList
 	if err := r.List(ctx, &jobs, client.InNamespace(cronJob.Namespace),
@@ -100,7 +100,7 @@ func (r *CronJobReconciler) createJob(ctx context.Context, cronJob *batchv1.Cron
 	case err == nil:
 		created = true
 	case apierrors.IsAlreadyExists(err):
-		// The cache may not have seen that Job yet: ask the API server.
+		// Ask the API server, not the cache: a Job without the label is never in it.
 		if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(job), job); err != nil {
 			return false, err
 		}

@@ -17,8 +17,8 @@ limitations under the License.
 package controller
 
 // This file holds steps 3, 5 and 6 of Reconcile and the end of step 2:
-// what the Jobs tell us, catching up with them, the scheduling decision,
-// and the conditions that sum it up for the user.
+// what the Jobs tell us, the scheduling decision, the conditions that sum
+// it up for the user, and catchUp, which stage 15 writes.
 
 import (
 	"context"
@@ -70,8 +70,8 @@ func (r *CronJobReconciler) observeJobs(ctx context.Context, cronJob *batchv1.Cr
 			}
 		}
 	}
-	// An active Job that the cache does not list is either gone, or so new
-	// that the cache has not seen it. Only the API server can tell which.
+	// An entry of status.active that no listed Job matches may be gone:
+	// jobGone decides, and stage 15 asks how it can know.
 	for _, ref := range slices.Clone(cronJob.Status.Active) { // a copy: the loop removes entries
 		if seen[ref.UID] {
 			continue
@@ -271,8 +271,8 @@ func (r *CronJobReconciler) startDueRun(ctx context.Context, cronJob *batchv1.Cr
 // runStarted reports whether the run at t has its Job already. Due counts
 // only runs after status.lastScheduleTime, so the status cannot say so; but
 // the status may not record a run whose Job exists (a manager stopped
-// between the create and the status write, or that write is not in the
-// copy Reconcile read), and the Jobs then tell the truth, through the name
+// between the create and the status write; stage 15 asks whether that is
+// the only way), and the Jobs then tell the truth, through the name
 // that only this run's Job has. runStarted writes the run
 // into status.lastScheduleTime, which the status patch of step 6 then sends
 // to the API server.

@@ -37,8 +37,8 @@ import (
 	"cronlab.dev/cronlab/internal/runs"
 )
 
-// catchUp is given: it has nothing to do until stage 15, which writes it.
-// A retryIn above zero would end the reconcile, to come back that much later.
+// catchUp does nothing yet: stage 15 writes it. A retryIn above zero would
+// end the reconcile, to come back that much later.
 func (r *CronJobReconciler) catchUp(ctx context.Context, cronJob *batchv1.CronJob, jobs []kbatchv1.Job) (retryIn time.Duration, err error) {
 	return 0, nil
 }
@@ -54,7 +54,7 @@ func (r *CronJobReconciler) adoptRunningJob(ctx context.Context, cronJob *batchv
 }
 
 // jobGone reports whether the Job with this name and UID is gone. The Jobs
-// that Reconcile listed do not include it, and that is taken as the answer.
+// that Reconcile listed do not include it, and for now that is the answer.
 func (r *CronJobReconciler) jobGone(ctx context.Context, key types.NamespacedName, uid types.UID) (bool, error) {
 	return true, nil
 }

@@ -267,3 +267,28 @@ func TestAStubGetsNoHintForAFunctionNotWrittenYet(t *testing.T) {
 		t.Errorf("hints tied to failures of a stub: %v, want none", tied)
 	}
 }
+
+// Two functions that fail their own specs, and a caller of both that waits
+// for them: the hint speaks of them in the plural, in both languages (stage
+// 14 said "先修好它" of Expectations.Expect and Expectations.Satisfied).
+func TestTheHintOfTwoFailingFunctionsSpeaksOfThemInThePlural(t *testing.T) {
+	s := stage.Stage{Slug: "reconcile-loop", Num: "04", Functions: []stage.Function{
+		{Name: "JobFinished", Specs: []string{"TestJobFinished"}},
+		{Name: "ControllerOf", Specs: []string{"TestControllerOf"}},
+		{Name: "CronJobReconciler.observeJobs", Specs: []string{"moves finished Jobs out of active"}},
+	}, Hints: []stage.Hint{{ID: "04.1", En: "a nudge", Zh: "一个提示"}}}
+	r := gotest.Results{
+		Outcomes: []gotest.Outcome{{Name: "TestJobFinished", Status: "failed"}, {Name: "TestControllerOf", Status: "failed"},
+			{Name: "moves finished Jobs out of active", Status: "failed"}},
+		Failures: []gotest.Failure{{Name: "TestJobFinished"}, {Name: "TestControllerOf"}, {Name: "moves finished Jobs out of active"}},
+		Calls:    map[string][]string{"CronJobReconciler.observeJobs": {"JobFinished", "ControllerOf"}},
+	}
+	for l, want := range map[i18n.Lang]string{
+		i18n.English: "ControllerOf and JobFinished fail their own specs: fix them first. CronJobReconciler.observeJobs calls them, so those failures may be theirs.",
+		i18n.Chinese: "ControllerOf 和 JobFinished 自己的测试用例没有通过：先修好它们。CronJobReconciler.observeJobs 调用了它们，所以那些失败可能源自它们。",
+	} {
+		if got := ForCheck(l, s, []gotest.Results{r}).Text(l); got != want {
+			t.Errorf("%v:\n got %q\nwant %q", l, got, want)
+		}
+	}
+}

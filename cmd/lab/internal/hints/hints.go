@@ -272,13 +272,15 @@ func ForCheck(l i18n.Lang, s stage.Stage, rs []gotest.Results) stage.Hint {
 		return stage.Hint{
 			En: fmt.Sprintf("%s %s: fix %s first. The specs of %s that fail go through %s, so their failures may be %s.",
 				functions.JoinNames(l, waited), fails, it, functions.JoinNames(l, waiting), it, its),
-			Zh: fmt.Sprintf("%s 自己的测试用例没有通过：先修好它。%s 没有通过的测试用例要经过它，所以那些失败可能源自它。", functions.JoinNames(l, waited), functions.JoinNames(l, waiting))}
+			Zh: fmt.Sprintf("%s 自己的测试用例没有通过：先修好%s。%s 没有通过的测试用例要经过%s，所以那些失败可能源自%s。",
+				functions.JoinNames(l, waited), zhIt(waited), functions.JoinNames(l, waiting), zhIt(waited), zhIt(waited))}
 	}
 	if len(waited) > 0 {
 		return stage.Hint{
 			En: fmt.Sprintf("%s %s: fix %s first. %s %s %s, so those failures may be %s.",
 				functions.JoinNames(l, waited), fails, it, functions.JoinNames(l, waiting), calls, it, its),
-			Zh: fmt.Sprintf("%s 自己的测试用例没有通过：先修好它。%s 调用了它，所以它们的失败可能源自它。", functions.JoinNames(l, waited), functions.JoinNames(l, waiting))}
+			Zh: fmt.Sprintf("%s 自己的测试用例没有通过：先修好%s。%s 调用了%s，所以那些失败可能源自%s。",
+				functions.JoinNames(l, waited), zhIt(waited), functions.JoinNames(l, waiting), zhIt(waited), zhIt(waited))}
 	}
 	for _, r := range rs {
 		for _, f := range r.Failures {
@@ -309,4 +311,14 @@ func stubbedHint(l i18n.Lang, c gotest.CompileError, callers, checkedThrough []s
 			c.Function, c.File, c.Line),
 		Zh: fmt.Sprintf("%s 无法编译（%s:%d）。先修好它：调用它的函数在检查时用的是它的桩，它们的失败未必是它们自己的问题。",
 			c.Function, c.File, c.Line)}
+}
+
+// zhIt is the Chinese pronoun for the functions that others wait for: 它
+// for one, 它们 for more (the English of those messages agrees in number
+// through it and them).
+func zhIt(waited []string) string {
+	if len(waited) > 1 {
+		return "它们"
+	}
+	return "它"
 }
