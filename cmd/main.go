@@ -198,11 +198,11 @@ func main() {
 	ownWrites := ownwrites.New(nil)
 	reconciler := &controller.CronJobReconciler{
 		Client:    ownWrites.Client(fence.Client(mgr.GetClient())),
-		OwnWrites: ownWrites,
 		APIReader: mgr.GetAPIReader(),
 		Scheme:    mgr.GetScheme(),
 		Recorder:  recorder,
 		Workers:   tune.workers,
+		Guards:    controller.Guards{OwnWrites: ownWrites},
 	}
 	if traceFile != "" {
 		rec, err := traced(ctx, mgr, reconciler, traceFile, namespace)

@@ -43,7 +43,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
-	"cronlab.dev/cronlab/internal/ownwrites"
 	"cronlab.dev/cronlab/internal/runs"
 )
 
@@ -59,9 +58,6 @@ type CronJobReconciler struct {
 	// stage 05, and the functions of status.go that stage 15 writes).
 	APIReader client.Reader
 	Scheme    *runtime.Scheme
-	// OwnWrites is for catchUp, which stage 15 writes and explains; nil
-	// does without it.
-	OwnWrites *ownwrites.Memory
 	// Recorder writes Events, which `kubectl describe cronjob` shows.
 	Recorder events.EventRecorder
 	// Clock tells the time. Tests set a fake clock and move it forward to
@@ -74,6 +70,9 @@ type CronJobReconciler struct {
 	// builds (complete): `make run TRACE=file` records the loop this way
 	// (cmd/trace.go), with the lesson's wiring as it is.
 	Around Around
+	// Guards are what stage 15 adds (guards.go); the stages before it do
+	// without them.
+	Guards
 }
 
 // Around is what may stand around the controller: a predicate that sees
