@@ -111,6 +111,8 @@ func TestJobFinished(t *testing.T) {
 		{"failed", []kbatchv1.JobCondition{condition(kbatchv1.JobFailureTarget, corev1.ConditionTrue), condition(kbatchv1.JobFailed, corev1.ConditionTrue)}, true, kbatchv1.JobFailed},
 		{"success criteria met, not complete yet: still running", []kbatchv1.JobCondition{condition(kbatchv1.JobSuccessCriteriaMet, corev1.ConditionTrue)}, false, ""},
 		{"a condition that is not True does not count", []kbatchv1.JobCondition{condition(kbatchv1.JobComplete, corev1.ConditionFalse)}, false, ""},
+		// Unknown is not False either: only True says that the Job has ended.
+		{"a condition whose status is Unknown does not count", []kbatchv1.JobCondition{condition(kbatchv1.JobFailed, corev1.ConditionUnknown)}, false, ""},
 		{"suspended: not finished", []kbatchv1.JobCondition{condition(kbatchv1.JobSuspended, corev1.ConditionTrue)}, false, ""},
 	}
 	for _, tc := range tests {

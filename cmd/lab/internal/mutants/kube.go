@@ -184,13 +184,17 @@ func (f function) kubeCall(call *ast.CallExpr) []Mutant {
 		return out
 	}
 	name := sel.Sel.Name
+	// A method named Patch or Update that calls Patch or Update passes
+	// the verb on (a wrapper of the client): a swap there is no mistake
+	// anyone makes.
+	wrapper := f.decl.Name.Name == "Patch" || f.decl.Name.Name == "Update"
 	switch {
 	case (name == "Get" || name == "List") && len(call.Args) >= 3:
 		out = append(out, f.reads(call, sel)...)
-	case name == "Patch" && len(call.Args) >= 3 && !f.isPackage(sel.X):
+	case name == "Patch" && len(call.Args) >= 3 && !f.isPackage(sel.X) && !wrapper:
 		args := f.text(call.Args[0]) + ", " + f.text(call.Args[1])
 		out = append(out, f.change(PatchToUpdate, call.Pos(), call.End(), f.text(sel.X)+".Update("+args+")"))
-	case name == "Update" && len(call.Args) >= 2 && !f.isPackage(sel.X) && f.imports[crClient] != "":
+	case name == "Update" && len(call.Args) >= 2 && !f.isPackage(sel.X) && f.imports[crClient] != "" && !wrapper:
 		obj := f.text(call.Args[1])
 		if strings.HasPrefix(obj, "&") {
 			obj = "(" + obj + ")"

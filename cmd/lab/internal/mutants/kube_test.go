@@ -84,6 +84,11 @@ func (r *R) reconcile(ctx context.Context, cj *batchv1.CronJob, job *kbatchv1.Jo
 	return r.Status().Patch(ctx, cj, client.MergeFrom(before))
 }
 
+// A wrapper passes the verb on: no swap.
+func (c *fenced) Patch(ctx context.Context, obj client.Object, patch client.Patch) error {
+	return c.Client.Patch(ctx, obj, patch)
+}
+
 func wire(b *builder.Builder, mgr ctrl.Manager) *builder.Builder {
 	return b.For(&batchv1.CronJob{}).Owns(&kbatchv1.Job{}).
 		Watches(&corev1.Pod{}, handler.EnqueueRequestForOwner(mgr.GetScheme(), mgr.GetRESTMapper(), &batchv1.CronJob{}, handler.OnlyControllerOwner()))
@@ -162,6 +167,7 @@ func TestEachKubernetesOperatorBeforeAndAfter(t *testing.T) {
 		"wall clock: time.Now() -> time.Now()",                              // the wall clock already
 		"swap enum: kbatchv1.JobSuccessCriteriaMet -> kbatchv1.JobComplete", // a loose reading goes one way
 		"direct read: r.APIReader -> r.APIReader",
+		"patch to update: c.Client.Patch(ctx, obj, patch) -> c.Client.Update(ctx, obj)", // a wrapper's delegation
 	} {
 		if got[not] {
 			t.Errorf("a mutant %q, which no rule should make", not)
