@@ -44,8 +44,9 @@ catalogue mistake made; a spec that none of them makes fail is listed below, for
 Ginkgo ` + "`It`" + ` or a Go test function (the rows of a table test are its cases).
 
 CI runs ` + "`bin/lab dev mutants --guard`" + `: each row keeps a digest of what its score depends on (the stage's
-regions and tests, the edits of its catalogue of mistakes, and the code of the files that hold the regions and
-of the packages the tests run, with comments and the sentences assertions lead with (` + "`say.Both`" + `) left out);
+regions and tests, the edits of its catalogue of mistakes, and the code of the files that hold the regions, of
+the packages the tests run, and of the forms a later stage gives a region of those files (` + "`trusting:`" + ` in its
+` + "`stage.yaml`" + `), with comments and the sentences assertions lead with (` + "`say.Both`" + `) left out);
 a row whose inputs changed since this report is checked again on a sample of its mutants, and CI fails when
 one survives that is not listed below as a survivor.
 
