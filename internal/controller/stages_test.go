@@ -110,6 +110,36 @@ var _ = Describe("Stage 04: the reconcile loop", Label("lab-reconcile-loop"), fu
 				"控制者引用（metav1.GetControllerOf）指向这个 CronJob 的 Job，没有别的"))
 	})
 
+	It("does not list a Job of another namespace whose owner reference points at the CronJob", func() {
+		mine := h.createCronJob("mine", "@hourly", at(10, 0, 0))
+		elsewhere := newHarness() // a namespace of its own
+		stray := elsewhere.createJob("stray", nil)
+		// Owner references do not cross namespaces: the garbage collector
+		// takes such a one for an owner that is absent, and
+		// SetControllerReference refuses to write it. The API server stores
+		// it all the same, so it is written by hand here.
+		stray.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(mine, batchv1.GroupVersion.WithKind("CronJob"))}
+		stray.Labels = map[string]string{batchv1.CronJobLabel: mine.Name} // so that the cache holds it
+		Expect(k8sClient.Update(ctx, stray)).To(Succeed(),
+			say.Both("the spec's own setup: writing that Job's owner reference to the API server",
+				"测试用例自己的准备步骤：把那个 Job 的属主引用写到 API 服务器"))
+		eventually(func(g Gomega) {
+			var cached kbatchv1.Job
+			g.Expect(mgr.GetClient().Get(ctx, client.ObjectKeyFromObject(stray), &cached)).To(Succeed(),
+				say.Both("the spec's own setup: the cache holds the other namespace's Job", "测试用例自己的准备步骤：缓存里有另一个名字空间的 Job"))
+			g.Expect(cached.OwnerReferences).NotTo(BeEmpty(),
+				say.Both("the spec's own setup: the cached Job has its owner reference", "测试用例自己的准备步骤：缓存里的 Job 已有属主引用"))
+		})
+
+		jobs, err := h.r.listChildJobs(ctx, mine)
+		Expect(err).NotTo(HaveOccurred(),
+			say.Both("listChildJobs returned an error: it lists from the cache with client.MatchingFields on the field index",
+				"listChildJobs 返回了错误：它应当用 client.MatchingFields 按字段索引从缓存列举"))
+		Expect(jobNames(jobs)).To(BeEmpty(),
+			say.Both("a Job of another namespace was listed: list in the CronJob's own namespace (client.InNamespace), as owner references do not cross namespaces",
+				"列出了另一个名字空间的 Job：应当在 CronJob 自己的名字空间里列举（client.InNamespace），因为属主引用不能跨名字空间"))
+	})
+
 	It("does not list the Jobs of an earlier CronJob of the same name", func() {
 		earlier := h.createCronJob("again", "@hourly", at(10, 0, 0))
 		h.createJob("again-earlier", earlier)
