@@ -99,11 +99,7 @@ func wire(b *builder.Builder, mgr ctrl.Manager) *builder.Builder {
 
 func kubeMutantsOf(t *testing.T) []Mutant {
 	t.Helper()
-	ms, err := InFile("sample/kube.go", []byte(kubeSample), map[string]bool{"kube": true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ms
+	return mutantsIn(t, "sample/kube.go", kubeSample, "kube")
 }
 
 // TestEachKubernetesOperatorBeforeAndAfter: each operator's rule, as the

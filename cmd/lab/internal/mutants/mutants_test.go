@@ -56,7 +56,13 @@ var errTooLate error
 
 func mutantsOf(t *testing.T) []Mutant {
 	t.Helper()
-	ms, err := InFile("sample/due.go", []byte(sample), map[string]bool{"due": true})
+	return mutantsIn(t, "sample/due.go", sample, "due")
+}
+
+// mutantsIn makes the mutants of one region of a sample source.
+func mutantsIn(t *testing.T, file, src, region string) []Mutant {
+	t.Helper()
+	ms, err := InFile(file, []byte(src), map[string]bool{region: true})
 	if err != nil {
 		t.Fatal(err)
 	}
