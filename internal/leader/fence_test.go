@@ -19,15 +19,21 @@ package leader
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 )
 
 var start = time.Date(2030, time.January, 7, 10, 0, 0, 0, time.UTC)
@@ -111,6 +117,43 @@ func TestTheFenceIsOpenOnlyWithinRenewDeadlineOfTheLastRenewal(t *testing.T) {
 	}
 }
 
+// writes are the writes of client.Writer and of the subresource writers,
+// each made on c: every one of them must meet the fence.
+func writes(c client.Client) map[string]func() error {
+	ctx := context.Background()
+	existing := func() *corev1.ConfigMap {
+		return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "there"}}
+	}
+	newObject := func() *corev1.ConfigMap {
+		return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "new"}}
+	}
+	pod := func() *corev1.Pod { return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p"}} }
+	merge := func(body string) client.Patch { return client.RawPatch("application/merge-patch+json", []byte(body)) }
+	return map[string]func() error{
+		"Create":      func() error { return c.Create(ctx, newObject()) },
+		"Update":      func() error { return c.Update(ctx, existing()) },
+		"Patch":       func() error { return c.Patch(ctx, existing(), merge(`{"data":{"a":"b"}}`)) },
+		"Apply":       func() error { return c.Apply(ctx, corev1ac.ConfigMap("new", "ns"), client.FieldOwner("test")) },
+		"Delete":      func() error { return c.Delete(ctx, existing()) },
+		"DeleteAllOf": func() error { return c.DeleteAllOf(ctx, &corev1.ConfigMap{}, client.InNamespace("ns")) },
+		"Status().Patch": func() error {
+			return c.Status().Patch(ctx, pod(), merge(`{"status":{"phase":"Running"}}`))
+		},
+		"Status().Update": func() error { return c.Status().Update(ctx, pod()) },
+		"Status().Apply": func() error {
+			return c.Status().Apply(ctx, corev1ac.Pod("p", "ns"), client.FieldOwner("test"))
+		},
+		"SubResource(status).Patch": func() error { return c.SubResource("status").Patch(ctx, pod(), merge(`{}`)) },
+		"SubResource(eviction).Create": func() error {
+			return c.SubResource("eviction").Create(ctx, pod(), &policyv1.Eviction{})
+		},
+		"SubResource(status).Update": func() error { return c.SubResource("status").Update(ctx, pod()) },
+		"SubResource(status).Apply": func() error {
+			return c.SubResource("status").Apply(ctx, corev1ac.Pod("p", "ns"), client.FieldOwner("test"))
+		},
+	}
+}
+
 func TestAClosedFenceRefusesEveryWriteAndLetsReadsThrough(t *testing.T) {
 	clock := clocktesting.NewFakeClock(start)
 	fence := &Fence{Within: RenewDeadline, Clock: clock}
@@ -119,32 +162,8 @@ func TestAClosedFenceRefusesEveryWriteAndLetsReadsThrough(t *testing.T) {
 	c := fence.Client(fake.NewClientBuilder().WithObjects(existing).WithStatusSubresource(&corev1.Pod{}).Build())
 	ctx := context.Background()
 
-	newObject := func() *corev1.ConfigMap {
-		return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "new"}}
-	}
-	writes := map[string]func() error{
-		"Create": func() error { return c.Create(ctx, newObject()) },
-		"Update": func() error { return c.Update(ctx, existing.DeepCopy()) },
-		"Patch": func() error {
-			return c.Patch(ctx, existing.DeepCopy(), client.RawPatch("application/merge-patch+json", []byte(`{"data":{"a":"b"}}`)))
-		},
-		"Delete":      func() error { return c.Delete(ctx, existing.DeepCopy()) },
-		"DeleteAllOf": func() error { return c.DeleteAllOf(ctx, &corev1.ConfigMap{}, client.InNamespace("ns")) },
-		"Status().Patch": func() error {
-			return c.Status().Patch(ctx, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p"}},
-				client.RawPatch("application/merge-patch+json", []byte(`{"status":{"phase":"Running"}}`)))
-		},
-		"Status().Update": func() error {
-			return c.Status().Update(ctx, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p"}})
-		},
-		"SubResource(status).Patch": func() error {
-			return c.SubResource("status").Patch(ctx, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p"}},
-				client.RawPatch("application/merge-patch+json", []byte(`{}`)))
-		},
-	}
-
 	clock.Step(RenewDeadline) // the fence closes
-	for name, write := range writes {
+	for name, write := range writes(c) {
 		if err := write(); !errors.Is(err, ErrNotLeading) {
 			t.Errorf("%s with the fence closed: got %v, want ErrNotLeading", name, err)
 		}
@@ -153,13 +172,90 @@ func TestAClosedFenceRefusesEveryWriteAndLetsReadsThrough(t *testing.T) {
 	if err := c.Get(ctx, client.ObjectKeyFromObject(existing), &got); err != nil {
 		t.Errorf("a read with the fence closed: %v", err)
 	}
-	if err := c.Get(ctx, client.ObjectKeyFromObject(newObject()), &got); err == nil {
+	if err := c.Get(ctx, types.NamespacedName{Namespace: "ns", Name: "new"}, &got); err == nil {
 		t.Errorf("the refused Create wrote the object")
 	}
 
 	fence.Renewed(clock.Now())
-	if err := c.Create(ctx, newObject()); err != nil {
+	if err := writes(c)["Create"](); err != nil {
 		t.Errorf("Create after a renewal: %v", err)
+	}
+}
+
+// TestAnOpenFenceHandsEveryWriteOnAndItsAnswerBack: through an open fence,
+// each write reaches the client it wraps, and what that client answers (here
+// an error for every write) comes back unchanged: a Conflict or a NotFound
+// must reach the Reconciler, which decides on it.
+func TestAnOpenFenceHandsEveryWriteOnAndItsAnswerBack(t *testing.T) {
+	answer := errors.New("the API server's answer")
+	var reached []string
+	note := func(what string) error { reached = append(reached, what); return answer }
+	inner := interceptor.NewClient(fake.NewClientBuilder().Build(), interceptor.Funcs{
+		Create: func(context.Context, client.WithWatch, client.Object, ...client.CreateOption) error {
+			return note("Create")
+		},
+		Update: func(context.Context, client.WithWatch, client.Object, ...client.UpdateOption) error {
+			return note("Update")
+		},
+		Patch: func(context.Context, client.WithWatch, client.Object, client.Patch, ...client.PatchOption) error {
+			return note("Patch")
+		},
+		Apply: func(context.Context, client.WithWatch, runtime.ApplyConfiguration, ...client.ApplyOption) error {
+			return note("Apply")
+		},
+		Delete: func(context.Context, client.WithWatch, client.Object, ...client.DeleteOption) error {
+			return note("Delete")
+		},
+		DeleteAllOf: func(context.Context, client.WithWatch, client.Object, ...client.DeleteAllOfOption) error {
+			return note("DeleteAllOf")
+		},
+		SubResourceCreate: func(_ context.Context, _ client.Client, sub string, _, _ client.Object, _ ...client.SubResourceCreateOption) error {
+			return note("SubResource(" + sub + ").Create")
+		},
+		SubResourceUpdate: func(_ context.Context, _ client.Client, sub string, _ client.Object, _ ...client.SubResourceUpdateOption) error {
+			return note("SubResource(" + sub + ").Update")
+		},
+		SubResourcePatch: func(_ context.Context, _ client.Client, sub string, _ client.Object, _ client.Patch, _ ...client.SubResourcePatchOption) error {
+			return note("SubResource(" + sub + ").Patch")
+		},
+		SubResourceApply: func(_ context.Context, _ client.Client, sub string, _ runtime.ApplyConfiguration, _ ...client.SubResourceApplyOption) error {
+			return note("SubResource(" + sub + ").Apply")
+		},
+	})
+	clock := clocktesting.NewFakeClock(start)
+	fence := &Fence{Within: RenewDeadline, Clock: clock}
+	fence.Renewed(start)
+	c := fence.Client(inner)
+
+	for name, write := range writes(c) {
+		reached = nil
+		if err := write(); !errors.Is(err, answer) {
+			t.Errorf("%s with the fence open: got %v, want the wrapped client's answer", name, err)
+		}
+		want := strings.Replace(name, "Status()", "SubResource(status)", 1)
+		if len(reached) != 1 || reached[0] != want {
+			t.Errorf("%s with the fence open reached %q of the wrapped client, want %q", name, reached, want)
+		}
+	}
+}
+
+// TestNewFenceRunsOnTheRealClock: the fence cmd/main.go builds has no Clock
+// of its own, and reads the process's clock.
+func TestNewFenceRunsOnTheRealClock(t *testing.T) {
+	fence := NewFence()
+	if fence.Within != RenewDeadline {
+		t.Errorf("NewFence().Within = %v, want RenewDeadline (%v)", fence.Within, RenewDeadline)
+	}
+	if fence.Open() {
+		t.Errorf("a new fence is open before any renewal")
+	}
+	fence.Renewed(time.Now())
+	if !fence.Open() {
+		t.Errorf("a fence renewed a moment ago on the real clock is closed")
+	}
+	fence.Renewed(time.Now().Add(-time.Hour))
+	if !fence.Open() {
+		t.Errorf("a renewal that started before the last one moved the fence back")
 	}
 }
 

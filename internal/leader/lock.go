@@ -44,12 +44,20 @@ const (
 // NewFence is the fence of a manager that uses the timing above.
 func NewFence() *Fence { return &Fence{Within: RenewDeadline} }
 
+// Where the lock learns its namespace in a pod (the service account's
+// volume) and its host's name: variables, so that a test can stand in for
+// a pod, or for a host whose name cannot be read.
+var (
+	podNamespaceFile = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"
+	hostname         = os.Hostname
+)
+
 // NewLeaseLock builds the Lease lock that controller-runtime would build for
 // the manager (same identity, namespace rule and request timeout), so that
 // the fence can wrap it. namespace may be empty in a pod: the pod's own.
 func NewLeaseLock(cfg *rest.Config, namespace, name string) (resourcelock.Interface, error) {
 	if namespace == "" {
-		ns, err := os.ReadFile("/var/run/secrets/kubernetes.io/serviceaccount/namespace")
+		ns, err := os.ReadFile(podNamespaceFile)
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, errors.New("not running in a pod: set --leader-election-namespace")
 		}
@@ -58,7 +66,7 @@ func NewLeaseLock(cfg *rest.Config, namespace, name string) (resourcelock.Interf
 		}
 		namespace = strings.TrimSpace(string(ns))
 	}
-	host, err := os.Hostname()
+	host, err := hostname()
 	if err != nil {
 		return nil, err
 	}
