@@ -392,6 +392,8 @@ func TestScheduleFromV1(t *testing.T) {
 	}{
 		{"*/5 9-17 * * *", Schedule{Cron: &CronTable{Minute: "*/5", Hour: "9-17", DayOfMonth: "*", Month: "*", DayOfWeek: "*"}}},
 		{"0\t9  1 jan  mon-fri", Schedule{Cron: &CronTable{Minute: "0", Hour: "9", DayOfMonth: "1", Month: "jan", DayOfWeek: "mon-fri"}}},
+		{"0\n9\v1\fjan\rmon-fri", Schedule{Cron: &CronTable{Minute: "0", Hour: "9", DayOfMonth: "1", Month: "jan", DayOfWeek: "mon-fri"}}},
+		{"0\u00859\u00a01\u3000jan mon-fri", Schedule{Cron: &CronTable{Minute: "0", Hour: "9", DayOfMonth: "1", Month: "jan", DayOfWeek: "mon-fri"}}},
 		{"@every 90s", Schedule{Every: ptr.To("90s")}},
 		{"@every 1.5h", Schedule{Every: ptr.To("1.5h")}},
 		{"@midnight", Schedule{Period: ptr.To(Period("midnight"))}},
@@ -470,10 +472,11 @@ var (
 	months      = []string{"*", "1", "jan", "mar-may", "*/3", "JAN"}
 	daysOfWeek  = []string{"*", "0", "mon-fri", "sun", "1-5", "sat,sun"}
 	durations   = []string{"10s", "90s", "1h30m", "0.5m", "+10s", "1.5h", "250ms"}
-	separators  = []string{" ", " ", " ", "  ", "\t", " \t "}
-	zones       = []string{"Etc/UTC", "Asia/Shanghai", "America/Argentina/Buenos_Aires", "Europe/Berlin"}
-	policies    = []ConcurrencyPolicy{AllowConcurrent, ForbidConcurrent, ReplaceConcurrent}
-	instant     = time.Date(2030, time.January, 7, 10, 0, 0, 0, time.UTC)
+	// Every separator of v1's CEL rule, plain spaces the most often.
+	separators = []string{" ", " ", " ", "  ", "\t", " \t ", "\n", "\v", "\f", "\r", "\u0085", "\u00a0", "\u3000"}
+	zones      = []string{"Etc/UTC", "Asia/Shanghai", "America/Argentina/Buenos_Aires", "Europe/Berlin"}
+	policies   = []ConcurrencyPolicy{AllowConcurrent, ForbidConcurrent, ReplaceConcurrent}
+	instant    = time.Date(2030, time.January, 7, 10, 0, 0, 0, time.UTC)
 )
 
 func pick[T any](r *rand.Rand, from []T) T { return from[r.IntN(len(from))] }
