@@ -81,6 +81,12 @@ func killedIn(l i18n.Lang, root string, stages []stage.Stage, t stage.Stage, ms 
 		return nil, err
 	}
 	defer cleanup()
+	return killedInTree(l, root, dir, t, ms)
+}
+
+// killedInTree makes each mistake in the tree at dir and checks it with t's
+// check; it returns those the check caught.
+func killedInTree(l i18n.Lang, root, dir string, t stage.Stage, ms []stage.Mistake) (map[string]bool, error) {
 	start := time.Now()
 	if clean, err := run.ChecksWith(l, root, dir, t, run.Quiet, false, run.BuildOpts{}); err != nil {
 		return nil, fmt.Errorf("%s: its check fails before any mutant is made: %s", t.Num, firstFailure(clean, err))
@@ -134,4 +140,80 @@ func buildsAny(root string, t stage.Stage, ms []stage.Mistake) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// A package of the reference is held by more tests than its own: the
+// webhook's envtest suite registers api/v2 in its scheme, the controller's
+// suite runs the leader's fence. So a package's mutants that survive its
+// own tests are checked, as a stage's are with the later stages, with the
+// tests of every other package of the reference that builds it (those make
+// test runs; the end-to-end suite, which needs a cluster, is left out). One
+// that such a package's tests kill is caught elsewhere, with the package
+// named.
+
+// catchElsewhere checks the survivors of package row s with the tests of the
+// other packages that build it, and returns the package whose tests caught
+// each one it did, by name.
+func catchElsewhere(l i18n.Lang, root string, s stage.Stage, survivors []stage.Mistake) (map[string]string, error) {
+	caught := map[string]string{}
+	testers, err := testersOf(root, s.Slug)
+	if err != nil || len(testers) == 0 || len(survivors) == 0 {
+		return caught, err
+	}
+	dir, cleanup, err := scratchTree(root, "")
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	for _, pkg := range testers {
+		if len(survivors) == 0 {
+			break
+		}
+		fmt.Printf(l.Tr("  with the tests of %s, which build it: %d survivors checked again\n",
+			"  用构建了它的 %s 的测试再查 %d 个存活的变异体\n"), pkg, len(survivors))
+		killed, err := killedInTree(l, root, dir, packageSuite(pkg), survivors)
+		if err != nil {
+			return nil, err
+		}
+		survivors = slices.DeleteFunc(survivors, func(m stage.Mistake) bool {
+			if killed[m.Name] {
+				caught[m.Name] = pkg
+				return true
+			}
+			return false
+		})
+	}
+	return caught, nil
+}
+
+// testersOf are the packages of the reference, other than pkg, whose tests
+// build pkg: under api/, internal/ and test/ (but test/e2e), and cmd itself.
+// One go list: with -test it lists each package's test binary ("p.test"),
+// whose dependencies are all that the binary links.
+func testersOf(root, pkg string) ([]string, error) {
+	module, err := base.Output(root, "go", "list", "-m")
+	if err != nil {
+		return nil, err
+	}
+	module = strings.TrimSpace(module)
+	listed, err := base.Output(root, "go", "list", "-test", "-f", "{{.ImportPath}}|{{join .Deps \" \"}}",
+		"./api/...", "./internal/...", "./test/...", "./cmd")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, line := range strings.Split(listed, "\n") {
+		binary, deps, ok := strings.Cut(line, "|")
+		if !ok || !strings.HasSuffix(binary, ".test") {
+			continue
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(strings.TrimSuffix(binary, ".test"), module), "/")
+		if rel == pkg || rel == "test/e2e" || strings.HasPrefix(rel, "test/e2e/") {
+			continue
+		}
+		if slices.Contains(strings.Fields(deps), module+"/"+pkg) {
+			out = append(out, rel)
+		}
+	}
+	return out, nil
 }

@@ -81,7 +81,10 @@ type mutationScore struct {
 	Sampled int `json:"sampled,omitempty"`
 	// CaughtLater are the mutants that the stage's own check cannot catch,
 	// for the code they change runs only once a later stage is written, and
-	// that the check of that later stage catches (later.go): its ID, by name.
+	// that the check of that later stage catches (later.go): its slug, by
+	// name. For a package's row, those that its own tests miss and the tests
+	// of another package that builds it catch (catchElsewhere): that
+	// package's path.
 	CaughtLater map[string]string `json:"caughtLater,omitempty"`
 
 	// KubeMutants and KubeNotCompile are how many of Mutants and
@@ -96,7 +99,7 @@ type mutationScore struct {
 	// NotMeasured says why the stage has no score.
 	NotMeasured string `json:"notMeasured,omitempty"`
 
-	survivors []stage.Mistake // the survivors' edits, for catchLater
+	survivors []stage.Mistake // the survivors' edits, for catchLater and catchElsewhere
 }
 
 // Score is the share of the mutants that compile, equivalent ones aside,
@@ -298,17 +301,25 @@ func testedPackages(root string) ([]string, error) {
 // mutateSuite makes and checks the mutants of a stage or a package, at most
 // limit of those that compile (0: all).
 func mutateSuite(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, limit int, mr *measure) (mutationScore, error) {
+	start := time.Now()
+	var score mutationScore
+	var err error
 	if s.Dir == "" {
 		fmt.Printf(l.Tr("package %s\n", "包 %s\n"), s.Slug)
-		return mutatePackage(l, root, s, limit, mr)
+		score, err = mutatePackage(l, root, s, limit, mr)
+	} else {
+		fmt.Printf(l.Tr("stage %s (%s)\n", "第 %s 阶段（%s）\n"), s.Num, s.TitleIn(l))
+		score, err = mutateStage(l, root, stages, s, limit, mr)
 	}
-	fmt.Printf(l.Tr("stage %s (%s)\n", "第 %s 阶段（%s）\n"), s.Num, s.TitleIn(l))
-	start := time.Now()
-	score, err := mutateStage(l, root, stages, s, limit, mr)
 	if err != nil || len(score.survivors) == 0 {
 		return score, err
 	}
-	if score.CaughtLater, err = catchLater(l, root, stages, s, score.survivors); err != nil {
+	if s.Dir == "" {
+		score.CaughtLater, err = catchElsewhere(l, root, s, score.survivors)
+	} else {
+		score.CaughtLater, err = catchLater(l, root, stages, s, score.survivors)
+	}
+	if err != nil {
 		return score, err
 	}
 	score.Survivors = slices.DeleteFunc(score.Survivors, func(name string) bool { return score.CaughtLater[name] != "" })

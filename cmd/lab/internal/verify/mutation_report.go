@@ -35,7 +35,8 @@ side of ` + "`&&`" + ` or ` + "`||`" + ` dropped, an error swallowed, a function
 with the stage's own check, as ` + "`lab dev verify`" + ` checks the hand-written catalogue. A stage's row is named
 by its slug, in the order of ` + "`exercises/stages.yaml`" + `, so that it keeps its name when stages are added or
 moved around it. A package of the reference (a row named by its directory) is judged the same way, with
-mutants of all of its functions and all of its tests.
+mutants of all of its functions and all of its tests, and then with the tests of the packages that build it
+(below).
 
 A mutant that does not compile is set aside: the compiler caught it. So is one that no test could tell from
 the reference (an equivalent mutant, each listed with the reason in ` + "`test/mutation/equivalents.yaml`" + `).
@@ -61,8 +62,12 @@ Some code of a stage runs only once a later stage is written (stage 04 writes Re
 call what stages 05 and 06 write): its mutants cannot fail their own stage's check, in a tree where those
 later functions are still stubs. The attendee's code goes on into the next stages, so such a mistake is
 caught there: a mutant that survives its stage is checked with the later stages whose tests build its package,
-and one that such a check kills is counted as caught later, with the stage named below. The score counts
-both; the column "own check" is the share that the stage's own check kills.
+and one that such a check kills is counted as caught later, with the stage named below. A package is held by
+more tests than its own in the same way (the webhook's suite registers api/v2, the controller's runs the
+leader's fence): a mutant that survives the package's tests is checked with the tests of the other packages of
+the reference that build it (those ` + "`make test`" + ` runs, the end-to-end suite left out), and one they kill is
+counted in the column "caught later", with the package named below. The score counts both; the column "own
+check" is the share that the stage's or package's own tests kill.
 
 Beside the generic operators, the Kubernetes operators (` + "`cmd/lab/internal/mutants/kube.go`" + `, one table of
 rules, each a mistake made with the Kubernetes API) make mutants by rule wherever the code matches: a sibling
@@ -145,8 +150,21 @@ Kubernetes operators existed has no line in the second table: ` + "`bin/lab dev 
 	section(&b, scores, "Survivors of the Kubernetes operators", "The same, for the mutants of the Kubernetes operators.", survivors(true))
 	section(&b, scores, "Caught by a later stage", "Each one survives its own stage's check, and the check of the stage named fails on it.",
 		func(s mutationScore) (items []string) {
+			if isPackageRow(s) {
+				return nil
+			}
 			for _, name := range slices.Sorted(maps.Keys(s.CaughtLater)) {
 				items = append(items, fmt.Sprintf("`%s`: stage %s", name, s.CaughtLater[name]))
+			}
+			return items
+		})
+	section(&b, scores, "Caught by the tests of another package", "Each one survives its own package's tests, and the tests of the package named, which build it, fail on it.",
+		func(s mutationScore) (items []string) {
+			if !isPackageRow(s) {
+				return nil
+			}
+			for _, name := range slices.Sorted(maps.Keys(s.CaughtLater)) {
+				items = append(items, fmt.Sprintf("`%s`: %s", name, s.CaughtLater[name]))
 			}
 			return items
 		})
@@ -202,3 +220,6 @@ func quoted(names []string) []string {
 	}
 	return out
 }
+
+// isPackageRow tells a package's row (named by its path) from a stage's.
+func isPackageRow(s mutationScore) bool { return strings.Contains(s.Stage, "/") }
