@@ -109,6 +109,10 @@ func killedInTree(l i18n.Lang, root, dir string, t stage.Stage, ms []stage.Mista
 	c.eachAlone(l, root, dir, t, alone, func(i int, o outcome) {
 		if o.unmade == nil && o.err != nil && !base.IsSetupError(o.err) && compileErrors(o.rs) == "" {
 			killed[ms[i].Name] = true
+			if t.Dir == "" { // a package's tests (catchElsewhere)
+				fmt.Printf(l.Tr("  caught by the tests of %s  %s\n        by: %s\n", "  被 %s 的测试发现  %s\n        发现它的：%s\n"), t.Num, ms[i].Name, firstFailure(o.rs, o.err))
+				return
+			}
 			fmt.Printf(l.Tr("  caught by stage %s  %s\n        by: %s\n", "  被第 %s 阶段发现  %s\n        发现它的：%s\n"), t.Num, ms[i].Name, firstFailure(o.rs, o.err))
 		}
 	})
