@@ -254,20 +254,29 @@ func (c *Controller) sync(ctx context.Context, key string) (requeueAfter time.Du
 		}
 	}
 
-	// An Update with the cached resourceVersion: if the cache is stale, the
-	// API server answers Conflict, and the key is retried with backoff.
-	// (The reference patches the status instead; see stage 15, the stale cache.)
-	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&cj)
+	if err := c.updateStatus(ctx, &cj); err != nil {
+		return 0, err
+	}
+	// Look again when the next run is due. A schedule that never fires again
+	// has no next run (schedule.Parse refuses those; this only guards).
+	var after time.Duration
+	if !due.Next.IsZero() {
+		after = runs.RequeueDelay(now, due.Next)
+	}
+	return after, nil
+}
+
+// updateStatus writes cj's status with an Update carrying the cached
+// resourceVersion: if the cache is stale, the API server answers Conflict,
+// and the key is retried with backoff. (The reference patches the status
+// instead; see stage 15, the stale cache.)
+func (c *Controller) updateStatus(ctx context.Context, cj *batchv1.CronJob) error {
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(cj)
 	if err != nil {
-		return 0, err
+		return fmt.Errorf("converting CronJob %s/%s to write its status: %w", cj.Namespace, cj.Name, err)
 	}
-	if _, err := c.dynamic.Resource(cronJobs).Namespace(cj.Namespace).UpdateStatus(ctx, &unstructured.Unstructured{Object: u}, metav1.UpdateOptions{}); err != nil {
-		return 0, err
-	}
-	if due.Next.IsZero() {
-		return 0, nil
-	}
-	return runs.RequeueDelay(now, due.Next), nil
+	_, err = c.dynamic.Resource(cronJobs).Namespace(cj.Namespace).UpdateStatus(ctx, &unstructured.Unstructured{Object: u}, metav1.UpdateOptions{})
+	return err
 }
 
 // createJob creates the Job of the run at t, built as the reference builds

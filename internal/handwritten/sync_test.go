@@ -162,6 +162,7 @@ func TestSync(t *testing.T) {
 		onServer    []*kbatchv1.Job  // Jobs the API server has
 		inCache     []*kbatchv1.Job  // Jobs the informer has
 		failCreate  bool
+		failGet     bool // the Job of the run exists, and cannot be read back
 		notOnServer bool // the CronJob is in the cache only: the status write fails
 
 		wantErr     bool
@@ -200,6 +201,9 @@ func TestSync(t *testing.T) {
 			wantWrites: 1, wantRequeue: 3*time.Minute + 100*time.Millisecond},
 		{name: "a create the API server refuses is an error, and the status is not written",
 			cronJob: report(), failCreate: true, wantErr: true, wantCreated: []string{tenAMJob}},
+		{name: "a Job of the run that exists and cannot be read back is an error, and the status is not written",
+			cronJob: report(), onServer: []*kbatchv1.Job{jobOf(report(), tenAM, "j1", false)}, failGet: true,
+			wantErr: true, wantCreated: []string{tenAMJob}},
 		{name: "a status write that fails is an error",
 			cronJob: report(), notOnServer: true, wantErr: true,
 			wantCreated: []string{tenAMJob}, wantWrites: 1},
@@ -216,6 +220,11 @@ func TestSync(t *testing.T) {
 			if tc.failCreate {
 				kube.PrependReactor("create", "jobs", func(k8stesting.Action) (bool, runtime.Object, error) {
 					return true, nil, errors.New("admission webhook denied the request")
+				})
+			}
+			if tc.failGet {
+				kube.PrependReactor("get", "jobs", func(k8stesting.Action) (bool, runtime.Object, error) {
+					return true, nil, errors.New("the API server is away")
 				})
 			}
 			c, err := New(kube, dyn, clocktesting.NewFakePassiveClock(syncNow))
