@@ -56,7 +56,7 @@ func catchLater(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, s
 		if !relevant {
 			continue
 		}
-		fmt.Printf(l.Tr("  with the check of stage %s, where the code after them is written: %d survivors checked again\n",
+		fmt.Printf(l.Tr("  with the check of stage %s, where the code after them is written: survivors checked again: %d\n",
 			"  用第 %s 阶段的检查（那里它们之后的代码已经写好）再查 %d 个存活的变异体\n"), t.Num, len(survivors))
 		killed, err := killedIn(l, root, stages, t, survivors)
 		if err != nil {
@@ -173,7 +173,7 @@ func catchElsewhere(l i18n.Lang, root string, s stage.Stage, survivors []stage.M
 		if len(survivors) == 0 {
 			break
 		}
-		fmt.Printf(l.Tr("  with the tests of %s, which build it: %d survivors checked again\n",
+		fmt.Printf(l.Tr("  with the tests of %s, which build it: survivors checked again: %d\n",
 			"  用构建了它的 %s 的测试再查 %d 个存活的变异体\n"), pkg, len(survivors))
 		killed, err := killedInTree(l, root, dir, packageSuite(pkg), survivors)
 		if err != nil {
