@@ -23,6 +23,8 @@ import (
 
 	kbatchv1 "k8s.io/api/batch/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"cronlab.dev/cronlab/test/say"
 )
 
 // TestOlderFirst is the order in which history cleanup deletes: the Job
@@ -53,7 +55,7 @@ func TestOlderFirst(t *testing.T) {
 		{"the same Job", job("a", at(1)), job("a", at(1)), 0},
 	} {
 		if got := olderFirst(tc.a, tc.b); sign(got) != tc.want {
-			t.Errorf("%s: olderFirst(%s, %s) = %d, want a result of sign %d", tc.name, tc.a.Name, tc.b.Name, got, tc.want)
+			t.Error(say.Both("%s: olderFirst(%s, %s) = %d, want a result of sign %d", "%s：olderFirst(%s, %s) = %d，结果的符号应为 %d", tc.name, tc.a.Name, tc.b.Name, got, tc.want))
 		}
 	}
 
@@ -64,7 +66,7 @@ func TestOlderFirst(t *testing.T) {
 		names = append(names, j.Name)
 	}
 	if want := []string{"b", "a", "d", "c", "e"}; !slices.Equal(names, want) {
-		t.Errorf("sorted oldest first: %v, want %v", names, want)
+		t.Error(say.Both("sorted oldest first: %v, want %v", "按从旧到新排序：%v，应为 %v", names, want))
 	}
 }
 

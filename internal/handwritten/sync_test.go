@@ -38,6 +38,7 @@ import (
 
 	batchv1 "cronlab.dev/cronlab/api/v1"
 	"cronlab.dev/cronlab/internal/runs"
+	"cronlab.dev/cronlab/test/say"
 )
 
 // These tests hold the parts of the hand-written controller that the stage
@@ -245,29 +246,29 @@ func TestSync(t *testing.T) {
 
 			requeue, err := c.sync(context.Background(), "team/report")
 			if (err != nil) != tc.wantErr {
-				t.Fatalf("sync: error %v, want one: %v", err, tc.wantErr)
+				t.Fatal(say.Both("sync: error %v, want one: %v", "sync 的错误：%v；应有错误：%v", err, tc.wantErr))
 			}
 			if got := createdJobs(kube); !slices.Equal(got, tc.wantCreated) {
-				t.Errorf("sync created the Jobs %q, want %q", got, tc.wantCreated)
+				t.Error(say.Both("sync created the Jobs %q, want %q", "sync 创建的 Job：%q，应为 %q", got, tc.wantCreated))
 			}
 			if got := statusWrites(dyn); got != tc.wantWrites {
-				t.Errorf("sync wrote the status %d times, want %d", got, tc.wantWrites)
+				t.Error(say.Both("sync wrote the status %d times, want %d", "sync 写了 %d 次状态，应为 %d 次", got, tc.wantWrites))
 			}
 			if requeue != tc.wantRequeue {
-				t.Errorf("sync asked to look again in %v, want %v", requeue, tc.wantRequeue)
+				t.Error(say.Both("sync asked to look again in %v, want %v", "sync 要求 %v 之后再看，应为 %v", requeue, tc.wantRequeue))
 			}
 			if tc.wantWrites == 0 || tc.wantErr {
 				return
 			}
 			cj := stored(t, dyn, "report")
 			if got := activeNames(cj); !slices.Equal(got, tc.wantActive) {
-				t.Errorf("status.active names %q, want %q", got, tc.wantActive)
+				t.Error(say.Both("status.active names %q, want %q", "status.active 列出的是 %q，应为 %q", got, tc.wantActive))
 			}
 			switch last := cj.Status.LastScheduleTime; {
 			case tc.wantLast == nil && last != nil:
-				t.Errorf("status.lastScheduleTime is %v, want none", last.Time)
+				t.Error(say.Both("status.lastScheduleTime is %v, want none", "status.lastScheduleTime 为 %v，应为空", last.Time))
 			case tc.wantLast != nil && (last == nil || !last.Time.Equal(*tc.wantLast)):
-				t.Errorf("status.lastScheduleTime is %v, want %v", last, *tc.wantLast)
+				t.Error(say.Both("status.lastScheduleTime is %v, want %v", "status.lastScheduleTime 为 %v，应为 %v", last, *tc.wantLast))
 			}
 		})
 	}
@@ -295,11 +296,11 @@ func TestRunStartsADueRunAndFollowsItsJob(t *testing.T) {
 		for deadline := time.Now().Add(20 * time.Second); !done(); {
 			select {
 			case err := <-returned:
-				t.Fatalf("Run returned %v before %s", err, what)
+				t.Fatal(say.Both("Run returned %v before %s", "Run 在%[2]s之前就返回了 %[1]v", err, what))
 			case <-time.After(20 * time.Millisecond):
 			}
 			if time.Now().After(deadline) {
-				t.Fatalf("after 20 s, still waiting for %s", what)
+				t.Fatal(say.Both("after 20 s, still waiting for %s", "20 秒之后仍在等待：%s", what))
 			}
 		}
 	}
@@ -324,13 +325,13 @@ func TestRunStartsADueRunAndFollowsItsJob(t *testing.T) {
 	select {
 	case err := <-returned:
 		if err != nil {
-			t.Errorf("Run returned %v when its context ended, want nil", err)
+			t.Error(say.Both("Run returned %v when its context ended, want nil", "context 结束时 Run 返回了 %v，应返回 nil", err))
 		}
 	case <-time.After(20 * time.Second):
-		t.Fatal("Run did not return 20 s after its context ended")
+		t.Fatal(say.Both("Run did not return 20 s after its context ended", "context 结束 20 秒后 Run 仍未返回"))
 	}
 	if !c.queue.ShuttingDown() {
-		t.Error("Run returned and left its queue running: its workers would never stop")
+		t.Error(say.Both("Run returned and left its queue running: its workers would never stop", "Run 返回了，却没有关闭它的队列：它的 worker 永远不会停下"))
 	}
 }
 
@@ -345,6 +346,6 @@ func TestRunStopsWhenTheCachesCannotSync(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if err := c.Run(ctx, 1); err == nil {
-		t.Error("Run with a context that had already ended returned nil, want an error that the caches did not sync")
+		t.Error(say.Both("Run with a context that had already ended returned nil, want an error that the caches did not sync", "context 已经结束，Run 却返回了 nil；应返回缓存未能同步的错误"))
 	}
 }
