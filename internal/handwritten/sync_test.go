@@ -31,6 +31,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
+	"k8s.io/client-go/informers"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 	clocktesting "k8s.io/utils/clock/testing"
@@ -348,4 +349,50 @@ func TestRunStopsWhenTheCachesCannotSync(t *testing.T) {
 	if err := c.Run(ctx, 1); err == nil {
 		t.Error(say.Both("Run with a context that had already ended returned nil, want an error that the caches did not sync", "context 已经结束，Run 却返回了 nil；应返回缓存未能同步的错误"))
 	}
+}
+
+// TestSyncSaysWhatItCannotRead: an object in the cache that does not fit
+// v1's CronJob (a field of another type, written through another version),
+// and a Job informer without the index by controller (New registers it; a
+// hand-written controller that forgets to is the mistake), are errors of
+// sync, not a CronJob without Jobs.
+func TestSyncSaysWhatItCannotRead(t *testing.T) {
+	t.Run("a cached object that is not a v1 CronJob", func(t *testing.T) {
+		kube, dyn := fakes(t, nil, nil)
+		c, err := New(kube, dyn, clocktesting.NewFakePassiveClock(syncNow))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.queue.ShutDown()
+		bad := unstructuredOf(t, report())
+		if err := unstructured.SetNestedField(bad.Object, int64(5), "spec", "schedule"); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.cronJobs.GetIndexer().Add(bad); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.sync(context.Background(), "team/report"); err == nil {
+			t.Error(say.Both("sync of a cached CronJob whose spec.schedule is a number returned no error",
+				"缓存里的 CronJob 的 spec.schedule 是个数字，sync 却没有返回错误"))
+		}
+	})
+	t.Run("a Job informer without the index by controller", func(t *testing.T) {
+		kube, dyn := fakes(t, []*batchv1.CronJob{report()}, nil)
+		c, err := New(kube, dyn, clocktesting.NewFakePassiveClock(syncNow))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.queue.ShutDown()
+		c.jobs = informers.NewSharedInformerFactory(kube, 0).Batch().V1().Jobs().Informer() // no AddIndexers
+		if err := c.cronJobs.GetIndexer().Add(unstructuredOf(t, report())); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.sync(context.Background(), "team/report"); err == nil {
+			t.Error(say.Both("sync with a Job informer that has no index by controller returned no error: it would see no Jobs at all",
+				"Job 的 informer 没有按控制者建的索引，sync 却没有返回错误：它会一个 Job 也看不到"))
+		}
+		if got := createdJobs(kube); len(got) != 0 {
+			t.Error(say.Both("sync created the Jobs %q without knowing which Jobs the CronJob has", "sync 在不知道这个 CronJob 有哪些 Job 的情况下创建了 Job %q", got))
+		}
+	})
 }
