@@ -20,20 +20,25 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	kbatchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 	"k8s.io/client-go/informers"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
 	clocktesting "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 
@@ -97,8 +102,28 @@ func fakes(t *testing.T, onServer []*batchv1.CronJob, jobs []*kbatchv1.Job) (*ku
 	for _, j := range jobs {
 		kubeObjects = append(kubeObjects, j)
 	}
-	return kubefake.NewClientset(kubeObjects...), dynamicfake.NewSimpleDynamicClientWithCustomListKinds(scheme,
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(scheme,
 		map[schema.GroupVersionResource]string{cronJobs: "CronJobList"}, objects...)
+	// As the API server, and unlike the fake's tracker, store no update of a
+	// status that changes nothing: no new resourceVersion, no watch event.
+	// Without this, every sync's write would send the CronJob round again,
+	// and a test could not tell whether a Job's event brought it back.
+	dyn.PrependReactor("update", "cronjobs", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		update, ok := a.(k8stesting.UpdateAction)
+		if !ok || a.GetSubresource() != "status" {
+			return false, nil, nil
+		}
+		now := update.GetObject().(*unstructured.Unstructured)
+		was, err := dyn.Tracker().Get(cronJobs, now.GetNamespace(), now.GetName())
+		if err != nil {
+			return false, nil, nil
+		}
+		if equality.Semantic.DeepEqual(was.(*unstructured.Unstructured).Object["status"], now.Object["status"]) {
+			return true, was, nil
+		}
+		return false, nil, nil
+	})
+	return kubefake.NewClientset(kubeObjects...), dyn
 }
 
 // stored is the CronJob as the dynamic client's server has it now.
@@ -165,6 +190,7 @@ func TestSync(t *testing.T) {
 		inCache     []*kbatchv1.Job  // Jobs the informer has
 		failCreate  bool
 		failGet     bool // the Job of the run exists, and cannot be read back
+		wantErrText string
 		notOnServer bool // the CronJob is in the cache only: the status write fails
 
 		wantErr     bool
@@ -205,7 +231,7 @@ func TestSync(t *testing.T) {
 			cronJob: report(), failCreate: true, wantErr: true, wantCreated: []string{tenAMJob}},
 		{name: "a Job of the run that exists and cannot be read back is an error, and the status is not written",
 			cronJob: report(), onServer: []*kbatchv1.Job{jobOf(report(), tenAM, "j1", false)}, failGet: true,
-			wantErr: true, wantCreated: []string{tenAMJob}},
+			wantErr: true, wantErrText: "the API server is away", wantCreated: []string{tenAMJob}},
 		{name: "a status write that fails is an error",
 			cronJob: report(), notOnServer: true, wantErr: true,
 			wantCreated: []string{tenAMJob}, wantWrites: 1},
@@ -248,6 +274,9 @@ func TestSync(t *testing.T) {
 			requeue, err := c.sync(context.Background(), "team/report")
 			if (err != nil) != tc.wantErr {
 				t.Fatal(say.Both("sync: error %v, want one: %v", "sync 的错误：%v；应有错误：%v", err, tc.wantErr))
+			}
+			if tc.wantErrText != "" && !strings.Contains(err.Error(), tc.wantErrText) {
+				t.Error(say.Both("sync's error %q does not pass on the API server's %q", "sync 的错误 %q 没有转达 API 服务器的 %q", err, tc.wantErrText))
 			}
 			if got := createdJobs(kube); !slices.Equal(got, tc.wantCreated) {
 				t.Error(say.Both("sync created the Jobs %q, want %q", "sync 创建的 Job：%q，应为 %q", got, tc.wantCreated))
@@ -395,4 +424,67 @@ func TestSyncSaysWhatItCannotRead(t *testing.T) {
 			t.Error(say.Both("sync created the Jobs %q without knowing which Jobs the CronJob has", "sync 在不知道这个 CronJob 有哪些 Job 的情况下创建了 Job %q", got))
 		}
 	})
+}
+
+// TestEnqueue is For(&CronJob{}) by hand: an event of a CronJob, or the
+// tombstone of one deleted while the watch was down, enqueues its key; an
+// object without a name is reported, and enqueues nothing.
+func TestEnqueue(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		obj      any
+		want     []string
+		reported bool
+	}{
+		{"a CronJob", unstructuredOf(t, report()), []string{"team/report"}, false},
+		{"the tombstone of a CronJob", cache.DeletedFinalStateUnknown{Key: "team/report", Obj: unstructuredOf(t, report())}, []string{"team/report"}, false},
+		{"something that is not an object", "team/report", nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &Controller{queue: workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[string]())}
+			defer c.queue.ShutDown()
+			var reported []error
+			handlers := utilruntime.ErrorHandlers
+			utilruntime.ErrorHandlers = append(slices.Clone(handlers), func(_ context.Context, err error, _ string, _ ...any) {
+				reported = append(reported, err)
+			})
+			defer func() { utilruntime.ErrorHandlers = handlers }()
+
+			c.enqueue(tc.obj)
+			var got []string
+			for c.queue.Len() > 0 {
+				key, _ := c.queue.Get()
+				got = append(got, key)
+				c.queue.Done(key)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Error(say.Both("enqueued %q, want %q", "入队的是 %q，应为 %q", got, tc.want))
+			}
+			if (len(reported) > 0) != tc.reported {
+				t.Error(say.Both("errors reported through utilruntime.HandleError: %v; want one: %v",
+					"通过 utilruntime.HandleError 报告的错误：%v；应报告一个：%v", reported, tc.reported))
+			}
+		})
+	}
+}
+
+// TestRunWorkerTakesKeysUntilTheQueueShutsDown: a worker goes on taking
+// keys, not one key per start (wait.UntilWithContext starts it again only
+// after a second); a queue shut down hands out what it still holds, then
+// stops the worker.
+func TestRunWorkerTakesKeysUntilTheQueueShutsDown(t *testing.T) {
+	kube, dyn := fakes(t, nil, nil)
+	c, err := New(kube, dyn, clocktesting.NewFakePassiveClock(syncNow))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"team/a", "team/b", "team/c"} { // CronJobs that are gone: each sync drops its key
+		c.queue.Add(key)
+	}
+	c.queue.ShutDown()
+	c.runWorker(context.Background())
+	if n := c.queue.Len(); n != 0 {
+		t.Error(say.Both("the worker returned with %d keys still in the queue: it must take keys until the queue shuts down",
+			"worker 返回时队列里还有 %d 个键：它必须一直取键，直到队列关闭", n))
+	}
 }
