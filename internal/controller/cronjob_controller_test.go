@@ -697,6 +697,37 @@ var _ = Describe("CronJob Reconciler", func() {
 			), say.Both("the Events: the old Job's SuccessfulDelete, and FailedCreate",
 				"事件：旧 Job 的 SuccessfulDelete，以及 FailedCreate"))
 		})
+
+		// No stage's label: olderFirst is given, not written, in every stage.
+		// The specs above see only Jobs with a start time; these are the others.
+		It("deletes the Job that started first first, one that never started (its Pod never ran) last, and goes by name when the starts are the same", func() {
+			started := func(minute int) *metav1.Time {
+				return &metav1.Time{Time: at(10, minute, 0)}
+			}
+			job := func(name string, start *metav1.Time) *kbatchv1.Job {
+				return &kbatchv1.Job{ObjectMeta: metav1.ObjectMeta{Name: name}, Status: kbatchv1.JobStatus{StartTime: start}}
+			}
+			for _, tc := range []struct {
+				name string
+				a, b *kbatchv1.Job
+				want int // the sign of olderFirst(a, b)
+			}{
+				{"the earlier start first", job("b", started(1)), job("a", started(2)), -1},
+				{"the later start after", job("a", started(2)), job("b", started(1)), 1},
+				{"the same start: by name", job("a", started(1)), job("b", started(1)), -1},
+				{"the same start, names the other way", job("b", started(1)), job("a", started(1)), 1},
+				{"one never started: after one that did", job("a", nil), job("b", started(1)), 1},
+				{"one that started: before one that never did", job("b", started(1)), job("a", nil), -1},
+				{"neither started: by name", job("a", nil), job("b", nil), -1},
+				{"neither started, names the other way", job("b", nil), job("a", nil), 1},
+				{"the same Job", job("a", started(1)), job("a", started(1)), 0},
+			} {
+				got := olderFirst(tc.a, tc.b)
+				Expect((got > 0) == (tc.want > 0) && (got < 0) == (tc.want < 0)).To(BeTrue(),
+					say.Both("%s: olderFirst(%s, %s) = %d, want a result of sign %d", "%s：olderFirst(%s, %s) = %d，结果的符号应为 %d",
+						tc.name, tc.a.Name, tc.b.Name, got, tc.want))
+			}
+		})
 	})
 
 	Describe("concurrency policies", Label("lab-scheduling"), func() {
