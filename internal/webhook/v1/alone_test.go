@@ -69,6 +69,12 @@ var _ = Describe("ValidateCronJob by itself, without the CRD's schema in front o
 		}
 	})
 
+	It("names the three concurrency policies it supports when it refuses another", func() {
+		cj := plain()
+		cj.Spec.ConcurrencyPolicy = "Sometimes"
+		Expect(ValidateCronJob(cj, nil).ToAggregate()).To(MatchError(ContainSubstring(`supported values: "Allow", "Forbid", "Replace"`)))
+	})
+
 	for _, tc := range []struct {
 		name  string
 		spoil func(*batchv1.CronJob)
