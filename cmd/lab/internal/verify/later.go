@@ -151,7 +151,8 @@ func buildsAny(root string, t stage.Stage, ms []stage.Mistake) (bool, error) {
 // suite runs the leader's fence. So a package's mutants that survive its
 // own tests are checked, as a stage's are with the later stages, with the
 // tests of every other package of the reference that builds it (those make
-// test runs; the end-to-end suite, which needs a cluster, is left out). One
+// test runs, the stages' checks among them; the end-to-end suite, which
+// needs a cluster, is left out). One
 // that such a package's tests kill is caught elsewhere, with the package
 // named.
 
@@ -191,7 +192,9 @@ func catchElsewhere(l i18n.Lang, root string, s stage.Stage, survivors []stage.M
 }
 
 // testersOf are the packages of the reference, other than pkg, whose tests
-// build pkg: under api/, internal/ and test/ (but test/e2e), and cmd itself.
+// build pkg: under api/, internal/ and test/ (but test/e2e), cmd itself, and
+// the stages' test packages under exercises/, which in the reference's tree
+// test the reference.
 // One go list: with -test it lists each package's test binary ("p.test"),
 // whose dependencies are all that the binary links.
 func testersOf(root, pkg string) ([]string, error) {
@@ -201,7 +204,7 @@ func testersOf(root, pkg string) ([]string, error) {
 	}
 	module = strings.TrimSpace(module)
 	listed, err := base.Output(root, "go", "list", "-test", "-f", "{{.ImportPath}}|{{join .Deps \" \"}}",
-		"./api/...", "./internal/...", "./test/...", "./cmd")
+		"./api/...", "./internal/...", "./test/...", "./cmd", "./exercises/...")
 	if err != nil {
 		return nil, err
 	}
