@@ -80,7 +80,7 @@ var (
 )
 
 // IsKubernetes tells an operator of the Kubernetes table from a generic one.
-func (o Op) IsKubernetes() bool { return slices.Contains(Kubernetes, o) }
+func (o Op) IsKubernetes() bool { return slices.Contains(Kubernetes, o) || slices.Contains(Schema, o) }
 
 // Import paths the tables name.
 const (

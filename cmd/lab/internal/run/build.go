@@ -40,6 +40,10 @@ type BuildOpts struct {
 	// Slot is a part of lab dev verify's slot: the shared API server of its
 	// own ("" for an attendee's check: the clone's one server).
 	Slot string
+	// OwnAPIServers has every envtest suite start an API server of its
+	// own, with the CRD of the tree it runs in: that CRD is a mutant's
+	// (lab dev mutants config/crd), which the shared server must not take.
+	OwnAPIServers bool
 }
 
 // StartBuilds builds the test binaries of a stage's tests, all at once, and

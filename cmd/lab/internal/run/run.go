@@ -141,7 +141,7 @@ func Built(l i18n.Lang, root, dir string, s stage.Stage, v Verbosity, failFast b
 	for i, t := range s.Tests {
 		start := time.Now()
 		built := builds[i]
-		if !shared && apiserver.Enabled() && usesEnvtest(dir, t.Package) {
+		if !shared && !o.OwnAPIServers && apiserver.Enabled() && usesEnvtest(dir, t.Package) {
 			sharedEnv, release, err := apiserver.Of(root, o.Slot).Acquire(l, dir)
 			if err != nil {
 				for _, b := range builds[i:] {

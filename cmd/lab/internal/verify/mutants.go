@@ -96,6 +96,11 @@ type mutationScore struct {
 	KubeNotCompile int      `json:"kubeNotCompile,omitempty"`
 	Operators      []string `json:"operators,omitempty"`
 
+	// Failed, in the row of the CRD's markers alone, are the specs that one
+	// of its mutants made fail: the report takes them out of the specs that
+	// never fail in the rows of their packages (failedByMarkers).
+	Failed []string `json:"failed,omitempty"`
+
 	// NotMeasured says why the stage has no score.
 	NotMeasured string `json:"notMeasured,omitempty"`
 
@@ -238,6 +243,10 @@ func mutationSuites(root string, stages []stage.Stage, only []string) ([]stage.S
 	var suites []stage.Stage
 	for _, name := range only {
 		name = strings.Trim(filepath.ToSlash(name), "./")
+		if name == schemaRow {
+			suites = append(suites, schemaSuite())
+			continue
+		}
 		if !strings.Contains(name, "/") {
 			names = append(names, name)
 			continue
@@ -258,6 +267,7 @@ func mutationSuites(root string, stages []stage.Stage, only []string) ([]stage.S
 		for _, p := range pkgs {
 			suites = append(suites, packageSuite(p))
 		}
+		suites = append(suites, schemaSuite())
 	}
 	return append(picked, suites...), nil
 }
@@ -304,6 +314,9 @@ func mutateSuite(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, 
 	start := time.Now()
 	var score mutationScore
 	var err error
+	if isSchemaRow(s) {
+		return mutateSchema(l, root, s, limit)
+	}
 	if s.Dir == "" {
 		fmt.Printf(l.Tr("package %s\n", "包 %s\n"), s.Slug)
 		score, err = mutatePackage(l, root, s, limit, mr)
@@ -412,6 +425,17 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 		}
 		return false
 	})
+	// One of several statements that read alike, set aside by its
+	// occurrence, stays among the names the kill matrix numbers (mutantKeys),
+	// so that the others keep their keys there; it is not checked.
+	occurrence := occurrenceKeys(all)
+	setAside := map[string]bool{}
+	for _, m := range ok {
+		if key := equivalentKey(equivalent, m, occurrence); key != "" {
+			score.Equivalent = append(score.Equivalent, key)
+			setAside[m.Name()] = true
+		}
+	}
 	c := newCatalogueRun("")
 	c.everySpec = true
 	c.failing[s.Slug] = map[string]int{}
@@ -440,6 +464,7 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 		for i, m := range ok {
 			keys[names[i]] = all[i]
 			switch {
+			case setAside[names[i]]:
 			case check[i]:
 				again = append(again, m)
 			case slices.Contains(mr.survivors, names[i]):
@@ -460,6 +485,7 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 			}
 		}
 	}
+	ok = slices.DeleteFunc(ok, func(m mutants.Mutant) bool { return setAside[m.Name()] })
 	// The guard's sample is drawn from what the matrix sends back, when
 	// there is one: those are the mutants a change can have moved.
 	if checked := sample(ok, limit); len(checked) < len(ok) {
@@ -562,6 +588,33 @@ type equivalent struct {
 // EquivalentsFile lists the equivalent mutants, reviewed like code.
 func EquivalentsFile(root string) string {
 	return filepath.Join(root, "test", "mutation", "equivalents.yaml")
+}
+
+// occurrenceKeys are the mutants' keys with the occurrence of each among
+// those that share it, in source order, by name: the first `return 0, err`
+// of a function is "… err -> nil #1", the second "… #2". An equivalent
+// named so sets that one statement aside; one named by its key alone, all
+// that read alike.
+func occurrenceKeys(ms []mutants.Mutant) map[string]string {
+	seen := map[string]int{}
+	out := map[string]string{}
+	for _, m := range ms {
+		seen[m.Key()]++
+		out[m.Name()] = fmt.Sprintf("%s #%d", m.Key(), seen[m.Key()])
+	}
+	return out
+}
+
+// equivalentKey is the key by which equivalents lists m (by its key, or
+// its key and occurrence), or "".
+func equivalentKey(equivalent map[string]string, m mutants.Mutant, occurrence map[string]string) string {
+	if equivalent[m.Key()] != "" {
+		return m.Key()
+	}
+	if k := occurrence[m.Name()]; equivalent[k] != "" {
+		return k
+	}
+	return ""
 }
 
 // readEquivalents reads the equivalent mutants: why, by key.

@@ -72,7 +72,8 @@ func TestTheMutationReportKeepsWhatItFound(t *testing.T) {
 		"## Equivalent mutants\n\nSet aside, for no test could tell them from the reference; why each one is, is said in\n`test/mutation/equivalents.yaml`.\n\n### internal/schedule\n\n- `schedule.go remove statement (f): x = y`\n",
 		"### scheduling\n\n- `status.go:1 negate condition (startDueRun): a -> !(a)`",
 		"## Specs that never fail\n\nEach one passed with every mutant and every catalogue mistake made: it wants a mistake that it\ncatches, or to go. One marked (not sure) changed since its row was last measured whole and failed none of\n" +
-			"the mutants checked again: it may fail one whose kill was kept (`bin/lab dev mutants --full <row>` says).\n\n### scheduling\n\n" +
+			"the mutants checked again: it may fail one whose kill was kept (`bin/lab dev mutants --full <row>` says).\n",
+		"are not counted in their row's column \"never fail\".\n\n### scheduling\n\n" +
 			"- `./internal/controller Stage 06 › asserts nothing`\n- `./internal/controller Stage 06 › changed` (not sure)\n",
 	} {
 		if !strings.Contains(string(md), line) {
@@ -142,28 +143,32 @@ func TestEveryEquivalentMutantIsOneOfTheReference(t *testing.T) {
 		t.Fatal(err)
 	}
 	keys := map[string]bool{}
-	var regionNames []string
-	for _, s := range stages {
-		regionNames = append(regionNames, s.Regions...)
+	var ms []mutants.Mutant
+	// Each row's mutants, whose occurrence keys are counted within the row.
+	add := func(row []mutants.Mutant, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, row...)
+		for _, m := range row {
+			keys[m.Key()] = true
+		}
+		for _, k := range occurrenceKeys(row) {
+			keys[k] = true
+		}
 	}
-	ms, err := mutants.Of(root, regionNames)
-	if err != nil {
-		t.Fatal(err)
+	for _, s := range stages {
+		add(mutants.Of(root, s.Regions))
 	}
 	pkgs, err := testedPackages(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range pkgs {
-		more, err := mutants.InPackage(root, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ms = append(ms, more...)
+		add(mutants.InPackage(root, p))
 	}
-	for _, m := range ms {
-		keys[m.Key()] = true
-	}
+	add(mutants.Markers(root, markerFiles))
 	for key := range why {
 		if !keys[key] {
 			t.Errorf("test/mutation/equivalents.yaml names a mutant that the reference does not have (%d mutants made): %s", len(ms), key)
@@ -182,5 +187,71 @@ func TestTheReportsRowsFollowTheList(t *testing.T) {
 	}
 	if want := []string{"zeta", "alpha", "api/v1", "internal/x"}; !slices.Equal(names, want) {
 		t.Errorf("rows %v, want %v", names, want)
+	}
+}
+
+// TestTheRowOfTheMarkersIsARowOfItsOwn: config/crd is named like a package
+// and measured with every row; it is measured with the operators of the
+// markers alone, and the guard reads the CRD for its digest, for the
+// markers are comments that the digest of Go code leaves out.
+func TestTheRowOfTheMarkersIsARowOfItsOwn(t *testing.T) {
+	root := filepath.Join("..", "..", "..", "..")
+	stages, err := stage.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := mutationSuites(root, stages, []string{"config/crd"})
+	if err != nil || len(got) != 1 || !isSchemaRow(got[0]) {
+		t.Fatalf("config/crd: %+v, %v", got, err)
+	}
+	all, err := mutationSuites(root, stages, nil)
+	if err != nil || !slices.ContainsFunc(all, isSchemaRow) {
+		t.Errorf("all suites lack config/crd: %v", err)
+	}
+	if missing := missingOperators(mutationScore{Stage: schemaRow, Operators: schemaOperators()}); len(missing) != 0 {
+		t.Errorf("a row of the markers measured with their operators lacks %v", missing)
+	}
+	if missing := missingOperators(mutationScore{Stage: "internal/schedule", Operators: allOperators()}); len(missing) != 0 {
+		t.Errorf("a package's row lacks %v: the markers' operators are not its own", missing)
+	}
+	files, err := inputFiles(root, "HEAD", schemaSuite())
+	if err != nil || !slices.Contains(files, "api/v1/cronjob_types.go") || !slices.Contains(files, "api/v2/cronjob_types.go") {
+		t.Errorf("the row's inputs hold the files of the markers: %v, %v", files, err)
+	}
+}
+
+// TestASpecThatAMarkerMutantFailsIsNotNeverFailing: a webhook spec that
+// no mutant of the webhook's Go code fails, but one of the CRD's markers
+// does, is marked so, and its row does not count it as never failing; so
+// is a stage's spec that fails a mutant of its package's row.
+func TestASpecThatAMarkerMutantFailsIsNotNeverFailing(t *testing.T) {
+	spec := "./internal/webhook/v1 Bad CronJobs with webhooks are refused"
+	other := "./internal/webhook/v1 Good CronJobs are taken"
+	given := "./internal/handwritten TestSync"
+	scores := []mutationScore{
+		{Stage: "client-go", Mutants: 1, Killed: 1, Specs: 2, Unfailed: []string{given, "./internal/handwritten TestNothing"}, Operators: allOperators()},
+		{Stage: "internal/handwritten", Mutants: 1, Killed: 1, Specs: 9, Unfailed: []string{"./internal/handwritten TestNothing"}, Operators: allOperators()},
+		{Stage: "internal/webhook/v1", Mutants: 2, Killed: 2, Specs: 2, Unfailed: []string{spec, other}, Operators: allOperators()},
+		{Stage: schemaRow, Mutants: 3, KubeMutants: 3, Killed: 3, Specs: 2, Unfailed: []string{other}, Failed: []string{spec}, Operators: schemaOperators()},
+	}
+	md := mutationReport(scores)
+	if !strings.Contains(md, "| internal/webhook/v1 | 2 | 0 | 0 | 2 | 0 | 0 | 100.0 % | 100.0 % | 2 | 1 |") {
+		t.Errorf("the webhook's row counts the spec that a marker's mutant fails as never failing:\n%s", md)
+	}
+	if !strings.Contains(md, "`"+spec+"` (fails a mutant of the CRD's markers, row config/crd)") || !strings.Contains(md, "- `"+other+"`\n") {
+		t.Errorf("the specs that never fail, marked:\n%s", md)
+	}
+	// A stage runs a spec of given code that calls its function; the spec
+	// holds that code in its package's row.
+	if !strings.Contains(md, "| client-go | 1 | 0 | 0 | 1 | 0 | 0 | 100.0 % | 100.0 % | 2 | 1 |") ||
+		!strings.Contains(md, "`"+given+"` (fails a mutant of its package's row, internal/handwritten)") ||
+		!strings.Contains(md, "- `./internal/handwritten TestNothing`\n") {
+		t.Errorf("a stage's spec that fails a mutant of its package's row:\n%s", md)
+	}
+	if strings.Contains(md[:strings.Index(md, "## Kubernetes operators")], "| config/crd |") {
+		t.Error("the row of the markers has no generic mutants, but is in the generic table")
+	}
+	if !strings.Contains(md, "| config/crd | 3 | 0 | 0 | 3 |") {
+		t.Errorf("the row of the markers is in the table of the Kubernetes operators:\n%s", md)
 	}
 }

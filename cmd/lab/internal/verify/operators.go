@@ -59,7 +59,11 @@ func missingOperators(m mutationScore) []string {
 			had = append(had, string(op))
 		}
 	}
-	return slices.DeleteFunc(allOperators(), func(op string) bool { return slices.Contains(had, op) })
+	today := allOperators()
+	if m.Stage == schemaRow {
+		today = schemaOperators()
+	}
+	return slices.DeleteFunc(today, func(op string) bool { return slices.Contains(had, op) })
 }
 
 // measuredWithKubernetes tells a row whose last measure made the mutants
