@@ -32,6 +32,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/robfig/cron/v3"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // upstreamSchedule is what kube-apiserver says about a new CronJob's schedule
@@ -198,6 +199,25 @@ func compareTimeZone(t *testing.T, rules *fieldRules, z string) {
 		t.Errorf("%q: upstream's name check accepts it, the CRD refuses it: %v", z, crd.ToAggregate())
 	case !up && len(crd) == 0:
 		t.Errorf("%q: upstream refuses it by its name, the CRD accepts it", z)
+	}
+}
+
+// TestATimeZoneHasAtMost64Characters: a bound of the CRD's own, which
+// upstream does not have; the API server estimates the cost of the rule
+// over the name's parts from it (TestTheCRDsRulesFitTheAPIServersCostBudget).
+// Each part below has 13 characters, so that only the length can refuse.
+func TestATimeZoneHasAtMost64Characters(t *testing.T) {
+	rules := loadFieldRules(t, "spec", "timeZone")
+	longest := strings.Repeat("Abcdefghijklm/", 4) + "Abcdefgh"
+	if len(longest) != 64 {
+		t.Fatalf("the longest name should have 64 characters, has %d", len(longest))
+	}
+	if errs := rules.check(longest); len(errs) > 0 {
+		t.Errorf("a name of 64 characters is refused: %v", errs.ToAggregate())
+	}
+	errs := rules.check(longest + "i")
+	if len(errs) == 0 || errs[0].Type != field.ErrorTypeTooLong {
+		t.Errorf("a name of 65 characters should be refused as too long, is: %v", errs.ToAggregate())
 	}
 }
 

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -57,9 +58,11 @@ var _ = Describe("Bad CronJobs", func() {
 		{"without webhooks", func() *apiServer { return withoutWebhooks }, false},
 	} {
 		Context(mode.name, func() {
-			It("accept the valid CronJob that the bad inputs start from", func() {
+			It("accept the valid CronJob that the bad inputs start from, and one whose name has the most characters the CRD allows, 52", func() {
 				s := mode.server()
-				Expect(s.client.Create(ctx, validCronJob(newNamespace(s), "good"))).To(Succeed())
+				ns := newNamespace(s)
+				Expect(s.client.Create(ctx, validCronJob(ns, "good"))).To(Succeed())
+				Expect(s.client.Create(ctx, validCronJob(ns, strings.Repeat("a", 52)))).To(Succeed())
 			})
 
 			for i, bad := range badInputs {

