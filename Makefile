@@ -203,13 +203,14 @@ BENCH_ALT_MANAGER_ARGS ?=
 BENCH_CONTROLLERS ?= upstream,cronlab,floor
 BENCH_FOREIGN_JOBS ?= 0
 BENCH_PROFILE ?= false
+BENCH_FINISH_JOBS ?= false
 BENCH_REPEAT ?= 1
 
 .PHONY: bench
-bench: build install ## Upstream's CronJob controller vs cronlab's on the current cluster (make cluster first); BENCH_N, BENCH_MINUTES, BENCH_CONTROLLERS, BENCH_FOREIGN_JOBS, BENCH_MANAGER_ARGS, BENCH_ALT_MANAGER_ARGS (the manager measured as cronlab-alt), BENCH_PROFILE=true (CPU profiles), BENCH_REPEAT=K (each controller K times, in turn; median ratios).
+bench: build install ## Upstream's CronJob controller vs cronlab's on the current cluster (make cluster first); BENCH_N, BENCH_MINUTES, BENCH_CONTROLLERS, BENCH_FOREIGN_JOBS, BENCH_MANAGER_ARGS, BENCH_ALT_MANAGER_ARGS (the manager measured as cronlab-alt), BENCH_PROFILE=true (CPU profiles), BENCH_FINISH_JOBS=true (Jobs that end, recorded and deleted), BENCH_REPEAT=K (each controller K times, in turn; median ratios).
 	@$(KUBECTL) cluster-info >/dev/null 2>&1 || { echo "No cluster reachable: start one with 'make cluster' (no Docker needed)."; exit 1; }
 	go run ./hack/bench -n $(BENCH_N) -minutes $(BENCH_MINUTES) -controllers $(BENCH_CONTROLLERS) -foreign-jobs $(BENCH_FOREIGN_JOBS) \
-		-profile=$(BENCH_PROFILE) -repeat $(BENCH_REPEAT) -manager bin/manager -out bench-results -manager-args "$(BENCH_MANAGER_ARGS)" -alt-manager-args "$(BENCH_ALT_MANAGER_ARGS)"
+		-profile=$(BENCH_PROFILE) -finish-jobs=$(BENCH_FINISH_JOBS) -repeat $(BENCH_REPEAT) -manager bin/manager -out bench-results -manager-args "$(BENCH_MANAGER_ARGS)" -alt-manager-args "$(BENCH_ALT_MANAGER_ARGS)"
 	@$(MAKE) bench-plots BENCH_PLOTS_IN=bench-results/results.json || \
 		echo "The results are kept, but their figures were not drawn (above): make bench-plots draws them again."
 

@@ -81,7 +81,11 @@ type options struct {
 	out            string
 	controllers    []string
 	foreignJobs    int
-	profile        bool
+	// finishJobs gives the CronJobs Jobs that end (finishingJob) under
+	// ConcurrencyPolicy Allow, so that each run is also recorded as a
+	// success and its Job deleted by history cleanup.
+	finishJobs bool
+	profile    bool
 	// repeat is how many times each N's controllers are measured, one
 	// after the other in turn (A, B, A, B...): one run's p99 moves by
 	// about 15 %, so a ratio is judged by the median of K pairs.
@@ -101,6 +105,7 @@ func main() {
 	flag.StringVar(&controllers, "controllers", "upstream,cronlab", "what to measure, in order: "+strings.Join(controllerNames, ", "))
 	flag.BoolVar(&o.profile, "profile", false, "take CPU profiles of the API server and the controller over the first measured minute's burst (see profile.go)")
 	flag.IntVar(&o.repeat, "repeat", 1, "measure each N's controllers this many times, in turn, and report the median of the pairwise ratios")
+	flag.BoolVar(&o.finishJobs, "finish-jobs", false, "Jobs whose pod the local cluster runs to completion, under ConcurrencyPolicy Allow, with no history kept: each run is started, recorded as a success and deleted (the default: suspended Jobs that Replace deletes a minute later)")
 	flag.IntVar(&o.foreignJobs, "foreign-jobs", 0, "Jobs of no CronJob to create first in namespace "+foreignNamespace+", as other workloads of a cluster")
 	var watchedNamespace string
 	flag.StringVar(&watchedNamespace, watchFlag, "", "not for people: the bench starts itself with it to watch a namespace's Jobs in a process of its own (watcher.go)")
@@ -367,7 +372,7 @@ func measure(ctx context.Context, o options, cfg *rest.Config, kube, floorKube k
 
 	if ctl != "floor" {
 		progress("%s N=%d: creating %d CronJobs", ctl, n, n)
-		if err := createCronJobs(ctx, c, ctl, ns, n); err != nil {
+		if err := createCronJobs(ctx, c, ctl, ns, n, o.finishJobs); err != nil {
 			return r, err
 		}
 	}
@@ -572,19 +577,35 @@ func suspendedJob() kbatchv1.JobSpec {
 	}
 }
 
+// finishingJob is the Job template of -finish-jobs: a Job whose one pod
+// the local cluster's kwok stages run to completion (hack/local-cluster.sh),
+// so that the Job ends, its CronJob records the success, and history
+// cleanup deletes it: the path whose writes cronlab orders apart from
+// upstream (docs/reliability.md).
+func finishingJob() kbatchv1.JobSpec {
+	spec := suspendedJob()
+	spec.Suspend = nil
+	return spec
+}
+
 // createCronJobs creates n CronJobs of the controller's kind.
-func createCronJobs(ctx context.Context, c client.Client, ctl, ns string, n int) error {
+func createCronJobs(ctx context.Context, c client.Client, ctl, ns string, n int, finish bool) error {
 	template := kbatchv1.JobTemplateSpec{Spec: suspendedJob()}
+	policy, upstreamPolicy := batchv1.ReplaceConcurrent, kbatchv1.ReplaceConcurrent
+	if finish {
+		template.Spec = finishingJob()
+		policy, upstreamPolicy = batchv1.AllowConcurrent, kbatchv1.AllowConcurrent
+	}
 	return createAll(ctx, c, n, func(i int) client.Object {
 		meta := metav1.ObjectMeta{Name: fmt.Sprintf("cj-%05d", i), Namespace: ns}
 		if ctl == "upstream" {
 			return &kbatchv1.CronJob{ObjectMeta: meta, Spec: kbatchv1.CronJobSpec{
-				Schedule: "*/1 * * * *", ConcurrencyPolicy: kbatchv1.ReplaceConcurrent, JobTemplate: template,
+				Schedule: "*/1 * * * *", ConcurrencyPolicy: upstreamPolicy, JobTemplate: template,
 				SuccessfulJobsHistoryLimit: ptr.To[int32](0), FailedJobsHistoryLimit: ptr.To[int32](0),
 			}}
 		}
 		return &batchv1.CronJob{ObjectMeta: meta, Spec: batchv1.CronJobSpec{
-			Schedule: "*/1 * * * *", ConcurrencyPolicy: batchv1.ReplaceConcurrent, JobTemplate: template,
+			Schedule: "*/1 * * * *", ConcurrencyPolicy: policy, JobTemplate: template,
 			SuccessfulJobsHistoryLimit: ptr.To[int32](0), FailedJobsHistoryLimit: ptr.To[int32](0),
 		}}
 	})
