@@ -258,7 +258,7 @@ func isPackageRow(s mutationScore) bool { return strings.Contains(s.Stage, "/") 
 // failedElsewhere finds, for a spec that no mutant of its row makes fail,
 // another row where one does: the row of the CRD's markers, for the specs
 // it ran (Failed), or the row of the spec's own package, which runs every
-// spec of it. A stage runs a spec of given code because it calls the
+// spec of it (for a stage's row, and for the markers' row). A stage runs a spec of given code because it calls the
 // stage's function to build what it expects (the label rule,
 // specstages_test.go); its stage's mutants need not fail it for it to hold
 // its package. It returns the row's name, or "".
@@ -274,7 +274,7 @@ func failedElsewhere(scores []mutationScore) func(row, spec string) string {
 			return schemaRow
 		}
 		pkg, _, found := strings.Cut(strings.TrimPrefix(spec, "./"), " ")
-		if !found || pkg == row || isPackageRow(mutationScore{Stage: row}) {
+		if !found || pkg == row || (isPackageRow(mutationScore{Stage: row}) && row != schemaRow) {
 			return ""
 		}
 		own, found := findScore(scores, pkg)
