@@ -100,6 +100,10 @@ trace-pictures: setup-envtest ## Draw the answers' pictures (docs/answers/img/*.
 verify-traces: ## After make test: each answer's picture is the drawing of its committed trace, and the trace the same test just recorded does what it shows.
 	go run ./cmd/lab/hack/tracepictures -check -traces $(LOCALBIN)/lab-state/traces
 
+.PHONY: test-race
+test-race: setup-envtest ## The packages that run on several goroutines, with the race detector; writes docs/bench/race.md (long: not in CI).
+	KUBEBUILDER_ASSETS="$$(cat $(LOCALBIN)/envtest-assets-path)" hack/race-report.sh
+
 .PHONY: test-board-browser
 test-board-browser: ## The class board in headless Chromium: 30 attendees replayed, matrix, stuck flags, a raised hand, a live update within a second (needs chromium: apt-get install chromium).
 	go test -tags browser -count=1 -run TestBoardInABrowser -v ./cmd/lab/internal/board/
