@@ -212,8 +212,8 @@ func abbreviate(s string, n int) string {
 	return s
 }
 
-// quoted reads the Go-marker string that begins at i (in "" or ``): where
-// its text ends, and the text.
+// quoted reads the Go-marker string that begins at i (in double quotes or
+// backquotes): where its text ends, and the text.
 func quoted(s string, i int) (end int, text string, ok bool) {
 	if i >= len(s) || (s[i] != '"' && s[i] != '`') {
 		return 0, "", false
