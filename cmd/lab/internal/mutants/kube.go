@@ -69,6 +69,9 @@ const (
 	DropWatch Op = "drop watch"
 	// ReverseSort sorts the other way round: the newest taken for the oldest.
 	ReverseSort Op = "reverse sort"
+	// SortKey keys a comparator on another field of the same type: the
+	// Jobs ordered by when they ended for when they started.
+	SortKey Op = "sort key"
 )
 
 // Generic are the operators that know nothing of Kubernetes, and
@@ -76,7 +79,7 @@ const (
 var (
 	Generic    = []Op{RemoveStatement, NegateCondition, MoveBoundary, DropOperand, SwallowError, ReturnZero}
 	Kubernetes = []Op{SiblingCall, PatchToUpdate, UpdateToPatch, CacheRead, DirectRead, WallClock, SwapEnum,
-		LooseCondition, DropOption, DropMetaField, DropWatch, ReverseSort}
+		LooseCondition, DropOption, DropMetaField, DropWatch, ReverseSort, SortKey}
 )
 
 // IsKubernetes tells an operator of the Kubernetes table from a generic one.
@@ -438,4 +441,62 @@ func importNames(file *ast.File) map[string]string {
 		}
 	}
 	return names
+}
+
+// sortKeys are fields of one type, side by side in one struct, that an
+// order may be keyed on: taken one for the other, the comparator still
+// compiles, and orders by something else.
+var sortKeys = [][2]string{
+	{"StartTime", "CompletionTime"},            // batch/v1 JobStatus: when a Job started, when it ended
+	{"LastScheduleTime", "LastSuccessfulTime"}, // a CronJob's status: the last run started, the last that succeeded
+}
+
+// sortKey keys a comparator on the other field of a pair: in a function of
+// two parameters of one type that returns an int or a bool (what
+// slices.SortFunc and sort.Slice call), every selection of the field
+// becomes the other, all at once, so that its nil checks still match.
+func (f function) sortKey() []Mutant {
+	t := f.decl.Type
+	if t.Params == nil || t.Results == nil || len(t.Results.List) != 1 || len(t.Results.List[0].Names) > 1 {
+		return nil
+	}
+	if r := f.text(t.Results.List[0].Type); r != "int" && r != "bool" {
+		return nil
+	}
+	params, typ := 0, ""
+	for _, p := range t.Params.List {
+		if typ != "" && f.text(p.Type) != typ {
+			return nil
+		}
+		typ = f.text(p.Type)
+		params += len(p.Names)
+	}
+	if params != 2 || f.decl.Body == nil {
+		return nil
+	}
+	start := f.fset.Position(f.decl.Pos()).Offset
+	whole := string(f.src[start:f.fset.Position(f.decl.End()).Offset])
+	var out []Mutant
+	for _, pair := range sortKeys {
+		for _, way := range [][2]string{pair, {pair[1], pair[0]}} {
+			var at []*ast.Ident
+			ast.Inspect(f.decl.Body, func(n ast.Node) bool {
+				if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == way[0] {
+					at = append(at, sel.Sel)
+				}
+				return true
+			})
+			if len(at) == 0 {
+				continue
+			}
+			mutated := whole
+			for i := len(at) - 1; i >= 0; i-- { // from the end, so that earlier offsets hold
+				a := f.fset.Position(at[i].Pos()).Offset - start
+				mutated = mutated[:a] + way[1] + mutated[a+len(way[0]):]
+			}
+			out = append(out, Mutant{File: f.file, Func: f.name, Line: f.fset.Position(at[0].Pos()).Line, Op: SortKey,
+				Was: "." + way[0], Now: "." + way[1], whole: whole, mutated: mutated})
+		}
+	}
+	return out
 }

@@ -89,6 +89,16 @@ func (c *fenced) Patch(ctx context.Context, obj client.Object, patch client.Patc
 	return c.Client.Patch(ctx, obj, patch)
 }
 
+func olderFirst(a, b *kbatchv1.Job) int {
+	if a.Status.StartTime == nil || b.Status.StartTime == nil {
+		return 0
+	}
+	return a.Status.StartTime.Compare(b.Status.StartTime.Time)
+}
+
+// Not a comparator: two parameters of different types.
+func started(a *kbatchv1.Job, n int) bool { return a.Status.StartTime != nil && n > 0 }
+
 func wire(b *builder.Builder, mgr ctrl.Manager) *builder.Builder {
 	return b.For(&batchv1.CronJob{}).Owns(&kbatchv1.Job{}).
 		Watches(&corev1.Pod{}, handler.EnqueueRequestForOwner(mgr.GetScheme(), mgr.GetRESTMapper(), &batchv1.CronJob{}, handler.OnlyControllerOwner()))
@@ -152,6 +162,7 @@ func TestEachKubernetesOperatorBeforeAndAfter(t *testing.T) {
 		{DropWatch, "b.For(&batchv1.CronJob{}).Owns(&kbatchv1.Job{}). ...", "b.For(&batchv1.CronJob{}).Owns(&kbatchv1.Job{})"},
 		{ReverseSort, "slices.SortFunc(jobs, olderFirst)", "slices.SortFunc(jobs, olderFirst); slices.Reverse(jobs)"},
 		{ReverseSort, "i, j int", "j, i int"},
+		{SortKey, ".StartTime", ".CompletionTime"},
 		{UpdateToPatch, "r.Update(ctx, job)", "r.Patch(ctx, job, client.MergeFrom(job.DeepCopy()))"},
 		{PatchToUpdate, "r.Status().Patch(ctx, cj, client.MergeFrom(before))", "r.Status().Update(ctx, cj)"},
 	} {
@@ -164,9 +175,17 @@ func TestEachKubernetesOperatorBeforeAndAfter(t *testing.T) {
 		"swap enum: kbatchv1.JobSuccessCriteriaMet -> kbatchv1.JobComplete", // a loose reading goes one way
 		"direct read: r.APIReader -> r.APIReader",
 		"patch to update: c.Client.Patch(ctx, obj, patch) -> c.Client.Update(ctx, obj)", // a wrapper's delegation
+		"sort key: .CompletionTime -> .StartTime",                                       // the sample's comparator names none
 	} {
 		if got[not] {
 			t.Errorf("a mutant %q, which no rule should make", not)
+		}
+	}
+	for _, m := range kubeMutantsOf(t) {
+		if m.Op == SortKey {
+			if m.Func != "olderFirst" || strings.Count(m.mutated, "CompletionTime") != 4 || strings.Contains(m.mutated, "StartTime") {
+				t.Errorf("%s: the comparator alone, keyed on the other field everywhere in it:\n%s", m.Name(), m.mutated)
+			}
 		}
 	}
 	for _, op := range Kubernetes {

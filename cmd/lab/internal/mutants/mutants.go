@@ -216,6 +216,7 @@ func (f function) change(op Op, from, to token.Pos, now string) Mutant {
 func (f function) mutants() []Mutant {
 	var out []Mutant
 	out = append(out, f.returnZero())
+	out = append(out, f.sortKey()...)
 	ast.Inspect(f.decl.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.BlockStmt:

@@ -81,8 +81,9 @@ Delete's propagation), a condition read more loosely (` + "`loose condition`" + 
 conditions set before the Job ends for those set when it has), an option left out of a call (` + "`drop option`" + `:
 a List's namespace, field or label selector, a Delete's precondition or propagation, ` + "`OnlyControllerOwner`" + `),
 a field left out of an ` + "`ObjectMeta`" + ` literal (` + "`drop meta field`" + `: namespace, labels, annotations, owner
-references, finalizers), ` + "`Owns`" + ` or ` + "`Watches`" + ` left out of the wiring (` + "`drop watch`" + `), and a sort
-reversed (` + "`reverse sort`" + `). The first table counts the generic operators' mutants, the second the Kubernetes
+references, finalizers), ` + "`Owns`" + ` or ` + "`Watches`" + ` left out of the wiring (` + "`drop watch`" + `), a sort
+reversed (` + "`reverse sort`" + `), and a comparator keyed on a sibling field (` + "`sort key`" + `: a Job's ` + "`StartTime`" + `
+and ` + "`CompletionTime`" + `, a CronJob's ` + "`LastScheduleTime`" + ` and ` + "`LastSuccessfulTime`" + `). The first table counts the generic operators' mutants, the second the Kubernetes
 operators', for the rows measured with them; their survivors are listed apart.
 
 The CRD's schema is code too: controller-gen compiles the markers above the API's types (` + "`api/v1`" + `; v2's
