@@ -24,7 +24,8 @@ packages=(
 logs=$(mktemp -d "${TMPDIR:-/tmp}/cronlab-race-XXXXXX")
 trap 'rm -rf "$logs"' EXIT
 
-load() { cut -d' ' -f1 /proc/loadavg; }
+# The one-minute load average, as uptime prints it on Linux and on macOS.
+load() { uptime | sed -E 's/.*load averages?: ([0-9.]+).*/\1/'; }
 rows=()
 failed=0
 started=$(date +%s)
@@ -52,7 +53,7 @@ total=$(($(date +%s) - started))
 	echo "\`go test -race -count=1\`, one package after the other; a package passes when its tests pass and the"
 	echo "race detector reported no race (\`WARNING: DATA RACE\`)."
 	echo
-	echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores ($(go version | cut -d' ' -f3), $(uname -s)/$(uname -m)); load"
+	echo "Measured $(date -u +%Y-%m-%d) on $(getconf _NPROCESSORS_ONLN) cores ($(go version | cut -d' ' -f3), $(uname -s)/$(uname -m)); load"
 	echo "average $load_before before, $(load) after; $total s in all. The times include building each test binary"
 	echo "with the race detector where the build cache does not hold it yet."
 	echo
