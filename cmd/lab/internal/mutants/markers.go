@@ -18,9 +18,10 @@ package mutants
 
 // The CRD's schema is code too. controller-gen compiles the markers above
 // the API's types (stage 02, declarative API design) into the CRD's OpenAPI
-// schema and CEL rules, and the API server runs them before any webhook is
-// called: a webhook spec that sends a bad CronJob is refused there first,
-// so no mutant of the webhook's Go code can make it fail. The operators
+// schema and CEL rules, and the API server runs them after the mutating
+// webhooks and before the validating one: a spec that sends a bad CronJob
+// is refused there first, so no mutant of the validating webhook's Go code
+// can make it fail. The operators
 // below make the mistakes a person makes in those markers. The mutant is
 // one line of the Go file changed; the CRD is then generated again from it
 // (verify's row config/crd), and the tests run against that CRD.

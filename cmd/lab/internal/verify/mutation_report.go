@@ -88,12 +88,12 @@ operators', for the rows measured with them; their survivors are listed apart.
 
 The CRD's schema is code too: controller-gen compiles the markers above the API's types (` + "`api/v1`" + `; v2's
 are not measured yet: no spec sends an API server a v2 CronJob that its schema refuses) into its OpenAPI
-schema and CEL rules, which the API server runs before it calls any webhook. The
+schema and CEL rules, which the API server runs after the mutating webhooks and before the validating one. The
 row ` + "`config/crd`" + ` (` + "`cmd/lab/internal/mutants/markers.go`" + `, in the second table) has their mutants: a
 validation or default marker left out (` + "`drop marker`" + `), a bound, a default or a number a rule compares
 with moved by one (` + "`shift number`" + `), a value of an enumeration forgotten (` + "`drop enum value`" + `), an
 operator of a CEL rule changed outside its strings (` + "`flip rule`" + `: ` + "`&&`" + ` and ` + "`||`" + `, ` + "`==`" + ` and
-` + "`!=`" + `, ` + "`<`" + ` and ` + "`<=`" + `, a ` + "`!`" + ` left out). Build overlays cannot reach a CRD, which tests read at run time:
+` + "`!=`" + `, ` + "`<`" + ` and ` + "`<=`" + `, ` + "`>`" + ` and ` + "`>=`" + `, a ` + "`!`" + ` left out). Build overlays cannot reach a CRD, which tests read at run time:
 each mutant is made in a scratch tree, the CRD generated again from it, and the tests of ` + "`api/v1`" + ` and the
 webhook run against it, each envtest suite with an API server of its own; a survivor is then checked
 with the other tests that read the CRD. A row measured before the
@@ -190,11 +190,11 @@ Kubernetes operators existed has no line in the second table: ` + "`bin/lab dev 
 	section(&b, scores, "Specs that never fail", "Each one passed with every mutant and every catalogue mistake made: it wants a mistake that it\n"+
 		"catches, or to go. One marked (not sure) changed since its row was last measured whole and failed none of\n"+
 		"the mutants checked again: it may fail one whose kill was kept (`bin/lab dev mutants --full <row>` says).\n"+
-		"One marked (fails a mutant of ...) fails no mutant of its own row but one of the row named, which it holds: a\n"+
-		"webhook spec of a bad CronJob that the CRD's schema refuses first fails a mutant of the markers (row\n"+
-		"config/crd); a stage runs a spec of given code that calls the stage's function to build what it expects\n"+
-		"(each spec where its stage can run it), and the spec fails a mutant of that code in its package's row. Those\n"+
-		"are not counted in their row's column \"never fail\".", func(s mutationScore) []string {
+		"One marked (fails a mutant of ...) fails no mutant of its own row but one of the row named: the markers'\n"+
+		"(row config/crd), where a webhook spec of a bad CronJob that the CRD's schema refuses first fails; or, for a\n"+
+		"stage's row and the markers' row, the row of the spec's own package, which runs all of its specs (a stage\n"+
+		"runs a spec of given code that calls the stage's function to build what it expects). Those are not counted in\n"+
+		"their row's column \"never fail\".", func(s mutationScore) []string {
 		var items []string
 		for _, name := range s.Unfailed {
 			switch row := elsewhere(s.Stage, name); row {
