@@ -34,6 +34,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -151,6 +152,9 @@ const (
 	defaultMarker    = "+kubebuilder:default="
 )
 
+// numberMarkers are the markers whose value ShiftNumber may move by one.
+var numberMarkers = []string{"default", "Minimum", "Maximum", "MinLength", "MaxLength", "MinItems", "MaxItems"}
+
 // markerMutants are the mutants of one marker (the comment's text without
 // its slashes); their mutated field holds the marker as it becomes ("" to
 // leave it out), which Markers puts back on its line.
@@ -161,7 +165,7 @@ func markerMutants(marker string) []Mutant {
 	out := []Mutant{{Op: DropMarker, Was: shortMarker(marker)}}
 	name, value, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(marker, validationMarker), "+kubebuilder:"), "=")
 	switch {
-	case name == "default" || name == "Minimum" || name == "Maximum" || name == "MinLength" || name == "MaxLength" || name == "MinItems" || name == "MaxItems":
+	case slices.Contains(numberMarkers, name):
 		if n, err := strconv.Atoi(value); err == nil {
 			for _, d := range []int{-1, 1} {
 				now := strings.TrimSuffix(marker, value) + strconv.Itoa(n+d)

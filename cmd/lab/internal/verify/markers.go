@@ -114,7 +114,7 @@ func (t crdTree) generate(m *mutants.Mutant) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return crd, os.WriteFile(filepath.Join(t.dir, crdFile), crd, 0o644)
+	return crd, t.put(crd)
 }
 
 // put writes crd as the tree's CRD.
@@ -247,17 +247,11 @@ func schemaTesters(root string) ([]string, error) {
 	}
 	// The controller's suite is the longest: last, so that a quicker one
 	// that kills a survivor spares it.
-	slices.SortStableFunc(pkgs, func(a, b string) int {
-		return boolIndex(a == "./internal/controller") - boolIndex(b == "./internal/controller")
-	})
-	return pkgs, nil
-}
-
-func boolIndex(b bool) int {
-	if b {
-		return 1
+	const longest = "./internal/controller"
+	if slices.Contains(pkgs, longest) {
+		pkgs = append(slices.DeleteFunc(pkgs, func(p string) bool { return p == longest }), longest)
 	}
-	return 0
+	return pkgs, nil
 }
 
 // catchSchemaElsewhere checks each survivor with the other tests that read
