@@ -20,8 +20,9 @@ package v1_test
 // checks a batch/v1 CronJob's schedule with robfig/cron's ParseStandard and
 // refuses any "TZ" in it; it checks a time zone name's parts before it looks
 // the name up. These tests run the same inputs through that and through the
-// CRD's rules (crdrules_test.go), and fail on any disagreement that is not
-// listed with its reason.
+// CRD's rules, which test/crdrules runs in this process with the API
+// server's own code, and fail on any disagreement that is not listed with
+// its reason.
 
 import (
 	"fmt"
@@ -33,7 +34,17 @@ import (
 
 	"github.com/robfig/cron/v3"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"cronlab.dev/cronlab/test/crdrules"
 )
+
+const crdFile = "../../config/crd/bases/batch.cronlab.dev_cronjobs.yaml"
+
+// loadFieldRules reads the rules of one field of v1's schema.
+func loadFieldRules(t testing.TB, path ...string) *crdrules.Rules {
+	t.Helper()
+	return crdrules.Load(t, crdFile, "v1", path...)
+}
 
 // upstreamSchedule is what kube-apiserver says about a new CronJob's schedule
 // (pkg/apis/batch/validation): nil if it accepts it.
@@ -133,9 +144,9 @@ func TestTheCRDRefusesTheSchedulesUpstreamRefuses(t *testing.T) {
 	}
 }
 
-func compareSchedule(t *testing.T, rules *fieldRules, s string) {
+func compareSchedule(t *testing.T, rules *crdrules.Rules, s string) {
 	t.Helper()
-	crd := rules.check(s)
+	crd := rules.Check(s)
 	up := upstreamSchedule(s)
 	switch {
 	case up == nil && len(crd) > 0:
@@ -190,9 +201,9 @@ func TestTheCRDRefusesTheTimeZonesUpstreamRefusesByTheirName(t *testing.T) {
 	}
 }
 
-func compareTimeZone(t *testing.T, rules *fieldRules, z string) {
+func compareTimeZone(t *testing.T, rules *crdrules.Rules, z string) {
 	t.Helper()
-	crd := rules.check(z)
+	crd := rules.Check(z)
 	up := upstreamTimeZoneParts(z)
 	switch {
 	case up && len(crd) > 0 && len(z) <= 64:
@@ -212,10 +223,10 @@ func TestATimeZoneHasAtMost64Characters(t *testing.T) {
 	if len(longest) != 64 {
 		t.Fatalf("the longest name should have 64 characters, has %d", len(longest))
 	}
-	if errs := rules.check(longest); len(errs) > 0 {
+	if errs := rules.Check(longest); len(errs) > 0 {
 		t.Errorf("a name of 64 characters is refused: %v", errs.ToAggregate())
 	}
-	errs := rules.check(longest + "i")
+	errs := rules.Check(longest + "i")
 	if len(errs) == 0 || errs[0].Type != field.ErrorTypeTooLong {
 		t.Errorf("a name of 65 characters should be refused as too long, is: %v", errs.ToAggregate())
 	}
@@ -242,7 +253,7 @@ func TestTheCRDsRulesFitTheAPIServersCostBudget(t *testing.T) {
 	const crdLimit = 100_000_000 // and StaticEstimatedCRDCostLimit, for all rules together
 	var total uint64
 	for _, f := range []string{"schedule", "timeZone"} {
-		for i, c := range loadFieldRules(t, "spec", f).maxCost {
+		for i, c := range loadFieldRules(t, "spec", f).MaxCost {
 			t.Logf("spec.%s rule %d: estimated cost at most %d", f, i, c)
 			if c > limit {
 				t.Errorf("spec.%s rule %d: estimated cost %d is over the limit %d", f, i, c, limit)

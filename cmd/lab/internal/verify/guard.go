@@ -289,12 +289,6 @@ func suiteInputs(root, ref string, s stage.Stage) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	// The markers are comments, which codeOf leaves out: the CRD that
-	// controller-gen makes of them (CI fails when it is stale) stands for
-	// them in the row of the markers.
-	if isSchemaRow(s) {
-		files = append(files, filepath.ToSlash(crdFile))
-	}
 	for _, f := range files {
 		src, err := base.Output(root, "git", "show", ref+":"+f)
 		if err != nil {
@@ -320,7 +314,10 @@ func suiteInputs(root, ref string, s stage.Stage) (string, error) {
 // files of the packages its tests run, and the given forms that a later
 // stage has for a region of one of those files (stage.yaml's trusting:):
 // in s's tree they stand where the region's code is, so a change to them
-// can move a kill as a change to that code can. Sorted.
+// can move a kill as a change to that code can. The row of the markers has
+// the CRD besides: the markers are comments, which codeOf leaves out, and
+// the CRD that controller-gen makes of them (CI fails when it is stale)
+// stands for them. Sorted.
 func inputFiles(root, ref string, s stage.Stage) ([]string, error) {
 	var files []string
 	regionFile := map[string]string{} // every region of ref, and its file
@@ -369,6 +366,9 @@ func inputFiles(root, ref string, s stage.Stage) ([]string, error) {
 			}
 			later = later || t.Slug == s.Slug
 		}
+	}
+	if isSchemaRow(s) {
+		files = append(files, filepath.ToSlash(crdFile))
 	}
 	slices.Sort(files)
 	return slices.Compact(files), nil

@@ -628,13 +628,13 @@ func unsure(l i18n.Lang, score mutationScore) string {
 		score.Stage, strings.Join(score.Unsure, "; "))
 }
 
-// priorSpec is the spec's digest in the matrix, if it ran then.
-func (m *measure) priorSpec(spec string) (string, bool) {
-	if m == nil || m.prior == nil {
-		return "", false
+// changedSince tells whether spec is new or changed since the matrix.
+func changedSince(m *measure, spec string) bool {
+	if m.prior == nil {
+		return true
 	}
 	d, found := m.prior.Specs[spec]
-	return d, found
+	return !found || d != m.now.Specs[spec]
 }
 
 // record writes into the matrix what this measure found: the kills kept,

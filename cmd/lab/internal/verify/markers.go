@@ -44,23 +44,21 @@ import (
 const schemaRow = "config/crd"
 
 // markerFiles hold the markers of the API's types: v1's, the version
-// served, stored and hit by the webhook's specs. v2 is served only with
-// the webhooks (config/with-webhooks), and no spec yet sends a CronJob that
-// its schema refuses to an API server: of its first nine mutants, seven
-// survived this row's check (2026-11-28). Its file joins this list with
-// such specs.
-var markerFiles = []string{"api/v1/cronjob_types.go"}
+// served and stored, whose rules the webhook's specs send to API servers,
+// and v2's, served only with the webhooks (config/with-webhooks), whose
+// rules api/v2's tests run in process (test/crdrules).
+var markerFiles = []string{"api/v1/cronjob_types.go", "api/v2/cronjob_types.go"}
 
 // crdFile is the CRD that controller-gen writes from them.
 var crdFile = filepath.Join("config", "crd", "bases", "batch.cronlab.dev_cronjobs.yaml")
 
-// schemaSuite is the row's check: the tests of the package that holds the
-// markers (api/v1 runs the CRD's schema and CEL rules in process) and the
-// webhook's suite, whose API servers load the CRD before they call the
-// webhook.
+// schemaSuite is the row's check: the tests of the packages that hold the
+// markers (api/v1 and api/v2 run the CRD's schema, CEL rules and defaults
+// in process) and the webhook's suite, whose API servers load the CRD
+// before they call the webhook.
 func schemaSuite() stage.Stage {
 	return stage.Stage{Slug: schemaRow, Num: schemaRow, Tests: []stage.Test{
-		{Package: "./api/v1"}, {Package: "./internal/webhook/v1"},
+		{Package: "./api/v1"}, {Package: "./api/v2"}, {Package: "./internal/webhook/v1"},
 	}}
 }
 
@@ -123,8 +121,10 @@ func (t crdTree) put(crd []byte) error {
 }
 
 // mutateSchema makes and checks the mutants of the CRD's markers, at most
-// limit of them (0: all).
-func mutateSchema(l i18n.Lang, root string, s stage.Stage, limit int) (mutationScore, error) {
+// limit of them (0: all). With the row's kill matrix (mr), a change of
+// specs alone sends back only the mutants it can move, as in any other
+// row (kills.go).
+func mutateSchema(l i18n.Lang, root string, s stage.Stage, limit int, mr *measure) (mutationScore, error) {
 	start := time.Now()
 	score := mutationScore{Stage: s.Slug, Survivors: []string{}, Unfailed: []string{}, Operators: schemaOperators()}
 	fmt.Printf(l.Tr("the CRD's markers (%s)\n", "CRD 的标记（%s）\n"), s.Slug)
@@ -149,6 +149,7 @@ func mutateSchema(l i18n.Lang, root string, s stage.Stage, limit int) (mutationS
 		return score, err
 	}
 	score.Mutants, score.KubeMutants = len(all), len(all)
+	refused := func(n int) { score.NotCompile += n; score.KubeNotCompile += n }
 	equivalent, err := readEquivalents(root)
 	if err != nil {
 		return score, err
@@ -161,27 +162,68 @@ func mutateSchema(l i18n.Lang, root string, s stage.Stage, limit int) (mutationS
 	specs := specsOf(s, clean, "passed")
 	score.Specs = len(specs)
 	s = stoppingLoops(s, time.Since(start))
-	var checked []mutants.Mutant
+	// Every mutant is named to the matrix, one set aside as equivalent
+	// too, so that the others keep their keys (mutantKeys).
+	names := make([]string, len(all))
+	for i, m := range all {
+		names[i] = m.Name()
+	}
+	keys := map[string]string{}
+	for i, k := range mutantKeys(names) {
+		keys[names[i]] = k
+	}
+	c := newCatalogueRun("")
+	c.everySpec = true
+	c.failing[s.Slug] = map[string]int{}
+	check := make([]bool, len(all))
+	var kept map[string][]string
+	if mr != nil {
+		rest, digests, err := rowDigests(root, mr.ref, s)
+		if err != nil {
+			return score, err
+		}
+		check, kept = mr.plan(l, s, names, specs, rest, digests)
+		score.Killed = mr.kept
+		refused(len(mr.now.NotCompiled))
+		for _, killers := range kept {
+			for _, spec := range killers {
+				c.failing[s.Slug][spec]++ // an unchanged spec fails as it did
+			}
+		}
+	} else {
+		for i := range check {
+			check[i] = true
+		}
+	}
+	var checked, survivors []mutants.Mutant
 	occurrence := occurrenceKeys(all)
-	for _, m := range all {
+	for i, m := range all {
 		if key := equivalentKey(equivalent, m, occurrence); key != "" {
 			score.Equivalent = append(score.Equivalent, key)
 			continue
 		}
-		checked = append(checked, m)
+		switch {
+		case check[i]:
+			checked = append(checked, m)
+		case mr != nil && slices.Contains(mr.survivors, m.Name()):
+			survivors = append(survivors, m) // the other tests that read the CRD are asked again
+		}
 	}
 	if picked := sample(checked, limit); len(picked) < len(checked) {
 		checked, score.Sampled = picked, len(picked)
 	}
-	failing := map[string]int{}
-	var survivors []mutants.Mutant
+	if mr != nil {
+		mr.checked = len(checked)
+	}
 	for i, m := range checked {
 		crd, err := t.generate(&m)
 		switch {
 		case err != nil:
 			// controller-gen refused the marker: the compiler caught it.
-			score.NotCompile++
-			score.KubeNotCompile++
+			refused(1)
+			if mr != nil {
+				mr.refused = append(mr.refused, m.Name())
+			}
 			fmt.Printf(l.Tr("  [%d/%d] refused by controller-gen  %s\n", "  [%d/%d] controller-gen 拒绝了  %s\n"), i+1, len(checked), m.Name())
 			continue
 		case bytes.Equal(crd, t.want):
@@ -197,9 +239,7 @@ func mutateSchema(l i18n.Lang, root string, s stage.Stage, limit int) (mutationS
 			score.Unmade = append(score.Unmade, m.Name()+": "+err.Error())
 		default:
 			score.Killed++
-			for _, spec := range specsOf(s, rs, "failed") {
-				failing[spec]++
-			}
+			c.record(s, stage.Mistake{Name: m.Name()}, rs)
 			fmt.Printf(l.Tr("  [%d/%d] killed  %s\n        by: %s\n", "  [%d/%d] 被发现  %s\n        发现它的：%s\n"), i+1, len(checked), m.Name(), firstFailure(rs, err))
 		}
 	}
@@ -207,10 +247,14 @@ func mutateSchema(l i18n.Lang, root string, s stage.Stage, limit int) (mutationS
 		return score, err
 	}
 	for _, spec := range specs {
-		if failing[spec] == 0 {
-			score.Unfailed = append(score.Unfailed, spec)
-		} else {
+		switch {
+		case c.failing[s.Slug][spec] > 0:
 			score.Failed = append(score.Failed, spec)
+		case mr != nil && mr.partial && changedSince(mr, spec):
+			// It may fail a mutant whose kill was kept without it.
+			score.Unsure = append(score.Unsure, spec)
+		default:
+			score.Unfailed = append(score.Unfailed, spec)
 		}
 	}
 	score.CaughtLater, err = catchSchemaElsewhere(l, t, survivors)
@@ -221,6 +265,9 @@ func mutateSchema(l i18n.Lang, root string, s stage.Stage, limit int) (mutationS
 		if score.CaughtLater[m.Name()] == "" {
 			score.Survivors = append(score.Survivors, m.Name())
 		}
+	}
+	if mr != nil {
+		mr.record(s, c, keys, kept, score)
 	}
 	score.Seconds = int(time.Since(start).Seconds())
 	return score, nil

@@ -315,7 +315,7 @@ func mutateSuite(l i18n.Lang, root string, stages []stage.Stage, s stage.Stage, 
 	var score mutationScore
 	var err error
 	if isSchemaRow(s) {
-		return mutateSchema(l, root, s, limit)
+		return mutateSchema(l, root, s, limit, mr)
 	}
 	if s.Dir == "" {
 		fmt.Printf(l.Tr("package %s\n", "包 %s\n"), s.Slug)
@@ -539,7 +539,7 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 		}
 		// A spec that changed may fail a mutant whose kill was kept without
 		// it: only a whole measure can say that it fails none.
-		if was, found := mr.priorSpec(spec); mr != nil && mr.partial && (!found || was != mr.now.Specs[spec]) {
+		if mr != nil && mr.partial && changedSince(mr, spec) {
 			score.Unsure = append(score.Unsure, spec)
 			continue
 		}

@@ -86,15 +86,15 @@ reversed (` + "`reverse sort`" + `), and a comparator keyed on a sibling field (
 and ` + "`CompletionTime`" + `, a CronJob's ` + "`LastScheduleTime`" + ` and ` + "`LastSuccessfulTime`" + `). The first table counts the generic operators' mutants, the second the Kubernetes
 operators', for the rows measured with them; their survivors are listed apart.
 
-The CRD's schema is code too: controller-gen compiles the markers above the API's types (` + "`api/v1`" + `; v2's
-are not measured yet: no spec sends an API server a v2 CronJob that its schema refuses) into its OpenAPI
+The CRD's schema is code too: controller-gen compiles the markers above the API's types (` + "`api/v1`" + ` and
+` + "`api/v2`" + `) into its OpenAPI
 schema and CEL rules, which the API server runs after the mutating webhooks and before the validating one. The
 row ` + "`config/crd`" + ` (` + "`cmd/lab/internal/mutants/markers.go`" + `, in the second table) has their mutants: a
 validation or default marker left out (` + "`drop marker`" + `), a bound, a default or a number a rule compares
 with moved by one (` + "`shift number`" + `), a value of an enumeration forgotten (` + "`drop enum value`" + `), an
 operator of a CEL rule changed outside its strings (` + "`flip rule`" + `: ` + "`&&`" + ` and ` + "`||`" + `, ` + "`==`" + ` and
 ` + "`!=`" + `, ` + "`<`" + ` and ` + "`<=`" + `, ` + "`>`" + ` and ` + "`>=`" + `, a ` + "`!`" + ` left out). Build overlays cannot reach a CRD, which tests read at run time:
-each mutant is made in a scratch tree, the CRD generated again from it, and the tests of ` + "`api/v1`" + ` and the
+each mutant is made in a scratch tree, the CRD generated again from it, and the tests of ` + "`api/v1`" + `, ` + "`api/v2`" + ` and the
 webhook run against it, each envtest suite with an API server of its own; a survivor is then checked
 with the other tests that read the CRD. A row measured before the
 Kubernetes operators existed has no line in the second table: ` + "`bin/lab dev mutants --guard`" + ` names it, and
