@@ -220,7 +220,7 @@ func CmdMutants(l i18n.Lang, root string, stages []stage.Stage, only []string, r
 		scores = append(scores, score)
 		scores = sortScores(scores, stages)
 		// Written after each stage: a long run that stops keeps what it found.
-		if err := writeScores(report, scores); err != nil {
+		if err := writeScores(root, report, scores); err != nil {
 			return err
 		}
 		if err := writeKills(KillsFile(report), matrix); err != nil {
@@ -567,15 +567,19 @@ func readScores(path string) ([]mutationScore, error) {
 	return scores, nil
 }
 
-func writeScores(path string, scores []mutationScore) error {
+func writeScores(root, path string, scores []mutationScore) error {
 	raw, err := json.MarshalIndent(scores, "", "  ")
+	if err != nil {
+		return err
+	}
+	docs, err := readDocsSpecs(root)
 	if err != nil {
 		return err
 	}
 	if err := base.WriteFileAtomic(path, append(raw, '\n')); err != nil {
 		return err
 	}
-	return base.WriteFileAtomic(strings.TrimSuffix(path, ".json")+".md", []byte(mutationReport(scores)))
+	return base.WriteFileAtomic(strings.TrimSuffix(path, ".json")+".md", []byte(mutationReport(scores, docs)))
 }
 
 // An equivalent is a mutant that no test could tell from the reference,
@@ -635,6 +639,41 @@ func readEquivalents(root string) (map[string]string, error) {
 		why[e.Mutant] = strings.TrimSpace(e.Why)
 	}
 	return why, nil
+}
+
+// A docsSpec is a spec whose subject is a document, not code: it holds
+// what a document says to what other specs hold the code to, and runs no
+// code of the reference, so no mutant of code can fail it. A quote edited
+// in the document does.
+type docsSpec struct {
+	Spec     string `json:"spec"`     // as the report names it: its package, a space, its name
+	Document string `json:"document"` // the file it reads, from the repository's top
+	Why      string `json:"why"`
+}
+
+// DocsSpecsFile lists the specs of documents, reviewed like code.
+func DocsSpecsFile(root string) string {
+	return filepath.Join(root, "test", "mutation", "docs-specs.yaml")
+}
+
+// readDocsSpecs reads the specs of documents, by name.
+func readDocsSpecs(root string) (map[string]docsSpec, error) {
+	raw, err := os.ReadFile(DocsSpecsFile(root))
+	if err != nil {
+		return nil, err
+	}
+	var list []docsSpec
+	if err := yaml.UnmarshalStrict(raw, &list); err != nil {
+		return nil, fmt.Errorf("%s: %w", DocsSpecsFile(root), err)
+	}
+	out := map[string]docsSpec{}
+	for _, d := range list {
+		if d.Spec == "" || d.Document == "" || strings.TrimSpace(d.Why) == "" {
+			return nil, fmt.Errorf("%s: every entry names a spec and the document it reads, and says why no mutant of code can fail it: %+v", DocsSpecsFile(root), d)
+		}
+		out[d.Spec] = d
+	}
+	return out, nil
 }
 
 // MutantsReport is where make mutants keeps the scores, in the clone.

@@ -45,7 +45,7 @@ func TestTheMutationReportKeepsWhatItFound(t *testing.T) {
 			Survivors: []string{"jobs.go:4 drop option (deleteJob): client.Preconditions{UID: &uid}", "jobs.go:5 remove statement (deleteJob): x()"}},
 		{Stage: "helm-chart", NotMeasured: "its check runs make helm on the tree first"},
 	}
-	if err := writeScores(path, want); err != nil {
+	if err := writeScores(filepath.Join("..", "..", "..", ".."), path, want); err != nil {
 		t.Fatal(err)
 	}
 	got, err := readScores(path)
@@ -73,7 +73,7 @@ func TestTheMutationReportKeepsWhatItFound(t *testing.T) {
 		"### scheduling\n\n- `status.go:1 negate condition (startDueRun): a -> !(a)`",
 		"## Specs that never fail\n\nEach one passed with every mutant and every catalogue mistake made: it wants a mistake that it\ncatches, or to go. One marked (not sure) changed since its row was last measured whole and failed none of\n" +
 			"the mutants checked again: it may fail one whose kill was kept (`bin/lab dev mutants --full <row>` says).\n",
-		"their row's column \"never fail\".\n\n### scheduling\n\n" +
+		"(`test/mutation/docs-specs.yaml`).\n\n### scheduling\n\n" +
 			"- `./internal/controller Stage 06 › asserts nothing`\n- `./internal/controller Stage 06 › changed` (not sure)\n",
 	} {
 		if !strings.Contains(string(md), line) {
@@ -236,7 +236,7 @@ func TestASpecThatAMarkerMutantFailsIsNotNeverFailing(t *testing.T) {
 		{Stage: "internal/webhook/v1", Mutants: 2, Killed: 2, Specs: 2, Unfailed: []string{spec, other}, Operators: allOperators()},
 		{Stage: schemaRow, Mutants: 3, KubeMutants: 3, Killed: 3, Specs: 2, Unfailed: []string{other}, Failed: []string{spec}, Operators: schemaOperators()},
 	}
-	md := mutationReport(scores)
+	md := mutationReport(scores, nil)
 	if !strings.Contains(md, "| internal/webhook/v1 | 2 | 0 | 0 | 2 | 0 | 0 | 100.0 % | 100.0 % | 2 | 1 |") {
 		t.Errorf("the webhook's row counts the spec that a marker's mutant fails as never failing:\n%s", md)
 	}
@@ -255,5 +255,55 @@ func TestASpecThatAMarkerMutantFailsIsNotNeverFailing(t *testing.T) {
 	}
 	if !strings.Contains(md, "| config/crd | 3 | 0 | 0 | 3 |") {
 		t.Errorf("the row of the markers is in the table of the Kubernetes operators:\n%s", md)
+	}
+}
+
+// TestASpecOfADocumentIsNotNeverFailing: a spec listed in
+// test/mutation/docs-specs.yaml is marked with its document, and its row
+// does not count it as never failing.
+func TestASpecOfADocumentIsNotNeverFailing(t *testing.T) {
+	spec := "./internal/webhook/v1 TestTheDocsQuote"
+	scores := []mutationScore{{Stage: "internal/webhook/v1", Mutants: 2, Killed: 2, Specs: 3,
+		Unfailed: []string{spec, "./internal/webhook/v1 TestNothing"}, Operators: allOperators()}}
+	md := mutationReport(scores, map[string]docsSpec{spec: {Spec: spec, Document: "docs/validation.md", Why: "it compares texts"}})
+	if !strings.Contains(md, "| internal/webhook/v1 | 2 | 0 | 0 | 2 | 0 | 0 | 100.0 % | 100.0 % | 3 | 1 |") {
+		t.Errorf("the row counts the spec of a document as never failing:\n%s", md)
+	}
+	if !strings.Contains(md, "`"+spec+"` (its subject is docs/validation.md, not code") {
+		t.Errorf("the spec of a document, marked:\n%s", md)
+	}
+}
+
+// TestEachSpecOfADocumentReadsIt: every spec that docs-specs.yaml lists is
+// a Go test of its package whose file names the document it is said to
+// read, so that the list cannot excuse a spec that merely fails nothing.
+func TestEachSpecOfADocumentReadsIt(t *testing.T) {
+	root := filepath.Join("..", "..", "..", "..")
+	docs, err := readDocsSpecs(root)
+	if err != nil || len(docs) == 0 {
+		t.Fatalf("read %s: %v, %v", DocsSpecsFile(root), docs, err)
+	}
+	for _, d := range docs {
+		pkg, name, _ := strings.Cut(d.Spec, " ")
+		if _, err := os.Stat(filepath.Join(root, d.Document)); err != nil {
+			t.Errorf("%s: its document %s: %v", d.Spec, d.Document, err)
+		}
+		files, _ := filepath.Glob(filepath.Join(root, pkg, "*_test.go"))
+		found := false
+		for _, f := range files {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(src), "func "+name+"(t *testing.T)") {
+				found = true
+				if !strings.Contains(string(src), d.Document) {
+					t.Errorf("%s: %s does not name %s", d.Spec, f, d.Document)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no Go test %s in %s", d.Spec, name, pkg)
+		}
 	}
 }

@@ -23,8 +23,9 @@ import (
 	"strings"
 )
 
-// mutationReport is the Markdown report of the scores.
-func mutationReport(scores []mutationScore) string {
+// mutationReport is the Markdown report of the scores; docs are the specs
+// whose subject is a document (readDocsSpecs).
+func mutationReport(scores []mutationScore, docs map[string]docsSpec) string {
 	var b strings.Builder
 	b.WriteString(`# The checks against the mistakes nobody listed
 
@@ -107,6 +108,21 @@ Kubernetes operators existed has no line in the second table: ` + "`bin/lab dev 
 `)
 	var none, notMeasured, behind []string
 	elsewhere := failedElsewhere(scores)
+	// noted says why a spec that no mutant of its row fails is not counted
+	// as never failing, or nothing.
+	noted := func(row, spec string) string {
+		if d, found := docs[spec]; found {
+			return "(its subject is " + d.Document + ", not code: " + "test/mutation/docs-specs.yaml says why)"
+		}
+		switch other := elsewhere(row, spec); other {
+		case "":
+			return ""
+		case schemaRow:
+			return "(fails a mutant of the CRD's markers, row config/crd)"
+		default:
+			return "(fails a mutant of its package's row, " + other + ")"
+		}
+	}
 	for _, s := range scores {
 		if s.NotMeasured != "" {
 			notMeasured = append(notMeasured, fmt.Sprintf("- stage %s: %s", s.Stage, s.NotMeasured))
@@ -118,7 +134,7 @@ Kubernetes operators existed has no line in the second table: ` + "`bin/lab dev 
 		if s.Mutants == 0 {
 			none = append(none, s.Stage)
 		}
-		scoreRow(&b, withoutFailedElsewhere(s.family(false), elsewhere))
+		scoreRow(&b, withoutNoted(s.family(false), noted))
 	}
 	b.WriteString("\n## Kubernetes operators\n\n" +
 		"The same columns, for the mutants of the Kubernetes operators alone (specs and time are the row's).\n\n" +
@@ -128,7 +144,7 @@ Kubernetes operators existed has no line in the second table: ` + "`bin/lab dev 
 		switch {
 		case s.NotMeasured != "":
 		case s.measuredWithKubernetes():
-			scoreRow(&b, withoutFailedElsewhere(s.family(true), elsewhere))
+			scoreRow(&b, withoutNoted(s.family(true), noted))
 		default:
 			behind = append(behind, s.Stage)
 		}
@@ -194,17 +210,11 @@ Kubernetes operators existed has no line in the second table: ` + "`bin/lab dev 
 		"(row config/crd), where a webhook spec of a bad CronJob that the CRD's schema refuses first fails; or, for a\n"+
 		"stage's row and the markers' row, the row of the spec's own package, which runs all of its specs (a stage\n"+
 		"runs a spec of given code that calls the stage's function to build what it expects). Those are not counted in\n"+
-		"their row's column \"never fail\".", func(s mutationScore) []string {
+		"their row's column \"never fail\", nor is one marked (its subject is ...): it holds a document to what other\n"+
+		"specs hold the code to, and runs no code of the reference, so no mutant of code can fail it (`test/mutation/docs-specs.yaml`).", func(s mutationScore) []string {
 		var items []string
 		for _, name := range s.Unfailed {
-			switch row := elsewhere(s.Stage, name); row {
-			case "":
-				items = append(items, "`"+name+"`")
-			case schemaRow:
-				items = append(items, "`"+name+"` (fails a mutant of the CRD's markers, row config/crd)")
-			default:
-				items = append(items, "`"+name+"` (fails a mutant of its package's row, "+row+")")
-			}
+			items = append(items, strings.TrimSpace("`"+name+"` "+noted(s.Stage, name)))
 		}
 		for _, name := range s.Unsure {
 			items = append(items, "`"+name+"` (not sure)")
@@ -286,9 +296,10 @@ func failedElsewhere(scores []mutationScore) func(row, spec string) string {
 	}
 }
 
-// withoutFailedElsewhere is row s with the specs that a mutant of another
-// row fails (failedElsewhere) taken out of those that never fail.
-func withoutFailedElsewhere(s mutationScore, elsewhere func(row, spec string) string) mutationScore {
-	s.Unfailed = slices.DeleteFunc(slices.Clone(s.Unfailed), func(name string) bool { return elsewhere(s.Stage, name) != "" })
+// withoutNoted is row s with the specs that are noted (a mutant of another
+// row fails them, or their subject is a document) taken out of those that
+// never fail.
+func withoutNoted(s mutationScore, noted func(row, spec string) string) mutationScore {
+	s.Unfailed = slices.DeleteFunc(slices.Clone(s.Unfailed), func(name string) bool { return noted(s.Stage, name) != "" })
 	return s
 }
