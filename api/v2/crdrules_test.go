@@ -19,13 +19,17 @@ package v2_test
 // v2's rules at their edges. Its markers (cronjob_types.go) become the CRD's
 // schema and CEL rules, and these tests run a whole v2 CronJob through them
 // in this process with the API server's own code (test/crdrules), as
-// kube-apiserver does on a create: v2 is served only with the webhooks, and
-// no other suite sends it one that its schema refuses.
+// kube-apiserver validates an object on a create. v2 is served only with the
+// webhooks, and the webhook's suite sends an API server just two v2
+// CronJobs that its schema refuses (internal/webhook/v1/conversion_test.go).
+// The API server fills in the defaults before it validates; they are tested
+// apart (TestTheAPIServerFillsTheDefaults), and each case here sets what
+// its rule reads.
 //
-// Each rule is tried just inside and just outside what it allows, so that a
-// rule made looser or stricter by one step fails a case: a bound moved by
-// one, an && made ||, an enum value or a whole marker dropped. Those are the
-// mutants of row config/crd in docs/mutation.md.
+// Each rule is tried with values it allows and values just outside it, so
+// that a rule made looser or stricter by one step fails a case: a bound
+// moved by one, an && made ||, an enum value or a whole marker dropped.
+// Those are the mutants of row config/crd in docs/mutation.md.
 
 import (
 	"fmt"

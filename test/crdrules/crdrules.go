@@ -34,6 +34,8 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/model"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
@@ -126,12 +128,21 @@ func Load(t testing.TB, file, version string, path ...string) *Rules {
 
 // Check returns what the API server would say about value (a string, or an
 // object decoded from JSON or YAML into maps), nothing if it would store
-// it. As the API server does, the CEL rules are skipped when the schema
-// already found a wrong type, a missing field, a value not in an enum, or a
-// value too long or a list too long: their cost was estimated from those
-// bounds.
+// it. For the whole object it also runs the API server's checks of the
+// embedded objects' metadata and of lists that are sets or maps; it leaves
+// out those of the object's own metadata (a name that is no DNS subdomain,
+// a missing namespace), which no marker of ours makes. As the API server
+// does, it skips the CEL rules when the schema already found a wrong type, a
+// missing field, a value not in an enum, or a value or a list too long: a
+// rule may read such a value as its declared type, and its cost was
+// estimated from those bounds. The API server then adds a line saying that
+// some rules were not checked; Check does not.
 func (r *Rules) Check(value any) field.ErrorList {
 	errs := validation.ValidateCustomResource(r.path, value, r.schema)
+	if obj, ok := value.(map[string]any); ok && r.path == nil {
+		errs = append(errs, objectmeta.Validate(nil, obj, r.structural, false)...)
+		errs = append(errs, listtype.ValidateListSetsAndMaps(nil, r.structural, obj)...)
+	}
 	for _, e := range errs {
 		switch e.Type {
 		case field.ErrorTypeTypeInvalid, field.ErrorTypeRequired, field.ErrorTypeNotSupported,

@@ -130,7 +130,7 @@ func TestAMarkerMutantChangesItsLineAlone(t *testing.T) {
 }
 
 // TestTheReferencesMarkersHaveMutants: both versions of the API have
-// mutants of every operator (the row config/crd measures v1's), and no two
+// mutants of every operator (the row config/crd measures both), and no two
 // have one name.
 func TestTheReferencesMarkersHaveMutants(t *testing.T) {
 	ms, err := Markers(filepath.Join("..", "..", "..", ".."), []string{"api/v1/cronjob_types.go", "api/v2/cronjob_types.go"})

@@ -137,7 +137,11 @@ func CmdMutantsGuard(l i18n.Lang, root string, stages []stage.Stage, report stri
 			if mr == nil {
 				mr = &measure{ref: ref, guard: true}
 			}
-			mr.only = slices.DeleteFunc(allOperators(), func(op string) bool { return slices.Contains(missing, op) })
+			ops := allOperators()
+			if isSchemaRow(s) {
+				ops = schemaOperators()
+			}
+			mr.only = slices.DeleteFunc(ops, func(op string) bool { return slices.Contains(missing, op) })
 			fmt.Printf(l.Tr("  %-24s was measured before the operators %s: only the mutants of the others are checked\n",
 				"  %-24s 测量时还没有变异算子 %s：只检查其他变异算子生成的变异体\n"), s.Slug, strings.Join(missing, ", "))
 		}
