@@ -222,11 +222,14 @@ func TestOnlyTheFrozenManagersWritesAfterTheTakeoverCount(t *testing.T) {
 		cronJobWritten("cronlab-freeze-0", at(1, 21)),
 		cronJobWritten("cronlab-freeze-1", takeover), // its second counts: managedFields keep seconds
 	}
-	total, detail := countStaleWrites(events, cjs, jobs, "cronlab-freeze-1", takeover)
+	total, detail, each := countStaleWrites(events, cjs, jobs, "cronlab-freeze-1", takeover)
 	if want := "2 SuccessfulCreate, 1 SuccessfulDelete, 2 status"; total != 5 || detail != want {
 		t.Errorf("countStaleWrites = %d (%s), want 5 (%s)", total, detail, want)
 	}
-	if total, detail := countStaleWrites(events, cjs, jobs, "cronlab-freeze-1", at(2, 0)); total != 0 || detail != "" {
+	if len(each) != total || !strings.Contains(strings.Join(each, "\n"), `SuccessfulCreate "Created job late" at 10:01:29.000`) {
+		t.Errorf("each stale write should be named with the time it was counted by, got:\n%s", strings.Join(each, "\n"))
+	}
+	if total, detail, _ := countStaleWrites(events, cjs, jobs, "cronlab-freeze-1", at(2, 0)); total != 0 || detail != "" {
 		t.Errorf("nothing after 10:02, got %d (%s)", total, detail)
 	}
 }

@@ -120,9 +120,11 @@ type row struct {
 	Converged                      time.Duration // after the fault ended; -1: not within the watch
 	Back                           time.Duration // from the fault to a healthy controller
 	// StaleWrites is what a manager wrote while another held its Lease
-	// (the freeze fault only; -1 elsewhere), and StaleDetail what it was.
+	// (the freeze fault only; -1 elsewhere), StaleDetail what it was, and
+	// StaleEach each write, named.
 	StaleWrites       int
 	StaleDetail       string
+	StaleEach         []string
 	LostRuns          []string
 	Manager, N, Every string
 }
@@ -262,6 +264,9 @@ func markdown(rows []row, o options) string {
 	for _, r := range rows {
 		for _, l := range r.LostRuns {
 			fmt.Fprintf(&b, "\nlost under %s: %s", r.Fault, l)
+		}
+		for _, w := range r.StaleEach {
+			fmt.Fprintf(&b, "\nwritten by a stale leader under %s: %s", r.Fault, w)
 		}
 	}
 	return b.String()

@@ -28,17 +28,17 @@ func stale(r row) string {
 
 // staleWrites lists the Events and CronJobs of namespace ns for
 // countStaleWrites.
-func staleWrites(ctx context.Context, c client.Client, ns string, jobs []job, fieldManager string, since time.Time) (int, string, error) {
+func staleWrites(ctx context.Context, c client.Client, ns string, jobs []job, fieldManager string, since time.Time) (int, string, []string, error) {
 	var events eventsv1.EventList
 	if err := c.List(ctx, &events, client.InNamespace(ns)); err != nil {
-		return 0, "", err
+		return 0, "", nil, err
 	}
 	var cjs batchv1.CronJobList
 	if err := c.List(ctx, &cjs, client.InNamespace(ns)); err != nil {
-		return 0, "", err
+		return 0, "", nil, err
 	}
-	total, detail := countStaleWrites(events.Items, cjs.Items, jobs, fieldManager, since)
-	return total, detail, nil
+	total, detail, each := countStaleWrites(events.Items, cjs.Items, jobs, fieldManager, since)
+	return total, detail, each, nil
 }
 
 // countStaleWrites counts what the manager whose writes the API server names
@@ -53,8 +53,10 @@ func staleWrites(ctx context.Context, c client.Client, ns string, jobs []job, fi
 //     managedFields, which the API server stamps.
 //
 // A write the watch did not time is counted by its Event's time, which is
-// never earlier than the write: nothing is hidden.
-func countStaleWrites(events []eventsv1.Event, cjs []batchv1.CronJob, jobs []job, fieldManager string, since time.Time) (int, string) {
+// never earlier than the write: nothing is hidden. Each write counted is
+// also named, with the time it was counted by, so that a failed run says
+// which object to read in the managers' logs.
+func countStaleWrites(events []eventsv1.Event, cjs []batchv1.CronJob, jobs []job, fieldManager string, since time.Time) (int, string, []string) {
 	wroteBy := func(obj metav1.Object, subresource string) (time.Time, bool) {
 		for _, e := range obj.GetManagedFields() {
 			if e.Manager == fieldManager && e.Subresource == subresource && e.Time != nil {
@@ -68,6 +70,8 @@ func countStaleWrites(events []eventsv1.Event, cjs []batchv1.CronJob, jobs []job
 		byName[j.Key[strings.Index(j.Key, "/")+1:]] = j
 	}
 	counts := map[string]int{}
+	var each []string
+	stamp := func(t time.Time) string { return t.UTC().Format("15:04:05.000") }
 	for i := range events {
 		ev := &events[i]
 		if _, ours := wroteBy(ev, ""); !ours {
@@ -88,12 +92,14 @@ func countStaleWrites(events []eventsv1.Event, cjs []batchv1.CronJob, jobs []job
 		}
 		if !when.Before(since) {
 			counts[ev.Reason]++
+			each = append(each, fmt.Sprintf("%s %q at %s (the takeover: %s)", ev.Reason, ev.Note, stamp(when), stamp(since)))
 		}
 	}
 	for i := range cjs {
 		// managedFields keep whole seconds: a write in since's second counts.
 		if t, ours := wroteBy(&cjs[i], "status"); ours && !t.Before(since.Truncate(time.Second)) {
 			counts["status"]++
+			each = append(each, fmt.Sprintf("the status of %s/%s, stamped %s (the takeover: %s)", cjs[i].Namespace, cjs[i].Name, stamp(t), stamp(since)))
 		}
 	}
 	total, parts := 0, []string{}
@@ -103,5 +109,5 @@ func countStaleWrites(events []eventsv1.Event, cjs []batchv1.CronJob, jobs []job
 			parts = append(parts, fmt.Sprintf("%d %s", counts[what], what))
 		}
 	}
-	return total, strings.Join(parts, ", ")
+	return total, strings.Join(parts, ", "), each
 }

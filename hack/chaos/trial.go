@@ -86,7 +86,7 @@ func runFault(ctx context.Context, o options, cfg *rest.Config, c client.Client,
 	r.Back = back.Sub(faultAt).Round(100 * time.Millisecond)
 	r.StaleWrites = -1
 	if frozen != nil {
-		if r.StaleWrites, r.StaleDetail, err = staleWrites(ctx, c, t.ns, jobs, fieldManager(frozen.name), back); err != nil {
+		if r.StaleWrites, r.StaleDetail, r.StaleEach, err = staleWrites(ctx, c, t.ns, jobs, fieldManager(frozen.name), back); err != nil {
 			return r, err
 		}
 	}
