@@ -169,25 +169,8 @@ func mutateSchema(l i18n.Lang, root string, s stage.Stage, limit int, mr *measur
 	specs := specsOf(s, clean, "passed")
 	score.Specs = len(specs)
 	s = stoppingLoops(s, time.Since(start))
-	// As in checkMutants, a mutant that equivalents.yaml names by its key
-	// is set aside before the matrix numbers the others; one named by its
-	// occurrence stays among the numbered names, so that the others keep
-	// their keys (mutantKeys), and is not checked.
-	occurrence := occurrenceKeys(all)
-	setAside := map[string]bool{}
-	all = slices.DeleteFunc(all, func(m mutants.Mutant) bool {
-		if equivalent[m.Key()] != "" {
-			score.Equivalent = append(score.Equivalent, m.Key())
-			return true
-		}
-		return false
-	})
-	for _, m := range all {
-		if key := equivalentKey(equivalent, m, occurrence); key != "" {
-			score.Equivalent = append(score.Equivalent, key)
-			setAside[m.Name()] = true
-		}
-	}
+	all, setAside, equivalents := splitEquivalents(equivalent, all, occurrenceKeys(all))
+	score.Equivalent = equivalents
 	names := make([]string, len(all))
 	for i, m := range all {
 		names[i] = m.Name()

@@ -418,24 +418,8 @@ func checkMutants(l i18n.Lang, root, dir string, s stage.Stage, all []mutants.Mu
 	}
 	score.Mutants = len(all)
 	refused(slices.Collect(maps.Keys(not))...)
-	ok = slices.DeleteFunc(ok, func(m mutants.Mutant) bool {
-		if equivalent[m.Key()] != "" {
-			score.Equivalent = append(score.Equivalent, m.Key())
-			return true
-		}
-		return false
-	})
-	// One of several statements that read alike, set aside by its
-	// occurrence, stays among the names the kill matrix numbers (mutantKeys),
-	// so that the others keep their keys there; it is not checked.
-	occurrence := occurrenceKeys(all)
-	setAside := map[string]bool{}
-	for _, m := range ok {
-		if key := equivalentKey(equivalent, m, occurrence); key != "" {
-			score.Equivalent = append(score.Equivalent, key)
-			setAside[m.Name()] = true
-		}
-	}
+	var setAside map[string]bool
+	ok, setAside, score.Equivalent = splitEquivalents(equivalent, ok, occurrenceKeys(all))
 	c := newCatalogueRun("")
 	c.everySpec = true
 	c.failing[s.Slug] = map[string]int{}
@@ -619,6 +603,30 @@ func equivalentKey(equivalent map[string]string, m mutants.Mutant, occurrence ma
 		return k
 	}
 	return ""
+}
+
+// splitEquivalents sets aside the mutants that equivalents names: one
+// named by its key leaves ms before the kill matrix numbers the others;
+// one named by its occurrence among statements that read alike stays in
+// them, so that the others keep their keys (mutantKeys), and is returned in
+// setAside, not to be checked. listed are the keys equivalents names them
+// by.
+func splitEquivalents(equivalent map[string]string, ms []mutants.Mutant, occurrence map[string]string) (numbered []mutants.Mutant, setAside map[string]bool, listed []string) {
+	setAside = map[string]bool{}
+	var byOccurrence []string // listed after those named by their keys
+	for _, m := range ms {
+		switch key := equivalentKey(equivalent, m, occurrence); {
+		case key == m.Key():
+			listed = append(listed, key)
+		case key != "":
+			byOccurrence = append(byOccurrence, key)
+			setAside[m.Name()] = true
+			numbered = append(numbered, m)
+		default:
+			numbered = append(numbered, m)
+		}
+	}
+	return numbered, setAside, append(listed, byOccurrence...)
 }
 
 // readEquivalents reads the equivalent mutants: why, by key.
